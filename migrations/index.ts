@@ -1,0 +1,5 @@
+import { InitialSchema1764417600000 } from "./1764417600000-InitialSchema";
+
+// Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
+// biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
+export const MIGRATIONS: Function[] = [InitialSchema1764417600000];

@@ -1,0 +1,88 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
+import { Run } from "../run/run.entity";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+
+export enum CompletionStatus {
+  PENDING = "PENDING",
+  SUCCEEDED = "SUCCEEDED",
+  FAILED = "FAILED",
+}
+
+/** One model call for (run, instance, repeat). A successful completion is never overwritten. */
+@Entity("completion")
+@Index("UQ_completion_item", ["runId", "sampledInstanceId", "repeat"], { unique: true })
+@Index("IDX_completion_run_status", ["runId", "status"])
+export class Completion {
+  @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
+  id: string;
+
+  @Column({ name: "run_id", type: "uuid" })
+  runId: string;
+
+  @ManyToOne(() => Run, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "run_id" })
+  run?: Run;
+
+  @Column({ name: "sampled_instance_id", type: "bigint" })
+  sampledInstanceId: string;
+
+  @ManyToOne(() => SampledInstance, { onDelete: "RESTRICT" })
+  @JoinColumn({ name: "sampled_instance_id" })
+  sampledInstance?: SampledInstance;
+
+  @Column({ type: "int" })
+  repeat: number;
+
+  @Column({ type: "enum", enum: CompletionStatus, default: CompletionStatus.PENDING })
+  status: CompletionStatus;
+
+  /** SHA-256 of the exact messages sent; the prompt itself is re-rendered from the run's recorded inputs. */
+  @Column({ name: "prompt_hash", type: "char", length: 64, nullable: true })
+  promptHash: string | null;
+
+  @Column({ type: "text", nullable: true })
+  output: string | null;
+
+  @Column({ name: "finish_reason", type: "varchar", length: 50, nullable: true })
+  finishReason: string | null;
+
+  @Column({ name: "prompt_tokens", type: "int", nullable: true })
+  promptTokens: number | null;
+
+  @Column({ name: "completion_tokens", type: "int", nullable: true })
+  completionTokens: number | null;
+
+  @Column({ name: "cached_tokens", type: "int", nullable: true })
+  cachedTokens: number | null;
+
+  @Column({ name: "latency_ms", type: "int", nullable: true })
+  latencyMs: number | null;
+
+  @Column({ type: "int", default: 0 })
+  attempts: number;
+
+  @Column({ type: "text", nullable: true })
+  error: string | null;
+
+  @Column({ name: "reported_model", type: "varchar", length: 200, nullable: true })
+  reportedModel: string | null;
+
+  @Column({ name: "system_fingerprint", type: "varchar", length: 200, nullable: true })
+  systemFingerprint: string | null;
+
+  @Column({ name: "cache_hit", type: "boolean", default: false })
+  cacheHit: boolean;
+
+  /** Performance runs: the label parsed from the output (null when unparseable). */
+  @Column({ name: "parsed_label", type: "varchar", length: 200, nullable: true })
+  parsedLabel: string | null;
+
+  @Column({ type: "boolean", nullable: true })
+  correct: boolean | null;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+
+  @Column({ name: "completed_at", type: "timestamptz", nullable: true })
+  completedAt: Date | null;
+}

@@ -1,0 +1,66 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one typed configuration object. It is read from the environment once, at start-up;
+ * nothing else in the code base reads `process.env`.
+ */
+export interface Config {
+  port: number;
+  /** Unset: the embedded database (PGlite) under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: LogLevel;
+  /** Largest GraphQL query depth accepted. */
+  maxQueryDepth: number;
+  /** Largest inline body accepted by `importDataset`, in bytes. */
+  maxInlineImportBytes: number;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {}
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const schema = z.object({
+  PORT: integer(0, 65_535).default(4000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  MEMICL_DATA_DIR: z.string().min(1, "must not be empty").default("./.memicl"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  MEMICL_MAX_QUERY_DEPTH: integer(2, 100).default(12),
+  MEMICL_MAX_INLINE_IMPORT_BYTES: integer(1, 1_000_000_000).default(20_000_000),
+});
+
+/** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(relevant);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  const value = parsed.data;
+  return {
+    port: value.PORT,
+    databaseUrl: value.DATABASE_URL,
+    dataDir: path.resolve(value.MEMICL_DATA_DIR),
+    logLevel: value.LOG_LEVEL,
+    maxQueryDepth: value.MEMICL_MAX_QUERY_DEPTH,
+    maxInlineImportBytes: value.MEMICL_MAX_INLINE_IMPORT_BYTES,
+  };
+}

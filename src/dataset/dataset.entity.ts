@@ -1,0 +1,58 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+
+export enum TaskKind {
+  /** Two texts (premise, hypothesis): segments are the first and the second text. */
+  NLI = "NLI",
+  /** One text: segments come from a random cut between 60% and 80% of its tokens. */
+  CLASSIFICATION = "CLASSIFICATION",
+}
+registerEnumType(TaskKind, {
+  name: "TaskKind",
+  description: "NLI has two texts per instance, CLASSIFICATION one.",
+});
+
+@ObjectType({ description: "A label of a dataset and the words that stand for it in prompts." })
+export class LabelVerbalizer {
+  @Field({ description: "The label as stored in the source file." })
+  label: string;
+
+  @Field({ description: "The word or phrase prompts use for the label." })
+  verbalizer: string;
+}
+
+@Entity("dataset")
+@ObjectType({ description: "A named collection of labelled instances, imported from one or more files." })
+export class Dataset {
+  @PrimaryGeneratedColumn("uuid")
+  @Field(() => ID)
+  id: string;
+
+  @Column({ type: "varchar", length: 200, unique: true })
+  @Field()
+  name: string;
+
+  @Column({ name: "task_kind", type: "enum", enum: TaskKind })
+  @Field(() => TaskKind)
+  taskKind: TaskKind;
+
+  @Column({ name: "text_fields", type: "jsonb" })
+  @Field(() => [String], { description: "Names of the source fields that hold the instance text(s)." })
+  textFields: string[];
+
+  @Column({ name: "label_verbalizers", type: "jsonb", default: () => "'[]'" })
+  @Field(() => [LabelVerbalizer])
+  labelVerbalizers: LabelVerbalizer[];
+
+  @Column({ name: "instance_count", type: "int", default: 0 })
+  @Field(() => Int, { description: "Instances across all splits." })
+  totalInstanceCount: number;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @Field()
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
+  @Field()
+  updatedAt: Date;
+}

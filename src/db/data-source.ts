@@ -1,0 +1,40 @@
+import { DataSource, Logger as TypeOrmLogger } from "typeorm";
+import { MIGRATIONS } from "../../migrations";
+import { ENTITIES } from "./entities";
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize: number;
+  /** Receives every SQL statement; tests use it to count queries. */
+  onQuery?: (sql: string) => void;
+}
+
+class QueryListener implements TypeOrmLogger {
+  constructor(private readonly onQuery: (sql: string) => void) {}
+  logQuery(query: string) {
+    this.onQuery(query);
+  }
+  logQueryError() {}
+  logQuerySlow() {}
+  logSchemaBuild() {}
+  logMigration() {}
+  log() {}
+}
+
+/** One data source shape for both backends: the embedded database is reached through its socket like any server. */
+export function createDataSource(options: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: "postgres",
+    url: options.url,
+    poolSize: options.poolSize,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: "each",
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: "pgcrypto",
+    logging: options.onQuery ? ["query"] : false,
+    logger: options.onQuery ? new QueryListener(options.onQuery) : undefined,
+    extra: { application_name: "memicl" },
+  });
+}

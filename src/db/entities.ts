@@ -1,0 +1,29 @@
+import { Completion } from "../completion/completion.entity";
+import { Dataset } from "../dataset/dataset.entity";
+import { DatasetSource } from "../dataset/dataset-source.entity";
+import { Demonstration } from "../demonstration/demonstration.entity";
+import { Experiment } from "../experiment/experiment.entity";
+import { Instance } from "../instance/instance.entity";
+import { Judgment } from "../judgment/judgment.entity";
+import { ResponseCacheEntry } from "../llm/response-cache.entity";
+import { Metric } from "../metric/metric.entity";
+import { Run } from "../run/run.entity";
+import { Sample } from "../sample/sample.entity";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { PromptTemplate } from "../template/prompt-template.entity";
+
+export const ENTITIES = [
+  Dataset,
+  DatasetSource,
+  Instance,
+  Sample,
+  SampledInstance,
+  Demonstration,
+  PromptTemplate,
+  Experiment,
+  Run,
+  Completion,
+  Judgment,
+  Metric,
+  ResponseCacheEntry,
+];

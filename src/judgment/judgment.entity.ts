@@ -1,0 +1,62 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
+import { Completion } from "../completion/completion.entity";
+
+export enum Verdict {
+  EXACT = "EXACT",
+  NEAR_EXACT = "NEAR_EXACT",
+  INEXACT = "INEXACT",
+  /** A judge answered something that could not be read as a verdict. */
+  UNPARSEABLE = "UNPARSEABLE",
+}
+
+export enum JudgeKind {
+  LLM = "LLM",
+  HEURISTIC = "HEURISTIC",
+  HUMAN = "HUMAN",
+}
+
+/** A verdict on one completion. Never updated: a correction is a new row that supersedes the old one. */
+@Entity("judgment")
+@Index("IDX_judgment_completion", ["completionId", "createdAt"])
+@Index("IDX_judgment_judge", ["judgeKind", "judgeName"])
+export class Judgment {
+  @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
+  id: string;
+
+  @Column({ name: "completion_id", type: "bigint" })
+  completionId: string;
+
+  @ManyToOne(() => Completion, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "completion_id" })
+  completion?: Completion;
+
+  @Column({ type: "enum", enum: Verdict })
+  verdict: Verdict;
+
+  @Column({ name: "judge_kind", type: "enum", enum: JudgeKind })
+  judgeKind: JudgeKind;
+
+  /** e.g. `heuristic`, `llm:openai/gpt-4`, or the reviewer's name for HUMAN. */
+  @Column({ name: "judge_name", type: "varchar", length: 200 })
+  judgeName: string;
+
+  @Column({ name: "judge_version", type: "varchar", length: 50, nullable: true })
+  judgeVersion: string | null;
+
+  /** Heuristic similarity scores, or the LLM judge's raw answer and usage. */
+  @Column({ type: "jsonb", default: () => "'{}'" })
+  details: Record<string, unknown>;
+
+  @Column({ type: "text", nullable: true })
+  note: string | null;
+
+  @Column({ name: "supersedes_id", type: "bigint", nullable: true })
+  supersedesId: string | null;
+
+  @ManyToOne(() => Judgment, { onDelete: "SET NULL" })
+  @JoinColumn({ name: "supersedes_id" })
+  supersedes?: Judgment;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+}

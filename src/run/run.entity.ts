@@ -1,0 +1,148 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from "typeorm";
+import { Experiment } from "../experiment/experiment.entity";
+import { Sample } from "../sample/sample.entity";
+
+export enum RunKind {
+  MEMORIZATION = "MEMORIZATION",
+  PERFORMANCE = "PERFORMANCE",
+}
+
+export enum MemorizationSetting {
+  FULL_INFORMATION = "FULL_INFORMATION",
+  SEGMENT_PAIRS_AND_LABELS = "SEGMENT_PAIRS_AND_LABELS",
+  ONLY_SEGMENT_PAIRS = "ONLY_SEGMENT_PAIRS",
+}
+
+export enum RunStatus {
+  QUEUED = "QUEUED",
+  RUNNING = "RUNNING",
+  SUCCEEDED = "SUCCEEDED",
+  FAILED = "FAILED",
+  CANCELLED = "CANCELLED",
+}
+
+/** One (sample, kind, setting, k, model, parameters, repeats): a domain record with its own status. */
+@Entity("run")
+@Index("IDX_run_experiment", ["experimentId"])
+@Index("IDX_run_sample", ["sampleId", "kind", "shots"])
+@Index("IDX_run_status", ["status"])
+export class Run {
+  @PrimaryGeneratedColumn("uuid")
+  id: string;
+
+  @Column({ name: "experiment_id", type: "uuid", nullable: true })
+  experimentId: string | null;
+
+  @ManyToOne(() => Experiment, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "experiment_id" })
+  experiment?: Experiment;
+
+  @Column({ name: "sample_id", type: "uuid" })
+  sampleId: string;
+
+  @ManyToOne(() => Sample, { onDelete: "RESTRICT" })
+  @JoinColumn({ name: "sample_id" })
+  sample?: Sample;
+
+  @Column({ type: "enum", enum: RunKind })
+  kind: RunKind;
+
+  /** Null for performance runs. */
+  @Column({ type: "enum", enum: MemorizationSetting, nullable: true })
+  setting: MemorizationSetting | null;
+
+  @Column({ type: "int" })
+  shots: number;
+
+  @Column({ type: "varchar", length: 100 })
+  provider: string;
+
+  @Column({ type: "varchar", length: 200 })
+  model: string;
+
+  /** The model name as the provider reported it in its responses. */
+  @Column({ name: "reported_model", type: "varchar", length: 200, nullable: true })
+  reportedModel: string | null;
+
+  @Column({ type: "double precision", default: 0 })
+  temperature: number;
+
+  @Column({ name: "max_output_tokens", type: "int" })
+  maxOutputTokens: number;
+
+  @Column({ type: "int", default: 1 })
+  repeats: number;
+
+  @Column({ name: "template_key", type: "varchar", length: 100 })
+  templateKey: string;
+
+  @Column({ name: "template_version", type: "int" })
+  templateVersion: number;
+
+  @Column({ name: "dataset_fingerprint", type: "char", length: 64 })
+  datasetFingerprint: string;
+
+  @Column({ name: "code_version", type: "varchar", length: 100 })
+  codeVersion: string;
+
+  /** Which automatic judge scores this run's completions (e.g. `{ "kind": "HEURISTIC" }`). */
+  @Column({ type: "jsonb", default: () => "'{}'" })
+  judge: Record<string, unknown>;
+
+  @Column({ name: "cache_enabled", type: "boolean", default: true })
+  cacheEnabled: boolean;
+
+  @Column({ type: "enum", enum: RunStatus, default: RunStatus.QUEUED })
+  status: RunStatus;
+
+  @Column({ name: "expected_count", type: "int" })
+  expectedCount: number;
+
+  @Column({ name: "done_count", type: "int", default: 0 })
+  doneCount: number;
+
+  @Column({ name: "failed_count", type: "int", default: 0 })
+  failedCount: number;
+
+  @Column({ name: "cache_hit_count", type: "int", default: 0 })
+  cacheHitCount: number;
+
+  @Column({ name: "prompt_tokens", type: "bigint", default: 0 })
+  promptTokens: string;
+
+  @Column({ name: "completion_tokens", type: "bigint", default: 0 })
+  completionTokens: string;
+
+  @Column({ name: "cached_tokens", type: "bigint", default: 0 })
+  cachedTokens: string;
+
+  @Column({ name: "cost_usd", type: "numeric", precision: 14, scale: 6, default: 0 })
+  costUsd: string;
+
+  @Column({ name: "last_error", type: "text", nullable: true })
+  lastError: string | null;
+
+  @Column({ name: "idempotency_key", type: "varchar", length: 200, nullable: true, unique: true })
+  idempotencyKey: string | null;
+
+  @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  createdAt: Date;
+
+  @Column({ name: "started_at", type: "timestamptz", nullable: true })
+  startedAt: Date | null;
+
+  @Column({ name: "finished_at", type: "timestamptz", nullable: true })
+  finishedAt: Date | null;
+
+  @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
+  updatedAt: Date;
+}

@@ -1,0 +1,45 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
+import { Instance } from "../instance/instance.entity";
+import { Sample } from "./sample.entity";
+
+/** An instance under test in a sample, with its recorded segmentation. */
+@Entity("sampled_instance")
+@Index("UQ_sampled_instance_position", ["sampleId", "position"], { unique: true })
+@Index("UQ_sampled_instance_instance", ["sampleId", "instanceId"], { unique: true })
+export class SampledInstance {
+  @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
+  id: string;
+
+  @Column({ name: "sample_id", type: "uuid" })
+  sampleId: string;
+
+  @ManyToOne(() => Sample, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "sample_id" })
+  sample?: Sample;
+
+  @Column({ name: "instance_id", type: "bigint" })
+  instanceId: string;
+
+  @ManyToOne(() => Instance, { onDelete: "RESTRICT" })
+  @JoinColumn({ name: "instance_id" })
+  instance?: Instance;
+
+  @Column({ type: "int" })
+  position: number;
+
+  @Column({ type: "varchar", length: 200 })
+  label: string;
+
+  @Column({ name: "initial_segment", type: "text" })
+  initialSegment: string;
+
+  @Column({ name: "subsequent_segment", type: "text" })
+  subsequentSegment: string;
+
+  /** Whitespace tokens in the initial segment (null for NLI, where the cut is between the two texts). */
+  @Column({ name: "cut_token_index", type: "int", nullable: true })
+  cutTokenIndex: number | null;
+
+  @Column({ name: "token_count", type: "int" })
+  tokenCount: number;
+}
