@@ -1,0 +1,60 @@
+import { unwrapResolverError } from "@apollo/server/errors";
+import { GraphQLFormattedError } from "graphql";
+import { ArgumentValidationError } from "type-graphql";
+import { DomainError } from "../common/errors";
+import { ImportError } from "../dataset/import/import.errors";
+import { Logger } from "../logging/logger";
+
+const CLIENT_CODES = new Set([
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "BAD_USER_INPUT",
+  "PERSISTED_QUERY_NOT_FOUND",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+  "OPERATION_RESOLUTION_FAILURE",
+  "BAD_REQUEST",
+]);
+
+/**
+ * The one place errors become GraphQL errors: domain errors keep their code and message,
+ * input errors become BAD_USER_INPUT, everything else is logged and masked.
+ */
+export function formatError(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const path = formatted.path;
+    if (original instanceof DomainError) {
+      return { message: original.message, path, extensions: { code: original.code, ...original.details } };
+    }
+    if (original instanceof ImportError) {
+      return {
+        message: original.message,
+        path,
+        extensions: { code: "BAD_USER_INPUT", line: original.line, problem: original.problem },
+      };
+    }
+    if (original instanceof ArgumentValidationError) {
+      const problems = original.extensions.validationErrors as {
+        property: string;
+        constraints?: Record<string, string>;
+      }[];
+      const messages = problems.flatMap((problem) =>
+        Object.values(problem.constraints ?? { invalid: `${problem.property} is invalid` }),
+      );
+      return {
+        message: `invalid input: ${messages.join("; ")}`,
+        path,
+        extensions: {
+          code: "BAD_USER_INPUT",
+          validationErrors: problems.map(({ property, constraints }) => ({ property, constraints })),
+        },
+      };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === "string" && CLIENT_CODES.has(code)) {
+      return { message: formatted.message, locations: formatted.locations, path, extensions: { code } };
+    }
+    logger.error({ err: original, path }, "unexpected error while answering a GraphQL request");
+    return { message: "Internal server error", path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
+  };
+}

@@ -1,0 +1,68 @@
+import http from "node:http";
+import { AddressInfo } from "node:net";
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { expressMiddleware } from "@as-integrations/express5";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import cors from "cors";
+import express from "express";
+import { Config } from "../config/config";
+import { Database } from "../db/database";
+import { Logger } from "../logging/logger";
+import { Context, createContext } from "./context";
+import { formatError } from "./errors";
+import { createSchema } from "./schema";
+import { createServices } from "./services";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server: GraphQL at /graphql, liveness at /health. */
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  database: Database,
+): Promise<RunningServer> {
+  const services = createServices(database.dataSource);
+  const app = express();
+  const httpServer = http.createServer(app);
+  const apollo = new ApolloServer<Context>({
+    schema: await createSchema(),
+    formatError: formatError(logger),
+    validationRules: [maxDepthRule({ n: config.maxQueryDepth, ignoreIntrospection: true })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+    introspection: true,
+  });
+  await apollo.start();
+
+  app.get("/health", async (_request, response) => {
+    try {
+      await database.dataSource.query("SELECT 1");
+      response.json({ status: "ok", database: database.mode });
+    } catch {
+      response.status(503).json({ status: "unavailable", database: database.mode });
+    }
+  });
+  app.use(
+    "/graphql",
+    cors(),
+    express.json({ limit: Math.ceil(config.maxInlineImportBytes * 1.1) + 1_000_000 }),
+    expressMiddleware(apollo, { context: async () => createContext(config, services, logger) }),
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.port, "0.0.0.0", () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    port,
+    async close() {
+      await apollo.stop();
+    },
+  };
+}

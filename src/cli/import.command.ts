@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import { SingleBar } from "cli-progress";
+import { BadInputError } from "../common/errors";
+import { Config } from "../config/config";
+import { DatasetImportService } from "../dataset/import/dataset-import.service";
+import { formatFromFileName, ImportFormat } from "../dataset/import/import-format";
+import { fileSource } from "../dataset/import/import-source";
+import { parseVerbalizerFile } from "../dataset/import/verbalizer-file";
+import { openForCommand } from "./open-database";
+
+export interface ImportCommandOptions {
+  name: string;
+  format?: ImportFormat;
+  split: string;
+  textFields?: string[];
+  labelField: string;
+  idField?: string;
+  columns?: string[];
+  trecLabels?: "coarse" | "fine";
+  verbalizers?: string;
+}
+
+export async function runImport(config: Config, file: string, options: ImportCommandOptions): Promise<void> {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new BadInputError(`no such file: ${file}`);
+  const format = options.format ?? formatFromFileName(file);
+  if (!format) throw new BadInputError(`cannot tell the format of ${file} from its extension; pass --format`);
+  const verbalizers = options.verbalizers
+    ? parseVerbalizerFile(fs.readFileSync(options.verbalizers, "utf8"))
+    : undefined;
+
+  const source = await fileSource(file);
+  const database = await openForCommand(config);
+  const bar = process.stderr.isTTY
+    ? new SingleBar({
+        format: "importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left",
+        stream: process.stderr,
+      })
+    : null;
+  bar?.start(source.byteLength, 0, { rows: 0 });
+  try {
+    const result = await new DatasetImportService(database.dataSource).importDataset(
+      source,
+      {
+        datasetName: options.name,
+        format,
+        split: options.split,
+        textFields: options.textFields,
+        labelField: options.labelField,
+        idField: options.idField,
+        columns: options.columns,
+        trecLabels: options.trecLabels,
+        verbalizers,
+      },
+      (progress) => bar?.update(progress.bytesRead, { rows: progress.rowsRead }),
+    );
+    bar?.stop();
+    const out = process.stdout;
+    out.write(`database: ${database.description}\n`);
+    if (result.alreadyImported) {
+      out.write(
+        `already imported: ${source.fileName} is in dataset "${result.dataset.name}" (${result.rowCount} rows, split ${result.source.split}); nothing changed\n`,
+      );
+    } else {
+      out.write(
+        `imported ${result.rowCount} rows from ${source.fileName} into ${result.datasetCreated ? "new " : ""}dataset "${result.dataset.name}" (split ${options.split}, ${result.dataset.taskKind})\n`,
+      );
+      const labels = [...result.labelCounts.entries()].sort(([a], [b]) =>
+        a.localeCompare(b, "en", { numeric: true }),
+      );
+      out.write(
+        `labels (${labels.length}): ${labels.map(([label, count]) => `${label}=${count}`).join(", ")}\n`,
+      );
+    }
+    out.write(`dataset id: ${result.dataset.id}\n`);
+  } finally {
+    bar?.stop();
+    await database.close();
+  }
+}

@@ -1,0 +1,27 @@
+import { startServer } from "../api/server";
+import { Config } from "../config/config";
+import { openDatabase } from "../db/database";
+import { createLogger } from "../logging/logger";
+
+export async function runServe(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config, logger, { shareEmbedded: false });
+  logger.info({ database: database.mode }, `database: ${database.description}`);
+  const server = await startServer(config, logger, database);
+  logger.info({ url: server.url }, `memicl is serving GraphQL at http://localhost:${server.port}/graphql`);
+  process.stderr.write(
+    `memicl: GraphQL at http://localhost:${server.port}/graphql (${database.description})\n`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await server.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}

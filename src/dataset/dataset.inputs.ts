@@ -1,0 +1,114 @@
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Matches, MaxLength } from "class-validator";
+import { Field, InputType, Int, ObjectType } from "type-graphql";
+import { Dataset, TaskKind } from "./dataset.entity";
+import { DatasetSource } from "./dataset-source.entity";
+import { IMPORT_FORMATS, ImportFormat } from "./import/import-format";
+
+@InputType()
+export class DatasetFilter {
+  @Field(() => String, { nullable: true, description: "Case-insensitive substring of the name." })
+  @IsOptional()
+  @MaxLength(200)
+  nameContains?: string;
+
+  @Field(() => TaskKind, { nullable: true })
+  @IsOptional()
+  taskKind?: TaskKind;
+}
+
+@InputType()
+export class InstanceFilter {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  label?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(50)
+  split?: string;
+}
+
+@ObjectType({ description: "A label with its verbalizer and how many instances carry it." })
+export class LabelCount {
+  @Field()
+  label: string;
+
+  @Field()
+  verbalizer: string;
+
+  @Field(() => Int)
+  count: number;
+}
+
+@InputType({
+  description: "A small file's content, sent inline. Large files go through `memicl import`, streamed.",
+})
+export class ImportDatasetInput {
+  @Field({ description: "Dataset to create, or to add this file to." })
+  @Matches(/^[\w.-]{1,200}$/, { message: "name: 1-200 letters, digits, '_', '.' or '-'" })
+  name: string;
+
+  @Field({ description: "The file's text (UTF-8)." })
+  @Length(1, Number.MAX_SAFE_INTEGER)
+  content: string;
+
+  @Field(() => String, { description: `One of ${IMPORT_FORMATS.join(", ")}.` })
+  @IsIn(IMPORT_FORMATS)
+  format: ImportFormat;
+
+  @Field({ defaultValue: "train" })
+  @Matches(/^[\w-]{1,50}$/, { message: "split: 1-50 letters, digits, '_' or '-'" })
+  split: string;
+
+  @Field(() => String, { nullable: true, description: "Shown as the source's file name." })
+  @IsOptional()
+  @MaxLength(500)
+  fileName?: string;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: "One field (classification) or two (NLI); guessed when absent.",
+  })
+  @IsOptional()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(2)
+  textFields?: string[];
+
+  @Field(() => String, { nullable: true, defaultValue: "label" })
+  @IsOptional()
+  @MaxLength(200)
+  labelField?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  idField?: string;
+
+  @Field(() => [String], { nullable: true, description: "Column names of a CSV/TSV that has no header row." })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  columns?: string[];
+
+  @Field(() => String, { nullable: true, description: "TREC: `coarse` (default) or `fine` labels." })
+  @IsOptional()
+  @IsIn(["coarse", "fine"])
+  trecLabels?: "coarse" | "fine";
+}
+
+@ObjectType()
+export class ImportDatasetPayload {
+  @Field(() => Dataset)
+  dataset: Dataset;
+
+  @Field(() => DatasetSource)
+  source: DatasetSource;
+
+  @Field({
+    description: "True when this exact file, read the same way, was imported before; nothing was added.",
+  })
+  alreadyImported: boolean;
+
+  @Field(() => Int, { description: "Rows in the file." })
+  rowCount: number;
+}

@@ -1,0 +1,175 @@
+import { DataSource } from "typeorm";
+import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { decodeCursor, encodeCursor } from "../common/cursor";
+import { BadInputError, NotFoundError } from "../common/errors";
+import { isUuid } from "../common/ids";
+import { Instance } from "../instance/instance.entity";
+import { Dataset } from "./dataset.entity";
+import { DatasetFilter, InstanceFilter, LabelCount } from "./dataset.inputs";
+import * as sql from "./dataset.sql";
+import { DatasetSource } from "./dataset-source.entity";
+
+export interface InstancePageKey {
+  datasetId: string;
+  first: number;
+  after: string | null;
+  filter: InstanceFilter;
+}
+
+/** Reads datasets and their instances; every batch method answers in key order for DataLoader. */
+export class DatasetService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async get(id: string): Promise<Dataset> {
+    const dataset = isUuid(id) ? await this.dataSource.manager.findOneBy(Dataset, { id }) : null;
+    if (!dataset) throw new NotFoundError("Dataset", id);
+    return dataset;
+  }
+
+  async list(first: number, after: string | null, filter: DatasetFilter = {}): Promise<Page<Dataset>> {
+    checkPageSize(first);
+    const query = this.filtered(filter)
+      .orderBy("dataset.name", "ASC")
+      .limit(first + 1);
+    if (after) {
+      const [name] = decodeCursor("Dataset", after);
+      query.andWhere("dataset.name > :afterName", { afterName: String(name) });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, first, (row) => encodeCursor("Dataset", [row.name]));
+  }
+
+  count(filter: DatasetFilter = {}): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  private filtered(filter: DatasetFilter) {
+    const query = this.dataSource.manager.createQueryBuilder(Dataset, "dataset");
+    if (filter.nameContains) {
+      query.andWhere("dataset.name ILIKE :pattern", { pattern: `%${escapeLike(filter.nameContains)}%` });
+    }
+    if (filter.taskKind) query.andWhere("dataset.task_kind = :taskKind", { taskKind: filter.taskKind });
+    return query;
+  }
+
+  async getInstance(id: string): Promise<Instance> {
+    const instance = /^\d{1,18}$/.test(id) ? await this.dataSource.manager.findOneBy(Instance, { id }) : null;
+    if (!instance) throw new NotFoundError("Instance", id);
+    return instance;
+  }
+
+  async datasetsByIds(ids: readonly string[]): Promise<(Dataset | null)[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(Dataset, "dataset")
+      .where("dataset.id = ANY(:ids)", { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async sourcesByDatasetIds(ids: readonly string[]): Promise<DatasetSource[][]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(DatasetSource, "source")
+      .where("source.dataset_id = ANY(:ids)", { ids: [...ids] })
+      .orderBy("source.created_at", "ASC")
+      .getMany();
+    return ids.map((id) => rows.filter((row) => row.datasetId === id));
+  }
+
+  async labelCountsByDatasets(datasets: readonly Dataset[]): Promise<LabelCount[][]> {
+    const rows: { dataset_id: string; label: string; count: number }[] = await this.dataSource.query(
+      sql.labelCounts,
+      [datasets.map((dataset) => dataset.id)],
+    );
+    return datasets.map((dataset) => {
+      const counts = new Map(
+        rows.filter((row) => row.dataset_id === dataset.id).map((row) => [row.label, row.count]),
+      );
+      return dataset.labelVerbalizers.map(({ label, verbalizer }) => ({
+        label,
+        verbalizer,
+        count: counts.get(label) ?? 0,
+      }));
+    });
+  }
+
+  /** Batches counts of many datasets; one query per distinct filter. */
+  async instanceCounts(keys: readonly { datasetId: string; filter: InstanceFilter }[]): Promise<number[]> {
+    const results = new Map<string, number>();
+    for (const [filterKey, group] of groupBy(keys, (key) => filterKeyOf(key.filter))) {
+      const { label, split } = group[0].filter;
+      const rows: { dataset_id: string; count: number }[] = await this.dataSource.query(sql.instanceCounts, [
+        group.map((key) => key.datasetId),
+        label ?? null,
+        split ?? null,
+      ]);
+      for (const row of rows) results.set(`${row.dataset_id}|${filterKey}`, row.count);
+    }
+    return keys.map((key) => results.get(`${key.datasetId}|${filterKeyOf(key.filter)}`) ?? 0);
+  }
+
+  /** Batches instance pages of many datasets: one LATERAL query per distinct (first, after, filter). */
+  async instancePages(keys: readonly InstancePageKey[]): Promise<Page<Instance>[]> {
+    const pages = new Map<InstancePageKey, Page<Instance>>();
+    for (const [, group] of groupBy(keys, (key) =>
+      JSON.stringify([key.first, key.after, filterKeyOf(key.filter)]),
+    )) {
+      const { first, after, filter } = group[0];
+      checkPageSize(first);
+      const afterId = after ? String(decodeCursor("Instance", after)[0]) : "0";
+      const rows: Record<string, unknown>[] = await this.dataSource.query(sql.instancePages, [
+        group.map((key) => key.datasetId),
+        filter.label ?? null,
+        filter.split ?? null,
+        afterId,
+        first + 1,
+      ]);
+      const instances = rows.map(toInstance);
+      for (const key of group) {
+        const own = instances.filter((instance) => instance.datasetId === key.datasetId);
+        pages.set(
+          key,
+          toPage(own, first, (row) => encodeCursor("Instance", [row.id])),
+        );
+      }
+    }
+    return keys.map((key) => pages.get(key)!);
+  }
+}
+
+function toInstance(row: Record<string, unknown>): Instance {
+  return Object.assign(new Instance(), {
+    id: String(row.id),
+    datasetId: row.dataset_id,
+    sourceId: row.source_id,
+    split: row.split,
+    line: row.line,
+    externalId: row.external_id,
+    text: row.text,
+    secondText: row.second_text,
+    label: row.label,
+  });
+}
+
+function filterKeyOf(filter: InstanceFilter): string {
+  return JSON.stringify([filter.label ?? null, filter.split ?? null]);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
+
+function checkPageSize(first: number) {
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+    throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

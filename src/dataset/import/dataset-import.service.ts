@@ -1,0 +1,265 @@
+import { createHash } from "node:crypto";
+import { DataSource, QueryRunner } from "typeorm";
+import { BadInputError, ConflictError } from "../../common/errors";
+import { Dataset, LabelVerbalizer } from "../dataset.entity";
+import { DatasetSource } from "../dataset-source.entity";
+import {
+  FieldMapping,
+  FieldMappingOptions,
+  MappedRow,
+  mapRecord,
+  resolveFieldMapping,
+} from "./field-mapping";
+import { ImportError } from "./import.errors";
+import { ImportFormat, RawRecord, readRecords } from "./import-format";
+import { ImportSource } from "./import-source";
+
+export interface ImportOptions extends FieldMappingOptions {
+  datasetName: string;
+  format: ImportFormat;
+  split: string;
+  columns?: string[];
+  trecLabels?: "coarse" | "fine";
+  /** Words to show for labels in prompts (label -> verbalizer); unnamed labels stand for themselves. */
+  verbalizers?: Record<string, string>;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  byteLength: number;
+  rowsRead: number;
+}
+
+export interface ImportResult {
+  dataset: Dataset;
+  source: DatasetSource;
+  /** True when this exact file, read the same way, was imported before: nothing was added. */
+  alreadyImported: boolean;
+  datasetCreated: boolean;
+  rowCount: number;
+  labelCounts: Map<string, number>;
+}
+
+const BATCH_SIZE = 2_000;
+
+/**
+ * Streams a file into a dataset in one transaction: a bad row rolls back the whole import.
+ * Rows go in as batched `INSERT ... SELECT FROM unnest(...)`, one array parameter per column.
+ */
+export class DatasetImportService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async importDataset(
+    source: ImportSource,
+    options: ImportOptions,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    validateOptions(options);
+    const fingerprint = sourceFingerprint(source, options);
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const result = await this.importInTransaction(runner, source, options, fingerprint, onProgress);
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async importInTransaction(
+    runner: QueryRunner,
+    source: ImportSource,
+    options: ImportOptions,
+    fingerprint: string,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const manager = runner.manager;
+    const existing = await manager
+      .createQueryBuilder(Dataset, "dataset")
+      .setLock("pessimistic_write")
+      .where("dataset.name = :name", { name: options.datasetName })
+      .getOne();
+    if (existing) {
+      const seen = await manager.findOneBy(DatasetSource, { datasetId: existing.id, fingerprint });
+      if (seen) {
+        return {
+          dataset: existing,
+          source: seen,
+          alreadyImported: true,
+          datasetCreated: false,
+          rowCount: seen.rowCount,
+          labelCounts: new Map(),
+        };
+      }
+    }
+
+    const stream = source.open();
+    let bytesRead = 0;
+    stream.on("data", (chunk: Buffer) => {
+      bytesRead += chunk.length;
+    });
+    const records = readRecords(stream, {
+      format: options.format,
+      columns: options.columns,
+      trecLabels: options.trecLabels,
+    })[Symbol.asyncIterator]();
+
+    const first = await records.next();
+    if (first.done) throw new ImportError(1, "the file has no rows");
+    const mapping = resolveFieldMapping(first.value, options);
+    const dataset = existing ?? (await this.createDataset(runner, options, mapping));
+    if (dataset.taskKind !== mapping.taskKind) {
+      throw new ConflictError(
+        `dataset "${dataset.name}" is ${dataset.taskKind} but this file maps to ${mapping.taskKind} (${mapping.textFields.join(", ")})`,
+      );
+    }
+    const sourceRow = await manager.save(
+      manager.create(DatasetSource, {
+        datasetId: dataset.id,
+        split: options.split,
+        format: options.format,
+        fileName: source.fileName.slice(0, 500),
+        fingerprint,
+        rowCount: 0,
+      }),
+    );
+
+    const labelCounts = new Map<string, number>();
+    let batch: MappedRow[] = [];
+    let rowCount = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await insertBatch(runner, dataset.id, sourceRow.id, options.split, batch);
+      rowCount += batch.length;
+      batch = [];
+      onProgress?.({ bytesRead, byteLength: source.byteLength, rowsRead: rowCount });
+    };
+    const take = (record: RawRecord) => {
+      const row = mapRecord(record, mapping);
+      labelCounts.set(row.label, (labelCounts.get(row.label) ?? 0) + 1);
+      batch.push(row);
+    };
+
+    take(first.value);
+    for (let next = await records.next(); !next.done; next = await records.next()) {
+      take(next.value);
+      if (batch.length >= BATCH_SIZE) await flush();
+    }
+    await flush();
+
+    sourceRow.rowCount = rowCount;
+    await manager.update(DatasetSource, { id: sourceRow.id }, { rowCount });
+    dataset.labelVerbalizers = mergeLabels(dataset.labelVerbalizers, labelCounts.keys(), options.verbalizers);
+    dataset.totalInstanceCount += rowCount;
+    await manager.update(
+      Dataset,
+      { id: dataset.id },
+      { labelVerbalizers: dataset.labelVerbalizers, totalInstanceCount: dataset.totalInstanceCount },
+    );
+    return {
+      dataset,
+      source: sourceRow,
+      alreadyImported: false,
+      datasetCreated: !existing,
+      rowCount,
+      labelCounts,
+    };
+  }
+
+  private async createDataset(
+    runner: QueryRunner,
+    options: ImportOptions,
+    mapping: FieldMapping,
+  ): Promise<Dataset> {
+    const manager = runner.manager;
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Dataset)
+      .values({
+        name: options.datasetName,
+        taskKind: mapping.taskKind,
+        textFields: mapping.textFields,
+        labelVerbalizers: [],
+      })
+      .orIgnore()
+      .returning("id")
+      .execute();
+    if (inserted.identifiers.length === 0 || !inserted.identifiers[0]) {
+      throw new ConflictError(
+        `dataset "${options.datasetName}" was created by another import at the same time; retry`,
+      );
+    }
+    return manager.findOneByOrFail(Dataset, { id: inserted.identifiers[0].id });
+  }
+}
+
+async function insertBatch(
+  runner: QueryRunner,
+  datasetId: string,
+  sourceId: string,
+  split: string,
+  rows: MappedRow[],
+) {
+  await runner.query(
+    `INSERT INTO instance (dataset_id, source_id, split, line, external_id, text, second_text, label)
+     SELECT $1, $2, $3, line, external_id, text, second_text, label
+     FROM unnest($4::int[], $5::varchar[], $6::text[], $7::text[], $8::varchar[])
+       AS row(line, external_id, text, second_text, label)`,
+    [
+      datasetId,
+      sourceId,
+      split,
+      rows.map((row) => row.line),
+      rows.map((row) => row.externalId),
+      rows.map((row) => row.text),
+      rows.map((row) => row.secondText),
+      rows.map((row) => row.label),
+    ],
+  );
+}
+
+function mergeLabels(
+  current: LabelVerbalizer[],
+  seen: Iterable<string>,
+  verbalizers: Record<string, string> | undefined,
+): LabelVerbalizer[] {
+  const byLabel = new Map(current.map((entry) => [entry.label, entry.verbalizer]));
+  for (const label of seen) if (!byLabel.has(label)) byLabel.set(label, label);
+  for (const [label, verbalizer] of Object.entries(verbalizers ?? {}))
+    if (byLabel.has(label)) byLabel.set(label, verbalizer);
+  return [...byLabel.entries()]
+    .sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }))
+    .map(([label, verbalizer]) => ({ label, verbalizer }));
+}
+
+/** Same bytes read the same way = same fingerprint. */
+export function sourceFingerprint(source: ImportSource, options: ImportOptions): string {
+  const reading = {
+    sha256: source.sha256,
+    format: options.format,
+    split: options.split,
+    columns: options.columns ?? null,
+    textFields: options.textFields ?? null,
+    labelField: options.labelField ?? null,
+    idField: options.idField ?? null,
+    trecLabels: options.format === "trec" ? (options.trecLabels ?? "coarse") : null,
+  };
+  return createHash("sha256").update(JSON.stringify(reading)).digest("hex");
+}
+
+function validateOptions(options: ImportOptions) {
+  if (!/^[\w.-]{1,200}$/.test(options.datasetName)) {
+    throw new BadInputError("dataset name: 1-200 letters, digits, '_', '.' or '-'", { field: "name" });
+  }
+  if (!/^[\w-]{1,50}$/.test(options.split))
+    throw new BadInputError("split: 1-50 letters, digits, '_' or '-'", { field: "split" });
+  if (options.textFields && (options.textFields.length < 1 || options.textFields.length > 2)) {
+    throw new BadInputError("text fields: one (classification) or two (NLI)", { field: "textFields" });
+  }
+}

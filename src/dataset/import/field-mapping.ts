@@ -1,0 +1,91 @@
+import { TaskKind } from "../dataset.entity";
+import { ImportError } from "./import.errors";
+import { RawRecord } from "./import-format";
+
+export interface FieldMappingOptions {
+  textFields?: string[];
+  labelField?: string;
+  idField?: string;
+}
+
+export interface FieldMapping {
+  textFields: string[];
+  labelField: string;
+  idField: string | null;
+  taskKind: TaskKind;
+}
+
+/** One row, mapped to the dataset's shape. */
+export interface MappedRow {
+  line: number;
+  text: string;
+  secondText: string | null;
+  label: string;
+  externalId: string | null;
+}
+
+const TEXT_FIELD_GUESSES = [
+  ["sentence1", "sentence2"],
+  ["premise", "hypothesis"],
+  ["question1", "question2"],
+  ["text"],
+  ["sentence"],
+  ["question"],
+  ["content"],
+];
+const ID_FIELD_GUESSES = ["idx", "id", "index", "guid"];
+
+/** Decides the mapping from the first record's fields and the user's options. */
+export function resolveFieldMapping(first: RawRecord, options: FieldMappingOptions): FieldMapping {
+  const available = Object.keys(first.fields);
+  const has = (name: string) => available.includes(name);
+  const listed = `the fields are: ${available.join(", ")}`;
+
+  const textFields = options.textFields ?? TEXT_FIELD_GUESSES.find((guess) => guess.every(has));
+  if (!textFields)
+    throw new ImportError(
+      first.line,
+      `cannot tell which field holds the text; pass the text fields (${listed})`,
+    );
+  if (textFields.length < 1 || textFields.length > 2) {
+    throw new ImportError(first.line, "give one text field (classification) or two (NLI)");
+  }
+  for (const name of textFields) {
+    if (!has(name)) throw new ImportError(first.line, `no text field "${name}" (${listed})`);
+  }
+  const labelField = options.labelField ?? "label";
+  if (!has(labelField)) throw new ImportError(first.line, `no label field "${labelField}" (${listed})`);
+  const idField = options.idField ?? ID_FIELD_GUESSES.find(has) ?? null;
+  if (idField !== null && !has(idField))
+    throw new ImportError(first.line, `no id field "${idField}" (${listed})`);
+
+  return {
+    textFields,
+    labelField,
+    idField,
+    taskKind: textFields.length === 2 ? TaskKind.NLI : TaskKind.CLASSIFICATION,
+  };
+}
+
+/** Maps and checks one record; a missing label or an empty text is an error naming the line. */
+export function mapRecord(record: RawRecord, mapping: FieldMapping): MappedRow {
+  const text = requiredText(record, mapping.textFields[0]);
+  const secondText = mapping.textFields.length === 2 ? requiredText(record, mapping.textFields[1]) : null;
+  const label = scalar(record.fields[mapping.labelField]).trim();
+  if (label === "") throw new ImportError(record.line, `missing label in field "${mapping.labelField}"`);
+  if (label.length > 200) throw new ImportError(record.line, "label longer than 200 characters");
+  const externalId = mapping.idField ? scalar(record.fields[mapping.idField]).trim() || null : null;
+  return { line: record.line, text, secondText, label, externalId };
+}
+
+function requiredText(record: RawRecord, field: string): string {
+  const value = scalar(record.fields[field]).trim();
+  if (value === "") throw new ImportError(record.line, `empty text in field "${field}"`);
+  return value;
+}
+
+function scalar(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,9 @@
+/** A problem with the imported content, tied to the line it was found on. */
+export class ImportError extends Error {
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`line ${line}: ${problem}`);
+  }
+}
