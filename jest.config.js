@@ -3,6 +3,7 @@ module.exports = {
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
   testTimeout: 60_000,
+  setupFiles: ["reflect-metadata"],
   transformIgnorePatterns: [
     "/node_modules/(?!(pg-boss|serialize-error|non-error|@electric-sql/pglite|@electric-sql/pglite-socket)/)",
   ],

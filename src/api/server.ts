@@ -32,7 +32,15 @@ export async function startServer(
   const apollo = new ApolloServer<Context>({
     schema: await createSchema(),
     formatError: formatError(logger),
-    validationRules: [maxDepthRule({ n: config.maxQueryDepth, ignoreIntrospection: true })],
+    validationRules: [
+      maxDepthRule({
+        n: config.maxQueryDepth,
+        ignoreIntrospection: true,
+        // Report as a validation error (GRAPHQL_VALIDATION_FAILED) rather than throwing out of validation.
+        propagateOnRejection: false,
+        onReject: [(context, error) => context?.reportError(error)],
+      }),
+    ],
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
     introspection: true,
   });

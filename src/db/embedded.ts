@@ -15,6 +15,8 @@ export interface OwnerInfo {
 
 export interface EmbeddedServer {
   url: string;
+  /** A gzipped tarball of the database files, loadable with `startInMemory(template)`. */
+  dump(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,10 @@ async function serve(db: PGlite, afterClose: () => Promise<void>): Promise<Embed
   let closed = false;
   return {
     url: `postgres://postgres@${socket.getServerConn()}/postgres`,
+    async dump() {
+      const file = await db.dumpDataDir("gzip");
+      return new Blob([await file.arrayBuffer()]);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,76 @@
+import { ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+export const MEMICL_BIN = path.resolve(__dirname, "../../bin/memicl.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `memicl` command (tests run `npm run build` first) and collects its output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
+      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `memicl serve` and waits until it answers on /health. */
+export async function startServe(env: Record<string, string>, port: number): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warn" },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`memicl serve exited with ${child.exitCode}: ${output}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`memicl serve did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    url,
+    output: () => output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function freePort(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000);
+}
