@@ -64,6 +64,8 @@ export async function runImport(config: Config, file: string, options: ImportCom
       out.write(
         `imported ${result.rowCount} rows from ${source.fileName} into ${result.datasetCreated ? "new " : ""}dataset "${result.dataset.name}" (split ${options.split}, ${result.dataset.taskKind})\n`,
       );
+      const rate = Math.round(result.rowCount / Math.max(result.seconds, 1e-3));
+      out.write(`took ${result.seconds.toFixed(1)} s (${rate} rows/s)\n`);
       const labels = [...result.labelCounts.entries()].sort(([a], [b]) =>
         a.localeCompare(b, "en", { numeric: true }),
       );

@@ -75,12 +75,15 @@ export function mapRecord(record: RawRecord, mapping: FieldMapping): MappedRow {
   if (label === "") throw new ImportError(record.line, `missing label in field "${mapping.labelField}"`);
   if (label.length > 200) throw new ImportError(record.line, "label longer than 200 characters");
   const externalId = mapping.idField ? scalar(record.fields[mapping.idField]).trim() || null : null;
+  if (externalId !== null && externalId.length > 200)
+    throw new ImportError(record.line, "id longer than 200 characters");
   return { line: record.line, text, secondText, label, externalId };
 }
 
 function requiredText(record: RawRecord, field: string): string {
   const value = scalar(record.fields[field]).trim();
   if (value === "") throw new ImportError(record.line, `empty text in field "${field}"`);
+  if (value.includes("\u0000")) throw new ImportError(record.line, `NUL character in field "${field}"`);
   return value;
 }
 

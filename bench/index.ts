@@ -1,0 +1,22 @@
+// `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
+import "reflect-metadata";
+import { benchImport } from "./import.bench";
+
+const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
+  import: benchImport,
+};
+
+async function main() {
+  const [name, ...args] = process.argv.slice(2);
+  const run = name ? BENCHMARKS[name] : undefined;
+  if (!run) {
+    process.stderr.write(`usage: npm run bench -- <${Object.keys(BENCHMARKS).join("|")}> [options]\n`);
+    process.exit(2);
+  }
+  await run(args);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
