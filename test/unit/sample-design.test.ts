@@ -1,0 +1,180 @@
+import { allowedCuts, segmentInstance, DEFAULT_CUT_RANGE } from "../../src/sample/design/segmentation";
+import { Candidate, SampleParameters, designSample, presentationOrder } from "../../src/sample/design/design-sample";
+import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
+import { RandomStream } from "../../src/sample/design/random";
+
+const PARAMETERS: SampleParameters = {
+  seed: 7,
+  instanceSplit: "train",
+  demonstrationSplit: "train",
+  instanceCount: 200,
+  demonstrationCount: 200,
+  shotCounts: [0, 25, 50, 100, 200],
+  cutRange: DEFAULT_CUT_RANGE,
+};
+
+function makeCandidates(perLabel: Record<string, number>, words = 12): { candidates: Candidate<number>[]; texts: Map<string, string> } {
+  const candidates: Candidate<number>[] = [];
+  const texts = new Map<string, string>();
+  let line = 0;
+  for (const [label, count] of Object.entries(perLabel)) {
+    for (let i = 0; i < count; i += 1) {
+      line += 1;
+      const key = `file:${String(line).padStart(6, "0")}`;
+      candidates.push({ key, label, split: "train", ref: line });
+      texts.set(key, Array.from({ length: words + (line % 5) }, (_, w) => `w${line}_${w}`).join(" "));
+    }
+  }
+  return { candidates, texts };
+}
+
+const segmenterFor = (texts: Map<string, string>, seed = 7) => (candidate: Candidate<number>) =>
+  segmentInstance(texts.get(candidate.key)!, null, { seed, instanceKey: candidate.key, cutRange: DEFAULT_CUT_RANGE });
+
+const countLabels = (items: { candidate: Candidate<number> }[]) =>
+  items.reduce((counts, { candidate }) => counts.set(candidate.label, (counts.get(candidate.label) ?? 0) + 1), new Map<string, number>());
+
+describe("segmentation", () => {
+  it("allows cuts between 60% and 80% of the tokens, with a token on each side", () => {
+    expect(allowedCuts(10, DEFAULT_CUT_RANGE)).toEqual({ from: 6, to: 8 });
+    expect(allowedCuts(3, DEFAULT_CUT_RANGE)).toEqual({ from: 2, to: 2 });
+    expect(allowedCuts(5, DEFAULT_CUT_RANGE)).toEqual({ from: 3, to: 4 });
+    expect(allowedCuts(2, DEFAULT_CUT_RANGE)).toBeNull();
+    expect(allowedCuts(1, DEFAULT_CUT_RANGE)).toBeNull();
+  });
+
+  it("splits an NLI pair into its two texts", () => {
+    const result = segmentInstance("A man sleeps.", "A person rests.", { seed: 1, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
+    expect(result).toEqual({ ok: true, segments: { initialSegment: "A man sleeps.", subsequentSegment: "A person rests.", cutTokenIndex: null, tokenCount: 6 } });
+  });
+
+  it("cuts one text at a whitespace token and keeps the inner whitespace as written", () => {
+    const text = "one  two three four five six seven eight nine ten";
+    const result = segmentInstance(text, null, { seed: 1, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
+    if (!result.ok) throw new Error(result.reason);
+    const { initialSegment, subsequentSegment, cutTokenIndex } = result.segments;
+    expect(cutTokenIndex).toBeGreaterThanOrEqual(6);
+    expect(cutTokenIndex).toBeLessThanOrEqual(8);
+    expect(`${initialSegment} ${subsequentSegment}`).toBe(text);
+    expect(initialSegment.startsWith("one  two")).toBe(true);
+  });
+
+  it("draws the cut per instance: different instances get different cuts, the same instance the same", () => {
+    const text = Array.from({ length: 40 }, (_, i) => `t${i}`).join(" ");
+    const cuts = Array.from({ length: 60 }, (_, i) => {
+      const result = segmentInstance(text, null, { seed: 3, instanceKey: `key-${i}`, cutRange: DEFAULT_CUT_RANGE });
+      return result.ok ? result.segments.cutTokenIndex : -1;
+    });
+    expect(new Set(cuts).size).toBeGreaterThan(5);
+    expect(Math.min(...(cuts as number[]))).toBeGreaterThanOrEqual(24);
+    expect(Math.max(...(cuts as number[]))).toBeLessThanOrEqual(32);
+    const again = segmentInstance(text, null, { seed: 3, instanceKey: "key-0", cutRange: DEFAULT_CUT_RANGE });
+    expect(again.ok && again.segments.cutTokenIndex).toBe(cuts[0]);
+  });
+
+  it("explains why a text is too short to cut", () => {
+    const result = segmentInstance("Hello world", null, { seed: 1, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/too short to cut: 2 token/) });
+  });
+});
+
+describe("balanced quotas", () => {
+  const quotas = (available: Record<string, number>, wanted: number) =>
+    Object.fromEntries(labelQuotas(new Map(Object.entries(available)), wanted, new RandomStream(1)));
+
+  it("splits evenly when every label has enough rows", () => {
+    expect(quotas({ a: 500, b: 500 }, 200)).toEqual({ a: 100, b: 100 });
+  });
+
+  it("gives the remainder of an uneven split to random labels, one each", () => {
+    const result = quotas({ a: 50, b: 50, c: 50 }, 100);
+    expect(Object.values(result).sort()).toEqual([33, 33, 34]);
+  });
+
+  it("takes all rows of a short label and shares the rest among the others", () => {
+    const result = quotas({ ABBR: 9, DESC: 138, ENTY: 93, HUM: 65, LOC: 81, NUM: 113 }, 200);
+    expect(result.ABBR).toBe(9);
+    expect(Object.values(result).sort((a, b) => a - b)).toEqual([9, 38, 38, 38, 38, 39]);
+  });
+
+  it("never asks for more than exists", () => {
+    expect(quotas({ a: 3, b: 2 }, 200)).toEqual({ a: 3, b: 2 });
+  });
+});
+
+describe("nesting", () => {
+  it("makes every prefix as balanced as possible", () => {
+    const groups = new Map([
+      ["a", Array.from({ length: 70 }, (_, i) => `a${i}`)],
+      ["b", Array.from({ length: 70 }, (_, i) => `b${i}`)],
+      ["c", Array.from({ length: 60 }, (_, i) => `c${i}`)],
+    ]);
+    const order = interleaveByLabel(groups, new RandomStream(5));
+    for (const k of [1, 2, 3, 25, 50, 100, 180]) {
+      const counts = ["a", "b", "c"].map((label) => order.slice(0, k).filter((item) => item.startsWith(label)).length);
+      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    }
+    expect(order).toHaveLength(200);
+  });
+});
+
+describe("designSample", () => {
+  const { candidates, texts } = makeCandidates({ x: 300, y: 250, z: 280 });
+
+  it("samples balanced, disjoint instances and demonstrations", () => {
+    const design = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    expect(design.instances).toHaveLength(200);
+    expect(design.demonstrations).toHaveLength(200);
+    for (const counts of [countLabels(design.instances), countLabels(design.demonstrations)]) {
+      const values = [...counts.values()];
+      expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
+    }
+    const instanceKeys = new Set(design.instances.map((item) => item.candidate.key));
+    expect(design.demonstrations.some((item) => instanceKeys.has(item.candidate.key))).toBe(false);
+    expect(design.notes).toEqual([]);
+  });
+
+  it("nests the k-shot sets and keeps each one balanced", () => {
+    const design = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    for (const k of [25, 50, 100, 200]) {
+      const values = [...countLabels(design.demonstrations.slice(0, k)).values()];
+      expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("gives the same design for the same inputs in any order, and another for another seed", () => {
+    const first = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    const shuffledInput = new RandomStream(99).shuffle(candidates);
+    const second = designSample(shuffledInput, PARAMETERS, segmenterFor(texts));
+    expect(second.contentHash).toBe(first.contentHash);
+    expect(second.instances.map((item) => item.candidate.key)).toEqual(first.instances.map((item) => item.candidate.key));
+    const other = designSample(candidates, { ...PARAMETERS, seed: 8 }, segmenterFor(texts, 8));
+    expect(other.contentHash).not.toBe(first.contentHash);
+  });
+
+  it("excludes texts too short to cut, says why, and still fills the sample", () => {
+    const short = new Map(texts);
+    const victims = candidates.filter((candidate) => candidate.label === "x").slice(0, 40);
+    for (const victim of victims) short.set(victim.key, "tiny");
+    const design = designSample(candidates, { ...PARAMETERS, instanceCount: 600, demonstrationCount: 10 }, segmenterFor(short));
+    expect(design.instances).toHaveLength(600);
+    expect(design.instances.every((item) => short.get(item.candidate.key) !== "tiny")).toBe(true);
+    expect(design.exclusions.length).toBeGreaterThan(0);
+    expect(design.exclusions[0].reason).toMatch(/too short to cut: 1 token/);
+  });
+
+  it("notes a label with too few rows and takes more of the others", () => {
+    const skewed = makeCandidates({ rare: 20, common: 400, usual: 400 });
+    const design = designSample(skewed.candidates, { ...PARAMETERS, demonstrationCount: 50 }, segmenterFor(skewed.texts));
+    expect(Object.fromEntries(countLabels(design.instances))).toEqual({ rare: 20, common: 90, usual: 90 });
+    expect(design.notes[0]).toMatch(/instances: label "rare" has only 20 usable row\(s\)/);
+  });
+
+  it("shows the k demonstrations in a seeded random order that is the same every time", () => {
+    const ranked = Array.from({ length: 200 }, (_, i) => i);
+    const order = presentationOrder(ranked, 25, 7);
+    expect([...order].sort((a, b) => a - b)).toEqual(ranked.slice(0, 25));
+    expect(order).not.toEqual(ranked.slice(0, 25));
+    expect(presentationOrder(ranked, 25, 7)).toEqual(order);
+  });
+});
