@@ -32,6 +32,13 @@ export class Dataset {
   @Field()
   name: string;
 
+  @Column({ name: "prompt_name", type: "varchar", length: 200, nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "How prompts name the dataset (e.g. `RTE`); the name when unset.",
+  })
+  promptName: string | null;
+
   @Column({ name: "task_kind", type: "enum", enum: TaskKind })
   @Field(() => TaskKind)
   taskKind: TaskKind;

@@ -1,13 +1,16 @@
+import { Field, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Instance } from "../instance/instance.entity";
 import { Sample } from "./sample.entity";
 
 /** An instance under test in a sample, with its recorded segmentation. */
+@ObjectType({ description: "An instance under test in a sample, with its recorded segmentation." })
 @Entity("sampled_instance")
 @Index("UQ_sampled_instance_position", ["sampleId", "position"], { unique: true })
 @Index("UQ_sampled_instance_instance", ["sampleId", "instanceId"], { unique: true })
 export class SampledInstance {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
+  @Field(() => ID)
   id: string;
 
   @Column({ name: "sample_id", type: "uuid" })
@@ -25,21 +28,30 @@ export class SampledInstance {
   instance?: Instance;
 
   @Column({ type: "int" })
+  @Field(() => Int)
   position: number;
 
   @Column({ type: "varchar", length: 200 })
+  @Field()
   label: string;
 
   @Column({ name: "initial_segment", type: "text" })
+  @Field()
   initialSegment: string;
 
   @Column({ name: "subsequent_segment", type: "text" })
+  @Field({ description: "The reference a replication is judged against." })
   subsequentSegment: string;
 
   /** Whitespace tokens in the initial segment (null for NLI, where the cut is between the two texts). */
   @Column({ name: "cut_token_index", type: "int", nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Whitespace tokens in the initial segment (null for NLI).",
+  })
   cutTokenIndex: number | null;
 
   @Column({ name: "token_count", type: "int" })
+  @Field(() => Int)
   tokenCount: number;
 }

@@ -1,5 +1,11 @@
-import { allowedCuts, segmentInstance, DEFAULT_CUT_RANGE } from "../../src/sample/design/segmentation";
-import { Candidate, SampleParameters, designSample, presentationOrder } from "../../src/sample/design/design-sample";
+import { DEFAULT_CUT_RANGE, allowedCuts, countTokens, segmentInstance } from "../../src/sample/design/segmentation";
+import {
+  Candidate,
+  SampleParameters,
+  chooseSample,
+  presentationOrder,
+  segmentChoice,
+} from "../../src/sample/design/design-sample";
 import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
 import { RandomStream } from "../../src/sample/design/random";
 
@@ -21,15 +27,20 @@ function makeCandidates(perLabel: Record<string, number>, words = 12): { candida
     for (let i = 0; i < count; i += 1) {
       line += 1;
       const key = `file:${String(line).padStart(6, "0")}`;
-      candidates.push({ key, label, split: "train", ref: line });
-      texts.set(key, Array.from({ length: words + (line % 5) }, (_, w) => `w${line}_${w}`).join(" "));
+      const text = Array.from({ length: words + (line % 5) }, (_, w) => `w${line}_${w}`).join(" ");
+      candidates.push({ key, label, split: "train", tokenCount: countTokens(text), ref: line });
+      texts.set(key, text);
     }
   }
   return { candidates, texts };
 }
 
-const segmenterFor = (texts: Map<string, string>, seed = 7) => (candidate: Candidate<number>) =>
-  segmentInstance(texts.get(candidate.key)!, null, { seed, instanceKey: candidate.key, cutRange: DEFAULT_CUT_RANGE });
+/** Chooses, then segments, as the sample service does. */
+function designSample(candidates: Candidate<number>[], parameters: SampleParameters, texts: Map<string, string>) {
+  const withCounts = candidates.map((candidate) => ({ ...candidate, tokenCount: countTokens(texts.get(candidate.key)!) }));
+  const sources = new Map([...texts].map(([key, text]) => [key, { text, secondText: null }]));
+  return segmentChoice(chooseSample(withCounts, parameters), sources, parameters);
+}
 
 const countLabels = (items: { candidate: Candidate<number> }[]) =>
   items.reduce((counts, { candidate }) => counts.set(candidate.label, (counts.get(candidate.label) ?? 0) + 1), new Map<string, number>());
@@ -122,7 +133,7 @@ describe("designSample", () => {
   const { candidates, texts } = makeCandidates({ x: 300, y: 250, z: 280 });
 
   it("samples balanced, disjoint instances and demonstrations", () => {
-    const design = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    const design = designSample(candidates, PARAMETERS, texts);
     expect(design.instances).toHaveLength(200);
     expect(design.demonstrations).toHaveLength(200);
     for (const counts of [countLabels(design.instances), countLabels(design.demonstrations)]) {
@@ -135,7 +146,7 @@ describe("designSample", () => {
   });
 
   it("nests the k-shot sets and keeps each one balanced", () => {
-    const design = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    const design = designSample(candidates, PARAMETERS, texts);
     for (const k of [25, 50, 100, 200]) {
       const values = [...countLabels(design.demonstrations.slice(0, k)).values()];
       expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
@@ -143,12 +154,12 @@ describe("designSample", () => {
   });
 
   it("gives the same design for the same inputs in any order, and another for another seed", () => {
-    const first = designSample(candidates, PARAMETERS, segmenterFor(texts));
+    const first = designSample(candidates, PARAMETERS, texts);
     const shuffledInput = new RandomStream(99).shuffle(candidates);
-    const second = designSample(shuffledInput, PARAMETERS, segmenterFor(texts));
+    const second = designSample(shuffledInput, PARAMETERS, texts);
     expect(second.contentHash).toBe(first.contentHash);
     expect(second.instances.map((item) => item.candidate.key)).toEqual(first.instances.map((item) => item.candidate.key));
-    const other = designSample(candidates, { ...PARAMETERS, seed: 8 }, segmenterFor(texts, 8));
+    const other = designSample(candidates, { ...PARAMETERS, seed: 8 }, texts);
     expect(other.contentHash).not.toBe(first.contentHash);
   });
 
@@ -156,7 +167,7 @@ describe("designSample", () => {
     const short = new Map(texts);
     const victims = candidates.filter((candidate) => candidate.label === "x").slice(0, 40);
     for (const victim of victims) short.set(victim.key, "tiny");
-    const design = designSample(candidates, { ...PARAMETERS, instanceCount: 600, demonstrationCount: 10 }, segmenterFor(short));
+    const design = designSample(candidates, { ...PARAMETERS, instanceCount: 600, demonstrationCount: 10 }, short);
     expect(design.instances).toHaveLength(600);
     expect(design.instances.every((item) => short.get(item.candidate.key) !== "tiny")).toBe(true);
     expect(design.exclusions.length).toBeGreaterThan(0);
@@ -165,7 +176,7 @@ describe("designSample", () => {
 
   it("notes a label with too few rows and takes more of the others", () => {
     const skewed = makeCandidates({ rare: 20, common: 400, usual: 400 });
-    const design = designSample(skewed.candidates, { ...PARAMETERS, demonstrationCount: 50 }, segmenterFor(skewed.texts));
+    const design = designSample(skewed.candidates, { ...PARAMETERS, demonstrationCount: 50 }, skewed.texts);
     expect(Object.fromEntries(countLabels(design.instances))).toEqual({ rare: 20, common: 90, usual: 90 });
     expect(design.notes[0]).toMatch(/instances: label "rare" has only 20 usable row\(s\)/);
   });

@@ -6,9 +6,16 @@ import { RandomStream } from "./random";
  * evenly among the others (water-filling). Where the total does not divide evenly, `random` decides
  * which labels take one more. Labels are taken in the order given.
  */
-export function labelQuotas(available: ReadonlyMap<string, number>, wanted: number, random: RandomStream): Map<string, number> {
+export function labelQuotas(
+  available: ReadonlyMap<string, number>,
+  wanted: number,
+  random: RandomStream,
+): Map<string, number> {
   const quotas = new Map<string, number>([...available.keys()].map((label) => [label, 0]));
-  let remaining = Math.min(wanted, [...available.values()].reduce((sum, count) => sum + count, 0));
+  let remaining = Math.min(
+    wanted,
+    [...available.values()].reduce((sum, count) => sum + count, 0),
+  );
   let open = [...available.keys()].filter((label) => (available.get(label) ?? 0) > 0);
   while (remaining > 0 && open.length > 0) {
     const share = Math.floor(remaining / open.length);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { groupByLabel, interleaveByLabel, labelQuotas } from "./balanced-sampling";
 import { RandomStream } from "./random";
-import { CutRange, Segmentation, Segments } from "./segmentation";
+import { CutRange, cutProblem, Segments, segmentInstance } from "./segmentation";
 
 /** The study design's algorithm version; bump it when any choice below changes, so old samples stay explained. */
 export const SAMPLE_ALGORITHM_VERSION = 1;
@@ -22,7 +22,20 @@ export interface Candidate<Ref = unknown> {
   key: string;
   label: string;
   split: string;
+  /** Whitespace tokens of its text; null for an NLI pair (always usable: the texts are the segments). */
+  tokenCount: number | null;
   ref: Ref;
+}
+
+export interface SampleChoice<Ref> {
+  /** Instances under test, in position order. */
+  instances: Candidate<Ref>[];
+  /** Demonstrations in rank order: the k-shot set is the first k. */
+  demonstrations: Candidate<Ref>[];
+  /** What was done when the data could not give what was asked (short labels, short texts). */
+  notes: string[];
+  /** Rows reached while sampling that could not be used, with the reason. */
+  exclusions: { candidate: Candidate<Ref>; reason: string }[];
 }
 
 export interface DesignedItem<Ref> {
@@ -30,117 +43,147 @@ export interface DesignedItem<Ref> {
   segments: Segments;
 }
 
-export interface SampleDesign<Ref> {
-  /** Instances under test, in position order. */
+export interface SampleDesign<Ref> extends Omit<SampleChoice<Ref>, "instances" | "demonstrations"> {
   instances: DesignedItem<Ref>[];
-  /** Demonstrations in rank order: the k-shot set is the first k. */
   demonstrations: DesignedItem<Ref>[];
-  /** What was done when the data could not give what was asked (short labels, short texts). */
-  notes: string[];
-  exclusions: { candidate: Candidate<Ref>; reason: string }[];
-  /** SHA-256 over every choice (keys, labels, segments, ranks): equal designs have equal hashes. */
+  /** SHA-256 over every choice (keys, labels, segments, order): equal designs have equal hashes. */
   contentHash: string;
 }
 
+const byKey = <T extends { key: string }>(a: T, b: T) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
 /**
- * Draws the study sample: `instanceCount` instances from `instanceSplit` and `demonstrationCount`
- * demonstrations from `demonstrationSplit`, each balanced by label, disjoint, segmented; demonstrations
- * ordered so that every k-prefix is balanced. Pure: the same candidates, texts and parameters give the
- * same design in any process. `segment` supplies each candidate's segmentation (or why it cannot be cut).
+ * Chooses the study sample: `instanceCount` instances from `instanceSplit` and `demonstrationCount`
+ * demonstrations from `demonstrationSplit`, each balanced by label, disjoint; demonstrations ordered so
+ * that every k-prefix is balanced. Rows too short to cut are skipped (and reported). Pure: the same
+ * candidates (in any order) and parameters give the same choice in any process.
  */
-export function designSample<Ref>(
+export function chooseSample<Ref>(
   candidates: readonly Candidate<Ref>[],
   parameters: SampleParameters,
-  segment: (candidate: Candidate<Ref>) => Segmentation,
-): SampleDesign<Ref> {
+): SampleChoice<Ref> {
   const notes: string[] = [];
   const exclusions: { candidate: Candidate<Ref>; reason: string }[] = [];
-  const sorted = [...candidates].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-
-  const segmented = new Map<string, Segments>();
-  const usable = (candidate: Candidate<Ref>): boolean => {
-    if (segmented.has(candidate.key)) return true;
-    const result = segment(candidate);
-    if (!result.ok) {
-      exclusions.push({ candidate, reason: result.reason });
-      return false;
-    }
-    segmented.set(candidate.key, result.segments);
-    return true;
-  };
+  const sorted = [...candidates].sort(byKey);
+  const problemOf = (candidate: Candidate<Ref>) =>
+    candidate.tokenCount === null ? null : cutProblem(candidate.tokenCount, parameters.cutRange);
 
   const pick = (split: string, count: number, taken: ReadonlySet<string>, role: string) => {
-    const pool = groupByLabel(sorted.filter((candidate) => candidate.split === split && !taken.has(candidate.key)));
-    // Shuffle each label's rows, then drop those that cannot be segmented, in that order: the texts
-    // of rows never reached are not needed.
-    const shuffled = new Map(
-      [...pool].map(([label, rows]) => [label, RandomStream.derive(parameters.seed, role, "shuffle", label).shuffle(rows)]),
+    const pool = groupByLabel(
+      sorted.filter((candidate) => candidate.split === split && !taken.has(candidate.key)),
     );
-    const lazyUsable = new Map([...shuffled].map(([label, rows]) => [label, rows]));
-    const available = new Map([...lazyUsable].map(([label, rows]) => [label, rows.length]));
-    let quotas = labelQuotas(available, count, RandomStream.derive(parameters.seed, role, "quotas"));
-    const chosen = new Map<string, Candidate<Ref>[]>();
-    // Re-plan until every label's quota is met by usable rows (excluding a row lowers its label's supply).
-    for (;;) {
-      let shortfall = false;
-      for (const [label, rows] of lazyUsable) {
+    // Each label's rows in a seeded random order; the sample takes from the front, skipping unusable rows.
+    const queues = new Map(
+      [...pool].map(([label, rows]) => [
+        label,
+        RandomStream.derive(parameters.seed, role, "shuffle", label).shuffle(rows),
+      ]),
+    );
+    const supply = new Map([...queues].map(([label, rows]) => [label, rows.length]));
+    const quotaStream = () => RandomStream.derive(parameters.seed, role, "quotas");
+    let chosen = new Map<string, Candidate<Ref>[]>();
+    // Skipping a row lowers its label's supply; plan again until every quota is met by usable rows.
+    for (let planned = false; !planned; ) {
+      planned = true;
+      chosen = new Map();
+      const quotas = labelQuotas(supply, count, quotaStream());
+      for (const [label, queue] of queues) {
         const want = quotas.get(label) ?? 0;
         const picked: Candidate<Ref>[] = [];
-        const kept: Candidate<Ref>[] = [];
-        for (const row of rows) {
-          if (picked.length >= want) {
-            kept.push(row);
-            continue;
-          }
-          if (usable(row)) {
-            picked.push(row);
-            kept.push(row);
-          }
+        const remaining: Candidate<Ref>[] = [];
+        for (const row of queue) {
+          if (picked.length >= want) remaining.push(row);
+          else if (problemOf(row) === null) picked.push(row);
+          else exclusions.push({ candidate: row, reason: problemOf(row)! });
         }
-        lazyUsable.set(label, kept);
+        queues.set(label, [...picked, ...remaining]);
         chosen.set(label, picked);
-        if (kept.length !== available.get(label)) {
-          available.set(label, kept.length);
-          if (picked.length < want) shortfall = true;
+        if (picked.length + remaining.length < supply.get(label)!) {
+          supply.set(label, picked.length + remaining.length);
+          if (picked.length < want) planned = false;
         }
       }
-      if (!shortfall) break;
-      quotas = labelQuotas(available, count, RandomStream.derive(parameters.seed, role, "quotas"));
     }
     const total = [...chosen.values()].reduce((sum, rows) => sum + rows.length, 0);
-    const even = pool.size > 0 ? count / pool.size : 0;
+    const evenShare = pool.size > 0 ? Math.floor(count / pool.size) : 0;
     for (const [label, rows] of chosen) {
-      if (rows.length < Math.floor(even) && rows.length === available.get(label)) {
+      if (rows.length < evenShare) {
         notes.push(
-          `${role}s: label "${label}" has only ${rows.length} usable row(s) in split "${split}" (an even share is ${Math.floor(even)}); took all of them and more of the other labels`,
+          `${role}s: label "${label}" has only ${rows.length} usable row(s) in split "${split}" (an even share is ${evenShare}); took all of them and more of the other labels`,
         );
       }
     }
-    if (total < count) notes.push(`${role}s: asked for ${count}, split "${split}" has only ${total} usable row(s)`);
+    if (total < count)
+      notes.push(`${role}s: asked for ${count}, split "${split}" has only ${total} usable row(s)`);
     return chosen;
   };
 
   const instanceGroups = pick(parameters.instanceSplit, parameters.instanceCount, new Set(), "instance");
   const instanceKeys = new Set([...instanceGroups.values()].flat().map((candidate) => candidate.key));
-  const demonstrationGroups = pick(parameters.demonstrationSplit, parameters.demonstrationCount, instanceKeys, "demonstration");
+  const demonstrationGroups = pick(
+    parameters.demonstrationSplit,
+    parameters.demonstrationCount,
+    instanceKeys,
+    "demonstration",
+  );
 
-  const instances = RandomStream.derive(parameters.seed, "instance", "order").shuffle([...instanceGroups.values()].flat());
-  const demonstrations = interleaveByLabel(demonstrationGroups, RandomStream.derive(parameters.seed, "demonstration", "nesting"));
+  const instances = RandomStream.derive(parameters.seed, "instance", "order").shuffle(
+    [...instanceGroups.values()].flat(),
+  );
+  const demonstrations = interleaveByLabel(
+    demonstrationGroups,
+    RandomStream.derive(parameters.seed, "demonstration", "nesting"),
+  );
   const largestShot = Math.max(0, ...parameters.shotCounts);
   if (demonstrations.length < largestShot) {
-    notes.push(`only ${demonstrations.length} demonstrations for a largest k of ${largestShot}: larger k-shot prompts use all of them`);
+    notes.push(
+      `only ${demonstrations.length} demonstrations for a largest k of ${largestShot}: larger k-shot prompts use all of them`,
+    );
   }
+  const unique = new Map(exclusions.map((exclusion) => [exclusion.candidate.key, exclusion]));
+  return {
+    instances,
+    demonstrations,
+    notes,
+    exclusions: [...unique.values()].sort((a, b) => byKey(a.candidate, b.candidate)),
+  };
+}
 
-  const toItems = (rows: Candidate<Ref>[]) => rows.map((candidate) => ({ candidate, segments: segmented.get(candidate.key)! }));
-  const design = { instances: toItems(instances), demonstrations: toItems(demonstrations) };
+/**
+ * Segments the chosen rows (the texts of just those rows are needed) and fingerprints the whole design.
+ */
+export function segmentChoice<Ref>(
+  choice: SampleChoice<Ref>,
+  texts: ReadonlyMap<string, { text: string; secondText: string | null }>,
+  parameters: SampleParameters,
+): SampleDesign<Ref> {
   const hash = createHash("sha256");
-  for (const [role, items] of Object.entries(design)) {
-    for (const { candidate, segments } of items) {
-      hash.update(JSON.stringify([role, candidate.key, candidate.label, segments.initialSegment, segments.subsequentSegment, segments.cutTokenIndex]));
-    }
-  }
-  exclusions.sort((a, b) => (a.candidate.key < b.candidate.key ? -1 : 1));
-  return { ...design, notes, exclusions, contentHash: hash.digest("hex") };
+  const segmentAll = (role: string, rows: Candidate<Ref>[]) =>
+    rows.map((candidate) => {
+      const source = texts.get(candidate.key);
+      if (!source) throw new Error(`no text for ${candidate.key}`);
+      const result = segmentInstance(source.text, source.secondText, {
+        seed: parameters.seed,
+        instanceKey: candidate.key,
+        cutRange: parameters.cutRange,
+      });
+      if (!result.ok) throw new Error(`${candidate.key} was chosen but cannot be cut: ${result.reason}`);
+      const { initialSegment, subsequentSegment, cutTokenIndex } = result.segments;
+      hash.update(
+        JSON.stringify([
+          role,
+          candidate.key,
+          candidate.label,
+          initialSegment,
+          subsequentSegment,
+          cutTokenIndex,
+        ]),
+      );
+      return { candidate, segments: result.segments };
+    });
+  const instances = segmentAll("instance", choice.instances);
+  const demonstrations = segmentAll("demonstration", choice.demonstrations);
+  return { ...choice, instances, demonstrations, contentHash: hash.digest("hex") };
 }
 
 /**

@@ -16,7 +16,9 @@ export class RandomStream {
 
   /** Derived from a base seed and a purpose; the same inputs always give the same stream. */
   static derive(seed: number | string, ...purpose: (string | number)[]): RandomStream {
-    const digest = createHash("sha256").update(JSON.stringify([String(seed), ...purpose])).digest();
+    const digest = createHash("sha256")
+      .update(JSON.stringify([String(seed), ...purpose]))
+      .digest();
     return new RandomStream(digest.readInt32BE(0));
   }
 

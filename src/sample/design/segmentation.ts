@@ -41,6 +41,12 @@ export function allowedCuts(tokenCount: number, range: CutRange): { from: number
   return from <= to ? { from, to } : null;
 }
 
+/** Why a text of `tokenCount` tokens cannot be cut, or null when it can. */
+export function cutProblem(tokenCount: number, range: CutRange): string | null {
+  if (allowedCuts(tokenCount, range)) return null;
+  return `too short to cut: ${tokenCount} token(s), no cut between ${range.min * 100}% and ${range.max * 100}% leaves a token on each side`;
+}
+
 /**
  * Splits an instance into the initial and subsequent segment.
  * NLI: the first text, then the second. One text: cut at a random whitespace token drawn from
@@ -65,12 +71,7 @@ export function segmentInstance(
   }
   const offsets = tokenOffsets(text);
   const cuts = allowedCuts(offsets.length, options.cutRange);
-  if (!cuts) {
-    return {
-      ok: false,
-      reason: `too short to cut: ${offsets.length} token(s), no cut between ${options.cutRange.min * 100}% and ${options.cutRange.max * 100}% leaves a token on each side`,
-    };
-  }
+  if (!cuts) return { ok: false, reason: cutProblem(offsets.length, options.cutRange)! };
   const cut = RandomStream.derive(options.seed, "cut", options.instanceKey).integer(cuts.from, cuts.to);
   return {
     ok: true,

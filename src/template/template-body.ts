@@ -1,0 +1,134 @@
+import { TaskKind } from "../dataset/dataset.entity";
+import { MemorizationSetting, RunKind } from "../run/run.entity";
+
+/**
+ * A prompt template. Rendered as: a system message with `instruction` (when there is one), then one user
+ * message with the k demonstrations, each rendered from `demonstration`, joined by `separator`, and the
+ * instance's slot (`query`) last, so every prompt of a run starts with the same demonstrations block.
+ */
+export interface TemplateBody {
+  instruction: string | null;
+  demonstration: string;
+  separator: string;
+  query: string;
+}
+
+/** Placeholders each kind of template may use. */
+export const PLACEHOLDERS: Record<RunKind, { instruction: string[]; item: string[] }> = {
+  [RunKind.MEMORIZATION]: {
+    instruction: ["dataset", "split", "labels"],
+    item: ["initial", "subsequent", "label"],
+  },
+  [RunKind.PERFORMANCE]: {
+    instruction: ["dataset", "split", "labels"],
+    item: ["text", "secondText", "label"],
+  },
+};
+
+export function templateKey(kind: RunKind, taskKind: TaskKind, setting: MemorizationSetting | null): string {
+  return kind === RunKind.MEMORIZATION ? `memorization/${setting}/${taskKind}` : `performance/${taskKind}`;
+}
+
+const NLI_WITH_LABELS = {
+  demonstration: "Sentence 1: {{initial}}\nLabel: {{label}}\nSentence 2: {{subsequent}}",
+  query: "Sentence 1: {{initial}}\nLabel: {{label}}\nSentence 2:",
+};
+const NLI_PAIRS_ONLY = {
+  demonstration: "Sentence 1: {{initial}}\nSentence 2: {{subsequent}}",
+  query: "Sentence 1: {{initial}}\nSentence 2:",
+};
+const TEXT_WITH_LABELS = {
+  demonstration: "Label: {{label}}\nFirst piece: {{initial}}\nSecond piece: {{subsequent}}",
+  query: "Label: {{label}}\nFirst piece: {{initial}}\nSecond piece:",
+};
+const TEXT_PAIRS_ONLY = {
+  demonstration: "First piece: {{initial}}\nSecond piece: {{subsequent}}",
+  query: "First piece: {{initial}}\nSecond piece:",
+};
+const SEPARATOR = "\n\n";
+
+/**
+ * Version 1 of every template. The full-information instructions follow the "guided instruction" of
+ * Golchin & Surdeanu (dataset and split named, exact continuation asked for); the other two settings
+ * drop the instruction, and the last drops the labels too.
+ */
+export const DEFAULT_TEMPLATES: Record<string, TemplateBody> = {
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.FULL_INFORMATION)]: {
+    instruction:
+      "You are provided with Sentence 1 from the {{split}} split of the {{dataset}} dataset, and its label. " +
+      "Finish Sentence 2 as it appeared in the dataset. Sentence 2 must exactly match the instance in the dataset. " +
+      "Answer with Sentence 2 only.",
+    ...NLI_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.SEGMENT_PAIRS_AND_LABELS)]: {
+    instruction: null,
+    ...NLI_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.ONLY_SEGMENT_PAIRS)]: {
+    instruction: null,
+    ...NLI_PAIRS_ONLY,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.FULL_INFORMATION)]: {
+    instruction:
+      "You are provided with the first piece of an instance from the {{split}} split of the {{dataset}} dataset, and its label. " +
+      "Finish the second piece of the instance as it appeared in the dataset. " +
+      "Only rely on the original form of the instance in the dataset to finish the second piece. " +
+      "Answer with the second piece only.",
+    ...TEXT_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.SEGMENT_PAIRS_AND_LABELS)]:
+    {
+      instruction: null,
+      ...TEXT_WITH_LABELS,
+      separator: SEPARATOR,
+    },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.ONLY_SEGMENT_PAIRS)]: {
+    instruction: null,
+    ...TEXT_PAIRS_ONLY,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.PERFORMANCE, TaskKind.NLI, null)]: {
+    instruction: "Decide whether Sentence 1 entails Sentence 2. Answer with exactly one label: {{labels}}.",
+    demonstration: "Sentence 1: {{text}}\nSentence 2: {{secondText}}\nLabel: {{label}}",
+    separator: SEPARATOR,
+    query: "Sentence 1: {{text}}\nSentence 2: {{secondText}}\nLabel:",
+  },
+  [templateKey(RunKind.PERFORMANCE, TaskKind.CLASSIFICATION, null)]: {
+    instruction: "Classify the text into one of these labels: {{labels}}. Answer with the label only.",
+    demonstration: "Text: {{text}}\nLabel: {{label}}",
+    separator: SEPARATOR,
+    query: "Text: {{text}}\nLabel:",
+  },
+};
+
+export function kindOfTemplateKey(key: string): RunKind | null {
+  if (key.startsWith("memorization/")) return RunKind.MEMORIZATION;
+  if (key.startsWith("performance/")) return RunKind.PERFORMANCE;
+  return null;
+}
+
+/** Problems with a template body (unknown placeholders, missing parts); empty when it is usable. */
+export function checkTemplateBody(key: string, body: TemplateBody): string[] {
+  const kind = kindOfTemplateKey(key);
+  if (!kind || !(key in DEFAULT_TEMPLATES)) return [`unknown template key "${key}"`];
+  const allowed = PLACEHOLDERS[kind];
+  const problems: string[] = [];
+  const check = (part: string, text: string | null, names: string[]) => {
+    for (const match of (text ?? "").matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
+      if (!names.includes(match[1]))
+        problems.push(`${part}: unknown placeholder {{${match[1]}}} (allowed: ${names.join(", ")})`);
+    }
+  };
+  check("instruction", body.instruction, allowed.instruction);
+  check("demonstration", body.demonstration, allowed.item);
+  check("query", body.query, allowed.item);
+  if (!body.query.trim()) problems.push("query: must not be empty");
+  if (!body.demonstration.trim()) problems.push("demonstration: must not be empty");
+  const needed = kind === RunKind.MEMORIZATION ? "initial" : "text";
+  if (!body.query.includes(`{{${needed}}}`)) problems.push(`query: must contain {{${needed}}}`);
+  return problems;
+}
