@@ -3,4 +3,7 @@ import { SampleContentHashAndPromptName1764421200000 } from "./1764421200000-Sam
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
-export const MIGRATIONS: Function[] = [InitialSchema1764417600000, SampleContentHashAndPromptName1764421200000];
+export const MIGRATIONS: Function[] = [
+  InitialSchema1764417600000,
+  SampleContentHashAndPromptName1764421200000,
+];

@@ -5,8 +5,11 @@ import { Dataset } from "../dataset/dataset.entity";
 import { InstanceFilter, LabelCount } from "../dataset/dataset.inputs";
 import { InstancePageKey } from "../dataset/dataset.service";
 import { DatasetSource } from "../dataset/dataset-source.entity";
+import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
 import { Logger } from "../logging/logger";
+import { Sample } from "../sample/sample.entity";
+import { SampledInstance } from "../sample/sampled-instance.entity";
 import { Services } from "./services";
 
 /** Per-request loaders: every relation a list can reach is batched, so nested lists cost one query per level. */
@@ -14,8 +17,18 @@ export interface Loaders {
   dataset: DataLoader<string, Dataset | null>;
   datasetSources: DataLoader<string, DatasetSource[]>;
   labelCounts: DataLoader<Dataset, LabelCount[]>;
+  instance: DataLoader<string, Instance | null>;
   instanceCount: DataLoader<{ datasetId: string; filter: InstanceFilter }, number, string>;
   instancePage: DataLoader<InstancePageKey, Page<Instance>, string>;
+  datasetSamples: DataLoader<string, Sample[]>;
+  sampleInstanceCount: DataLoader<string, number>;
+  sampleDemonstrationCount: DataLoader<string, number>;
+  sampledInstancePage: DataLoader<
+    { sampleId: string; first: number; after: string | null },
+    Page<SampledInstance>,
+    string
+  >;
+  demonstrationSet: DataLoader<{ sampleId: string; shots: number }, Demonstration[], string>;
 }
 
 export interface Context {
@@ -25,20 +38,27 @@ export interface Context {
   logger: Logger;
 }
 
+/** Loaders keyed by objects compare keys by value. */
+function keyedByValue<K, V>(batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V, string> {
+  return new DataLoader<K, V, string>(batch, { cacheKeyFn: (key) => JSON.stringify(key) });
+}
+
 export function createLoaders(services: Services): Loaders {
-  const datasets = services.datasets;
+  const { datasets, samples } = services;
   return {
     dataset: new DataLoader((ids) => datasets.datasetsByIds(ids)),
     datasetSources: new DataLoader((ids) => datasets.sourcesByDatasetIds(ids)),
     labelCounts: new DataLoader((list) => datasets.labelCountsByDatasets(list), {
       cacheKeyFn: (dataset) => dataset.id,
     }),
-    instanceCount: new DataLoader((keys) => datasets.instanceCounts(keys), {
-      cacheKeyFn: (key) => JSON.stringify(key),
-    }),
-    instancePage: new DataLoader((keys) => datasets.instancePages(keys), {
-      cacheKeyFn: (key) => JSON.stringify(key),
-    }),
+    instance: new DataLoader((ids) => datasets.instancesByIds(ids)),
+    instanceCount: keyedByValue((keys) => datasets.instanceCounts(keys)),
+    instancePage: keyedByValue((keys) => datasets.instancePages(keys)),
+    datasetSamples: new DataLoader((ids) => samples.samplesByDatasets(ids)),
+    sampleInstanceCount: new DataLoader((ids) => samples.instanceCounts(ids)),
+    sampleDemonstrationCount: new DataLoader((ids) => samples.demonstrationCounts(ids)),
+    sampledInstancePage: keyedByValue((keys) => samples.sampledInstancePages(keys)),
+    demonstrationSet: keyedByValue((keys) => samples.demonstrationSets(keys)),
   };
 }
 

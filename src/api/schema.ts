@@ -2,8 +2,17 @@ import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
+import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
+import { TemplateResolver } from "../template/template.resolver";
 
-export const RESOLVERS = [DatasetResolver, InstanceResolver] as const;
+export const RESOLVERS = [
+  DatasetResolver,
+  InstanceResolver,
+  SampleResolver,
+  SampledInstanceResolver,
+  DemonstrationResolver,
+  TemplateResolver,
+] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {
   return buildSchema({

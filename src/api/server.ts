@@ -43,6 +43,8 @@ export async function startServer(
     ],
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
     introspection: true,
+    // memicl serve owns shutdown (HTTP, then database, then the data-folder lock).
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
 

@@ -6,6 +6,8 @@ import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { DataFolderInUseError } from "../db/embedded";
 import { runImport } from "./import.command";
 import { runMigrate } from "./migrate.command";
+import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
+import { runSample } from "./sample.command";
 import { runServe } from "./serve.command";
 
 const list = (value: string) =>
@@ -61,7 +63,59 @@ export function buildProgram(): Command {
     )
     .action((file, options) => runImport(loadConfig(), file, options));
 
+  program
+    .command("sample")
+    .description("draw a study sample: balanced instances and demonstrations, segmented, nested k-shot sets")
+    .requiredOption("--dataset <name>", "dataset name or id")
+    .option("--seed <n>", "seed of every random choice (random when absent; always recorded)", integer)
+    .option("--instances <n>", "instances under test", integer, 200)
+    .option("--demonstrations <n>", "demonstrations", integer, 200)
+    .option("--split <split>", "split of the instances under test", "train")
+    .option("--demonstration-split <split>", "split of the demonstrations", "train")
+    .option("--shots <list>", "k values", integers, [0, 25, 50, 100, 200])
+    .option("--cut <min,max>", "share of a single text's tokens in its initial segment", cutRange, [0.6, 0.8])
+    .option("--name <name>", "a name for the sample")
+    .action((options) => runSample(loadConfig(), options));
+
+  program
+    .command("prompt")
+    .description("print the exact messages a run would send for one instance (no model is called)")
+    .requiredOption("--sample <id>", "sample id")
+    .option("--kind <kind>", "memorization or performance", "memorization")
+    .option("--setting <setting>", `memorization setting: ${SETTING_NAMES.join(", ")}`, "full-information")
+    .option("--shots <k>", "number of demonstrations", integer, 25)
+    .option("--instance <id>", "dataset instance id (default: the sample's first)")
+    .option("--template-version <n>", "template version (default: latest)", integer)
+    .action((options) => runPrompt(loadConfig(), options));
+
+  program
+    .command("estimate")
+    .description("calls, prompt tokens and a cost bound for the full grid of one or more samples")
+    .requiredOption("--sample <id...>", "sample id(s)")
+    .option("--shots <list>", "k values (default: each sample's own)", integers)
+    .option("--repeats <n>", "repeats of each performance prompt", integer, 3)
+    .option("--input-price <usd>", "USD per million prompt tokens", Number.parseFloat)
+    .option("--output-price <usd>", "USD per million output tokens", Number.parseFloat)
+    .action((options) => runEstimate(loadConfig(), options));
+
   return program;
+}
+
+function integer(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a whole number");
+  return Number(value);
+}
+
+function integers(value: string): number[] {
+  return list(value).map(integer);
+}
+
+function cutRange(value: string): [number, number] {
+  const parts = list(value).map(Number);
+  if (parts.length !== 2 || parts.some((part) => !(part > 0 && part < 1)) || parts[0] >= parts[1]) {
+    throw new InvalidArgumentError("two shares between 0 and 1, smaller first, e.g. 0.6,0.8");
+  }
+  return [parts[0], parts[1]];
 }
 
 /** Runs the CLI; known failures print one clear line and exit 1. */

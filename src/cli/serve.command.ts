@@ -18,8 +18,15 @@ export async function runServe(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
+    // A shutdown that hangs must not keep the data folder locked forever.
+    setTimeout(() => {
+      logger.error("shutdown took longer than 15 s; exiting anyway");
+      process.exit(1);
+    }, 15_000).unref();
     await server.close();
+    logger.debug("HTTP server closed");
     await database.close();
+    logger.debug("database closed");
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

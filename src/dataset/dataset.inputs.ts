@@ -1,5 +1,14 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Matches, MaxLength } from "class-validator";
-import { Field, InputType, Int, ObjectType } from "type-graphql";
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsOptional,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from "class-validator";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Dataset, TaskKind } from "./dataset.entity";
 import { DatasetSource } from "./dataset-source.entity";
 import { IMPORT_FORMATS, ImportFormat } from "./import/import-format";
@@ -111,4 +120,38 @@ export class ImportDatasetPayload {
 
   @Field(() => Int, { description: "Rows in the file." })
   rowCount: number;
+}
+
+@InputType()
+export class LabelVerbalizerInput {
+  @Field()
+  @MaxLength(200)
+  label: string;
+
+  @Field()
+  @Length(1, 200)
+  verbalizer: string;
+}
+
+@InputType({ description: "How prompts name the dataset and its labels." })
+export class UpdateDatasetInput {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Shown as {{dataset}} in prompts; null or empty resets to the name.",
+  })
+  @IsOptional()
+  @MaxLength(200)
+  promptName?: string | null;
+
+  @Field(() => [LabelVerbalizerInput], {
+    nullable: true,
+    description: "Changes to verbalizers; labels not listed keep theirs.",
+  })
+  @IsOptional()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  labelVerbalizers?: LabelVerbalizerInput[];
 }

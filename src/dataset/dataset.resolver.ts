@@ -1,21 +1,10 @@
-import {
-  Arg,
-  Args,
-  ArgsType,
-  Ctx,
-  Field,
-  FieldResolver,
-  ID,
-  Int,
-  Mutation,
-  Query,
-  Resolver,
-  Root,
-} from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Context } from "../api/context";
-import { ConnectionType, firstArg } from "../common/connection";
+import { ConnectionType } from "../common/connection";
 import { BadInputError } from "../common/errors";
+import { PageArgs } from "../common/page-args";
 import { Instance } from "../instance/instance.entity";
+import { Sample } from "../sample/sample.entity";
 import { Dataset } from "./dataset.entity";
 import {
   DatasetFilter,
@@ -23,21 +12,13 @@ import {
   ImportDatasetPayload,
   InstanceFilter,
   LabelCount,
+  UpdateDatasetInput,
 } from "./dataset.inputs";
 import { DatasetSource } from "./dataset-source.entity";
 import { inlineSource } from "./import/import-source";
 
 export const DatasetConnection = ConnectionType("Dataset", Dataset);
 export const InstanceConnection = ConnectionType("Instance", Instance);
-
-@ArgsType()
-class PageArgs {
-  @Field(firstArg.type, { defaultValue: firstArg.defaultValue, description: firstArg.description })
-  first: number;
-
-  @Field(() => String, { nullable: true, description: "The `endCursor` of the previous page." })
-  after?: string;
-}
 
 @Resolver(() => Dataset)
 export class DatasetResolver {
@@ -92,6 +73,19 @@ export class DatasetResolver {
   })
   labels(@Root() dataset: Dataset, @Ctx() { loaders }: Context) {
     return loaders.labelCounts.load(dataset);
+  }
+
+  @FieldResolver(() => [Sample], { description: "Study samples drawn from this dataset, oldest first." })
+  samples(@Root() dataset: Dataset, @Ctx() { loaders }: Context) {
+    return loaders.datasetSamples.load(dataset.id);
+  }
+
+  @Mutation(() => Dataset, { description: "Sets how prompts name the dataset and its labels (verbalizers)." })
+  updateDataset(@Arg("input") input: UpdateDatasetInput, @Ctx() { services }: Context) {
+    return services.datasets.update(input.id, {
+      promptName: input.promptName,
+      labelVerbalizers: input.labelVerbalizers,
+    });
   }
 
   @FieldResolver(() => [DatasetSource], { description: "The files imported into this dataset." })

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { Instance } from "../instance/instance.entity";
-import { Dataset } from "./dataset.entity";
+import { Dataset, LabelVerbalizer } from "./dataset.entity";
 import { DatasetFilter, InstanceFilter, LabelCount } from "./dataset.inputs";
 import * as sql from "./dataset.sql";
 import { DatasetSource } from "./dataset-source.entity";
@@ -65,6 +65,54 @@ export class DatasetService {
       .getMany();
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async instancesByIds(ids: readonly string[]): Promise<(Instance | null)[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(Instance, "instance")
+      .where("instance.id = ANY(:ids)", { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Sets how prompts name the dataset and its labels. Prompts rendered before keep what they showed. */
+  async update(
+    id: string,
+    changes: { promptName?: string | null; labelVerbalizers?: LabelVerbalizer[] },
+  ): Promise<Dataset> {
+    const dataset = await this.get(id);
+    if (changes.promptName !== undefined) dataset.promptName = changes.promptName?.trim() || null;
+    if (changes.labelVerbalizers) {
+      const known = new Map(dataset.labelVerbalizers.map((entry) => [entry.label, entry.verbalizer]));
+      for (const { label, verbalizer } of changes.labelVerbalizers) {
+        if (!known.has(label)) {
+          throw new BadInputError(
+            `dataset "${dataset.name}" has no label "${label}" (labels: ${[...known.keys()].join(", ")})`,
+            { field: "labelVerbalizers" },
+          );
+        }
+        if (!verbalizer.trim())
+          throw new BadInputError(`the verbalizer of "${label}" is empty`, { field: "labelVerbalizers" });
+        known.set(label, verbalizer.trim());
+      }
+      const words = [...known.values()].map((word) => word.toLowerCase());
+      if (new Set(words).size !== words.length) {
+        throw new BadInputError("two labels would share a verbalizer; answers could not be told apart", {
+          field: "labelVerbalizers",
+        });
+      }
+      dataset.labelVerbalizers = dataset.labelVerbalizers.map(({ label }) => ({
+        label,
+        verbalizer: known.get(label)!,
+      }));
+    }
+    await this.dataSource.manager.update(
+      Dataset,
+      { id },
+      { promptName: dataset.promptName, labelVerbalizers: dataset.labelVerbalizers },
+    );
+    return this.get(id);
   }
 
   async sourcesByDatasetIds(ids: readonly string[]): Promise<DatasetSource[][]> {

@@ -1,3 +1,4 @@
+import { registerEnumType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -146,3 +147,21 @@ export class Run {
   @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
   updatedAt: Date;
 }
+
+registerEnumType(RunKind, {
+  name: "RunKind",
+  description: "Memorization (replicate the instance) or performance (do the task).",
+});
+registerEnumType(MemorizationSetting, {
+  name: "MemorizationSetting",
+  description: "How much the memorization prompt contains.",
+  valuesConfig: {
+    FULL_INFORMATION: {
+      description:
+        "Instruction naming dataset and split, demonstrations with labels, the instance with its label.",
+    },
+    SEGMENT_PAIRS_AND_LABELS: { description: "No instruction; demonstrations with labels." },
+    ONLY_SEGMENT_PAIRS: { description: "No instruction and no labels anywhere." },
+  },
+});
+registerEnumType(RunStatus, { name: "RunStatus" });

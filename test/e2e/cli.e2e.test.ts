@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { MIGRATIONS } from "../../migrations";
 import { freePort, runCli, startServe } from "../support/cli";
 import { nliCsv } from "../support/fixtures";
 

@@ -13,7 +13,7 @@ export interface CliResult {
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+      env: { ...process.env, NODE_ENV: "production", ...env, LOG_LEVEL: "warn" },
     });
     let stdout = "";
     let stderr = "";
@@ -38,7 +38,7 @@ export interface ServeProcess {
 /** Starts `memicl serve` and waits until it answers on /health. */
 export async function startServe(env: Record<string, string>, port: number): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warn" },
+    env: { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), LOG_LEVEL: "warn" },
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {

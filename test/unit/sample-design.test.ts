@@ -1,13 +1,18 @@
-import { DEFAULT_CUT_RANGE, allowedCuts, countTokens, segmentInstance } from "../../src/sample/design/segmentation";
+import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
 import {
   Candidate,
-  SampleParameters,
   chooseSample,
   presentationOrder,
+  SampleParameters,
   segmentChoice,
 } from "../../src/sample/design/design-sample";
-import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
 import { RandomStream } from "../../src/sample/design/random";
+import {
+  allowedCuts,
+  countTokens,
+  DEFAULT_CUT_RANGE,
+  segmentInstance,
+} from "../../src/sample/design/segmentation";
 
 const PARAMETERS: SampleParameters = {
   seed: 7,
@@ -19,7 +24,10 @@ const PARAMETERS: SampleParameters = {
   cutRange: DEFAULT_CUT_RANGE,
 };
 
-function makeCandidates(perLabel: Record<string, number>, words = 12): { candidates: Candidate<number>[]; texts: Map<string, string> } {
+function makeCandidates(
+  perLabel: Record<string, number>,
+  words = 12,
+): { candidates: Candidate<number>[]; texts: Map<string, string> } {
   const candidates: Candidate<number>[] = [];
   const texts = new Map<string, string>();
   let line = 0;
@@ -36,14 +44,24 @@ function makeCandidates(perLabel: Record<string, number>, words = 12): { candida
 }
 
 /** Chooses, then segments, as the sample service does. */
-function designSample(candidates: Candidate<number>[], parameters: SampleParameters, texts: Map<string, string>) {
-  const withCounts = candidates.map((candidate) => ({ ...candidate, tokenCount: countTokens(texts.get(candidate.key)!) }));
+function designSample(
+  candidates: Candidate<number>[],
+  parameters: SampleParameters,
+  texts: Map<string, string>,
+) {
+  const withCounts = candidates.map((candidate) => ({
+    ...candidate,
+    tokenCount: countTokens(texts.get(candidate.key)!),
+  }));
   const sources = new Map([...texts].map(([key, text]) => [key, { text, secondText: null }]));
   return segmentChoice(chooseSample(withCounts, parameters), sources, parameters);
 }
 
 const countLabels = (items: { candidate: Candidate<number> }[]) =>
-  items.reduce((counts, { candidate }) => counts.set(candidate.label, (counts.get(candidate.label) ?? 0) + 1), new Map<string, number>());
+  items.reduce(
+    (counts, { candidate }) => counts.set(candidate.label, (counts.get(candidate.label) ?? 0) + 1),
+    new Map<string, number>(),
+  );
 
 describe("segmentation", () => {
   it("allows cuts between 60% and 80% of the tokens, with a token on each side", () => {
@@ -55,8 +73,20 @@ describe("segmentation", () => {
   });
 
   it("splits an NLI pair into its two texts", () => {
-    const result = segmentInstance("A man sleeps.", "A person rests.", { seed: 1, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
-    expect(result).toEqual({ ok: true, segments: { initialSegment: "A man sleeps.", subsequentSegment: "A person rests.", cutTokenIndex: null, tokenCount: 6 } });
+    const result = segmentInstance("A man sleeps.", "A person rests.", {
+      seed: 1,
+      instanceKey: "k",
+      cutRange: DEFAULT_CUT_RANGE,
+    });
+    expect(result).toEqual({
+      ok: true,
+      segments: {
+        initialSegment: "A man sleeps.",
+        subsequentSegment: "A person rests.",
+        cutTokenIndex: null,
+        tokenCount: 6,
+      },
+    });
   });
 
   it("cuts one text at a whitespace token and keeps the inner whitespace as written", () => {
@@ -73,7 +103,11 @@ describe("segmentation", () => {
   it("draws the cut per instance: different instances get different cuts, the same instance the same", () => {
     const text = Array.from({ length: 40 }, (_, i) => `t${i}`).join(" ");
     const cuts = Array.from({ length: 60 }, (_, i) => {
-      const result = segmentInstance(text, null, { seed: 3, instanceKey: `key-${i}`, cutRange: DEFAULT_CUT_RANGE });
+      const result = segmentInstance(text, null, {
+        seed: 3,
+        instanceKey: `key-${i}`,
+        cutRange: DEFAULT_CUT_RANGE,
+      });
       return result.ok ? result.segments.cutTokenIndex : -1;
     });
     expect(new Set(cuts).size).toBeGreaterThan(5);
@@ -84,7 +118,11 @@ describe("segmentation", () => {
   });
 
   it("explains why a text is too short to cut", () => {
-    const result = segmentInstance("Hello world", null, { seed: 1, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
+    const result = segmentInstance("Hello world", null, {
+      seed: 1,
+      instanceKey: "k",
+      cutRange: DEFAULT_CUT_RANGE,
+    });
     expect(result).toEqual({ ok: false, reason: expect.stringMatching(/too short to cut: 2 token/) });
   });
 });
@@ -122,7 +160,9 @@ describe("nesting", () => {
     ]);
     const order = interleaveByLabel(groups, new RandomStream(5));
     for (const k of [1, 2, 3, 25, 50, 100, 180]) {
-      const counts = ["a", "b", "c"].map((label) => order.slice(0, k).filter((item) => item.startsWith(label)).length);
+      const counts = ["a", "b", "c"].map(
+        (label) => order.slice(0, k).filter((item) => item.startsWith(label)).length,
+      );
       expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
     }
     expect(order).toHaveLength(200);
@@ -158,7 +198,9 @@ describe("designSample", () => {
     const shuffledInput = new RandomStream(99).shuffle(candidates);
     const second = designSample(shuffledInput, PARAMETERS, texts);
     expect(second.contentHash).toBe(first.contentHash);
-    expect(second.instances.map((item) => item.candidate.key)).toEqual(first.instances.map((item) => item.candidate.key));
+    expect(second.instances.map((item) => item.candidate.key)).toEqual(
+      first.instances.map((item) => item.candidate.key),
+    );
     const other = designSample(candidates, { ...PARAMETERS, seed: 8 }, texts);
     expect(other.contentHash).not.toBe(first.contentHash);
   });
@@ -167,7 +209,11 @@ describe("designSample", () => {
     const short = new Map(texts);
     const victims = candidates.filter((candidate) => candidate.label === "x").slice(0, 40);
     for (const victim of victims) short.set(victim.key, "tiny");
-    const design = designSample(candidates, { ...PARAMETERS, instanceCount: 600, demonstrationCount: 10 }, short);
+    const design = designSample(
+      candidates,
+      { ...PARAMETERS, instanceCount: 600, demonstrationCount: 10 },
+      short,
+    );
     expect(design.instances).toHaveLength(600);
     expect(design.instances.every((item) => short.get(item.candidate.key) !== "tiny")).toBe(true);
     expect(design.exclusions.length).toBeGreaterThan(0);

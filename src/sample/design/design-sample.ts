@@ -137,7 +137,7 @@ export function chooseSample<Ref>(
   const largestShot = Math.max(0, ...parameters.shotCounts);
   if (demonstrations.length < largestShot) {
     notes.push(
-      `only ${demonstrations.length} demonstrations for a largest k of ${largestShot}: larger k-shot prompts use all of them`,
+      `only ${demonstrations.length} demonstrations for a largest k of ${largestShot}: prompts with k above ${demonstrations.length} cannot be built from this sample`,
     );
   }
   const unique = new Map(exclusions.map((exclusion) => [exclusion.candidate.key, exclusion]));

@@ -1,0 +1,49 @@
+// Named, parameterised SQL for samples.
+
+/** One keyset page of candidate rows; texts are read to count tokens and then dropped. */
+export const candidatePage = `
+  SELECT instance.id, instance.label, instance.split, instance.line, instance.text,
+         instance.second_text IS NOT NULL AS is_pair, source.fingerprint
+  FROM instance
+  JOIN dataset_source AS source ON source.id = instance.source_id
+  WHERE instance.dataset_id = $1 AND instance.split = ANY($2::varchar[]) AND instance.id > $3::bigint
+  ORDER BY instance.id
+  LIMIT $4`;
+
+export const textsByIds = `
+  SELECT id, text, second_text FROM instance WHERE id = ANY($1::bigint[])`;
+
+export const insertSampledInstances = `
+  INSERT INTO sampled_instance (sample_id, instance_id, position, label, initial_segment, subsequent_segment, cut_token_index, token_count)
+  SELECT $1, instance_id, position, label, initial_segment, subsequent_segment, cut_token_index, token_count
+  FROM unnest($2::bigint[], $3::int[], $4::varchar[], $5::text[], $6::text[], $7::int[], $8::int[])
+    AS row(instance_id, position, label, initial_segment, subsequent_segment, cut_token_index, token_count)`;
+
+export const insertDemonstrations = `
+  INSERT INTO demonstration (sample_id, instance_id, rank, label, initial_segment, subsequent_segment, cut_token_index, token_count)
+  SELECT $1, instance_id, rank, label, initial_segment, subsequent_segment, cut_token_index, token_count
+  FROM unnest($2::bigint[], $3::int[], $4::varchar[], $5::text[], $6::text[], $7::int[], $8::int[])
+    AS row(instance_id, rank, label, initial_segment, subsequent_segment, cut_token_index, token_count)`;
+
+export const datasetFingerprintParts = `
+  SELECT fingerprint FROM dataset_source WHERE dataset_id = $1 ORDER BY fingerprint`;
+
+export const sampledInstanceCounts = `
+  SELECT sample_id, count(*)::int AS count FROM sampled_instance WHERE sample_id = ANY($1::uuid[]) GROUP BY sample_id`;
+
+export const demonstrationCounts = `
+  SELECT sample_id, count(*)::int AS count FROM demonstration WHERE sample_id = ANY($1::uuid[]) GROUP BY sample_id`;
+
+export const sampledInstancePages = `
+  SELECT page.*
+  FROM unnest($1::uuid[]) AS parent(id)
+  CROSS JOIN LATERAL (
+    SELECT * FROM sampled_instance
+    WHERE sampled_instance.sample_id = parent.id AND sampled_instance.position > $2
+    ORDER BY sampled_instance.position
+    LIMIT $3
+  ) AS page
+  ORDER BY page.sample_id, page.position`;
+
+export const demonstrationsUpToRank = `
+  SELECT * FROM demonstration WHERE sample_id = ANY($1::uuid[]) AND rank < $2 ORDER BY sample_id, rank`;

@@ -1,0 +1,248 @@
+import { countTokens as countTextTokens, encodeChat } from "gpt-tokenizer/model/gpt-4o";
+import { DataSource } from "typeorm";
+import { BadInputError } from "../common/errors";
+import { Dataset } from "../dataset/dataset.entity";
+import { DatasetService } from "../dataset/dataset.service";
+import { Demonstration } from "../demonstration/demonstration.entity";
+import { Instance } from "../instance/instance.entity";
+import { MemorizationSetting, RunKind } from "../run/run.entity";
+import { presentationOrder } from "../sample/design/design-sample";
+import { Sample } from "../sample/sample.entity";
+import { SampleService } from "../sample/sample.service";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import {
+  ChatMessage,
+  PromptContext,
+  PromptItem,
+  renderDemonstrations,
+  renderPrompt,
+} from "./prompt-rendering";
+import { PromptTemplate } from "./prompt-template.entity";
+import { TemplateService } from "./template.service";
+import { TemplateBody, templateKey } from "./template-body";
+
+/** The tokenizer token counts come from (exact for OpenAI's GPT-4o family, an estimate for other models). */
+export const TOKENIZER = "o200k_base";
+
+export interface PromptSpec {
+  sampleId: string;
+  kind: RunKind;
+  setting: MemorizationSetting | null;
+  shots: number;
+  templateVersion?: number | null;
+}
+
+type FullText = Pick<Instance, "text" | "secondText">;
+
+/** Everything a run needs to build its prompts: one context and one shared demonstrations block. */
+export interface PreparedPrompts {
+  sample: Sample;
+  dataset: Dataset;
+  template: PromptTemplate;
+  context: PromptContext;
+  /** The k demonstrations in presentation order. */
+  demonstrations: Demonstration[];
+  demonstrationsBlock: string;
+  /** The prompt for one instance under test; `instance` is its dataset row (performance prompts show the full text). */
+  render(item: SampledInstance, instance: FullText): ChatMessage[];
+}
+
+export class PromptService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly samples: SampleService,
+    private readonly datasets: DatasetService,
+    private readonly templates: TemplateService,
+  ) {}
+
+  async prepare(spec: PromptSpec): Promise<PreparedPrompts> {
+    if (spec.kind === RunKind.MEMORIZATION && !spec.setting) {
+      throw new BadInputError("a memorization prompt needs a setting", { field: "setting" });
+    }
+    if (spec.kind === RunKind.PERFORMANCE && spec.setting) {
+      throw new BadInputError("performance prompts have no setting", { field: "setting" });
+    }
+    const sample = await this.samples.get(spec.sampleId);
+    const dataset = await this.datasets.get(sample.datasetId);
+    const ranked =
+      Number.isInteger(spec.shots) && spec.shots >= 0
+        ? await this.samples.demonstrationsByRank(sample.id, spec.shots)
+        : [];
+    if (!Number.isInteger(spec.shots) || spec.shots < 0 || ranked.length < spec.shots) {
+      throw new BadInputError(
+        `shots must be between 0 and the sample's number of demonstrations (${ranked.length} found)`,
+        {
+          field: "shots",
+        },
+      );
+    }
+    const template = await this.templates.get(
+      templateKey(spec.kind, dataset.taskKind, spec.setting),
+      spec.templateVersion,
+    );
+    const verbalizers = new Map(dataset.labelVerbalizers.map(({ label, verbalizer }) => [label, verbalizer]));
+    const toItem = (
+      row: { initialSegment: string; subsequentSegment: string; label: string },
+      full: FullText,
+    ): PromptItem => ({
+      initialSegment: row.initialSegment,
+      subsequentSegment: row.subsequentSegment,
+      text: full.text,
+      secondText: full.secondText,
+      label: verbalizers.get(row.label) ?? row.label,
+    });
+    const ordered = presentationOrder(ranked, spec.shots, sample.seed);
+    const fullTexts = await this.instanceTexts(ordered.map((demonstration) => demonstration.instanceId));
+    const context: PromptContext = {
+      kind: spec.kind,
+      template: template.body as unknown as TemplateBody,
+      datasetName: dataset.promptName ?? dataset.name,
+      split: sample.instanceSplit,
+      labels: dataset.labelVerbalizers.map(({ verbalizer }) => verbalizer),
+      demonstrations: ordered.map((demonstration) =>
+        toItem(demonstration, fullTexts.get(demonstration.instanceId)!),
+      ),
+    };
+    const demonstrationsBlock = renderDemonstrations(context);
+    return {
+      sample,
+      dataset,
+      template,
+      context,
+      demonstrations: ordered,
+      demonstrationsBlock,
+      render: (item, instance) => renderPrompt(context, toItem(item, instance), demonstrationsBlock),
+    };
+  }
+
+  /** The exact messages a run would send for one instance, with their token count; no model is called. */
+  async preview(spec: PromptSpec, instanceId: string | null) {
+    const prepared = await this.prepare(spec);
+    const item = await this.samples.sampledInstance(spec.sampleId, instanceId);
+    const texts = await this.instanceTexts([item.instanceId]);
+    const messages = prepared.render(item, texts.get(item.instanceId)!);
+    return { prepared, item, messages, tokenCount: countChatTokens(messages) };
+  }
+
+  async instanceTexts(ids: string[]): Promise<Map<string, FullText>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; text: string; second_text: string | null }[] = await this.dataSource.query(
+      "SELECT id, text, second_text FROM instance WHERE id = ANY($1::bigint[])",
+      [ids],
+    );
+    return new Map(rows.map((row) => [String(row.id), { text: row.text, secondText: row.second_text }]));
+  }
+
+  /**
+   * Prompt tokens of every prompt of one run, summed. The shared part (instruction, demonstrations, chat
+   * framing) is tokenized once and each instance's slot on its own, so a prompt's count can be off by a
+   * token or two where the two meet.
+   */
+  async estimateRunTokens(
+    spec: PromptSpec,
+  ): Promise<{ prepared: PreparedPrompts; prompts: number; promptTokens: number }> {
+    const prepared = await this.prepare(spec);
+    const items = await this.samples.allSampledInstances(spec.sampleId);
+    const texts = await this.instanceTexts(items.map((item) => item.instanceId));
+    const withoutSlot = { ...prepared.context, template: { ...prepared.context.template, query: "" } };
+    const shared = countChatTokens(renderPrompt(withoutSlot, emptyItem(), prepared.demonstrationsBlock));
+    let promptTokens = 0;
+    for (const item of items) {
+      const messages = prepared.render(item, texts.get(item.instanceId)!);
+      const slot = messages[messages.length - 1].content.slice(prepared.demonstrationsBlock.length);
+      promptTokens += shared + countTextTokens(slot);
+    }
+    return { prepared, prompts: items.length, promptTokens };
+  }
+}
+
+function emptyItem(): PromptItem {
+  return { initialSegment: "", subsequentSegment: "", text: "", secondText: null, label: "" };
+}
+
+export function countChatTokens(messages: ChatMessage[]): number {
+  return encodeChat(messages, "gpt-4o").length;
+}
+
+export interface GridEstimateRequest {
+  sampleIds: string[];
+  kinds: RunKind[];
+  settings: MemorizationSetting[];
+  shots?: number[];
+  performanceRepeats: number;
+  memorizationMaxOutputTokens: number;
+  performanceMaxOutputTokens: number;
+  inputPricePerMillionTokens?: number;
+  outputPricePerMillionTokens?: number;
+}
+
+/** Calls, prompt tokens and a cost bound for a whole grid, computed from the prompts a run would send. */
+export async function estimateGrid(
+  prompts: PromptService,
+  samples: SampleService,
+  request: GridEstimateRequest,
+) {
+  const rows: {
+    sample: Sample;
+    kind: RunKind;
+    setting: MemorizationSetting | null;
+    shots: number;
+    repeats: number;
+    calls: number;
+    promptTokens: number;
+    maxOutputTokens: number;
+  }[] = [];
+  for (const sampleId of request.sampleIds) {
+    const sample = await samples.get(sampleId);
+    for (const shots of request.shots ?? sample.shotCounts) {
+      for (const kind of request.kinds) {
+        const settings = kind === RunKind.MEMORIZATION ? request.settings : [null];
+        for (const setting of settings) {
+          const { prompts: instances, promptTokens } = await prompts.estimateRunTokens({
+            sampleId,
+            kind,
+            setting,
+            shots,
+          });
+          const repeats = kind === RunKind.PERFORMANCE ? request.performanceRepeats : 1;
+          const maxOutput =
+            kind === RunKind.PERFORMANCE
+              ? request.performanceMaxOutputTokens
+              : request.memorizationMaxOutputTokens;
+          rows.push({
+            sample,
+            kind,
+            setting,
+            shots,
+            repeats,
+            calls: instances * repeats,
+            promptTokens: promptTokens * repeats,
+            maxOutputTokens: instances * repeats * maxOutput,
+          });
+        }
+      }
+    }
+  }
+  const sum = (pick: (row: (typeof rows)[number]) => number): number =>
+    rows.reduce((total, row) => total + pick(row), 0);
+  const promptTokens = sum((row) => row.promptTokens);
+  const maxOutputTokens = sum((row) => row.maxOutputTokens);
+  const priced = request.inputPricePerMillionTokens != null && request.outputPricePerMillionTokens != null;
+  return {
+    rows,
+    calls: sum((row) => row.calls),
+    promptTokens,
+    maxOutputTokens,
+    maxCostUsd: priced
+      ? (promptTokens * request.inputPricePerMillionTokens! +
+          maxOutputTokens * request.outputPricePerMillionTokens!) /
+        1e6
+      : null,
+    tokenizer: TOKENIZER,
+    note:
+      "Prompt tokens are counted with the o200k_base tokenizer (exact for GPT-4o-family models, an estimate for others), " +
+      "tokenizing each run's shared demonstrations block once, so a prompt can be off by a token or two. " +
+      "Output tokens and cost are upper bounds; provider prompt caching (the shared prefix) can lower the real cost. " +
+      "Judging calls are not included (the heuristic judge makes none).",
+  };
+}

@@ -1,0 +1,70 @@
+import { DataSource } from "typeorm";
+import { BadInputError, NotFoundError } from "../common/errors";
+import { PromptTemplate } from "./prompt-template.entity";
+import { checkTemplateBody, DEFAULT_TEMPLATES, TemplateBody } from "./template-body";
+
+/** Versioned, immutable templates: version 1 of each key is the built-in default; edits add versions. */
+export class TemplateService {
+  private defaultsEnsured: Promise<void> | null = null;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Writes the built-in version 1 of every template once per database (idempotent). */
+  ensureDefaults(): Promise<void> {
+    this.defaultsEnsured ??= (async () => {
+      for (const [key, body] of Object.entries(DEFAULT_TEMPLATES)) {
+        await this.dataSource.query(
+          `INSERT INTO prompt_template (key, version, body, note) VALUES ($1, 1, $2, 'built-in default')
+           ON CONFLICT (key, version) DO NOTHING`,
+          [key, JSON.stringify(body)],
+        );
+      }
+    })().catch((error) => {
+      this.defaultsEnsured = null;
+      throw error;
+    });
+    return this.defaultsEnsured;
+  }
+
+  /** The given version, or the latest one. */
+  async get(key: string, version?: number | null): Promise<PromptTemplate> {
+    await this.ensureDefaults();
+    const query = this.dataSource.manager
+      .createQueryBuilder(PromptTemplate, "template")
+      .where("template.key = :key", { key })
+      .orderBy("template.version", "DESC")
+      .limit(1);
+    if (version != null) query.andWhere("template.version = :version", { version });
+    const template = await query.getOne();
+    if (!template) throw new NotFoundError("PromptTemplate", version != null ? `${key}@${version}` : key);
+    return template;
+  }
+
+  /** Every version of every key, or of one key; newest first within a key. */
+  async list(key?: string | null): Promise<PromptTemplate[]> {
+    await this.ensureDefaults();
+    const query = this.dataSource.manager
+      .createQueryBuilder(PromptTemplate, "template")
+      .orderBy("template.key", "ASC")
+      .addOrderBy("template.version", "DESC");
+    if (key) query.where("template.key = :key", { key });
+    return query.getMany();
+  }
+
+  /** Adds the next version of a template. Earlier versions stay as they are, so runs that used them stay explained. */
+  async createVersion(key: string, body: TemplateBody, note: string | null): Promise<PromptTemplate> {
+    const problems = checkTemplateBody(key, body);
+    if (problems.length > 0)
+      throw new BadInputError(`invalid template: ${problems.join("; ")}`, { problems });
+    await this.ensureDefaults();
+    return this.dataSource.transaction(async (manager) => {
+      // Serialise version numbers per key: a concurrent edit waits rather than colliding.
+      await manager.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`prompt_template:${key}`]);
+      const [{ next }] = await manager.query(
+        "SELECT coalesce(max(version), 0) + 1 AS next FROM prompt_template WHERE key = $1",
+        [key],
+      );
+      return manager.save(manager.create(PromptTemplate, { key, version: next, body: { ...body }, note }));
+    });
+  }
+}

@@ -1,0 +1,247 @@
+import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, MaxLength, Min } from "class-validator";
+import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { MemorizationSetting, RunKind } from "../run/run.entity";
+import { Sample } from "../sample/sample.entity";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+
+@ObjectType({ description: "One version of a prompt template; versions never change once written." })
+export class PromptTemplateView {
+  @Field(() => ID)
+  id: string;
+
+  @Field({ description: "e.g. `memorization/FULL_INFORMATION/NLI` or `performance/CLASSIFICATION`." })
+  key: string;
+
+  @Field(() => Int)
+  version: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "System message; placeholders {{dataset}}, {{split}}, {{labels}}.",
+  })
+  instruction: string | null;
+
+  @Field({
+    description:
+      "One demonstration; memorization: {{initial}}, {{subsequent}}, {{label}}; performance: {{text}}, {{secondText}}, {{label}}.",
+  })
+  demonstration: string;
+
+  @Field()
+  separator: string;
+
+  @Field({ description: "The instance's slot, last in the prompt; same placeholders as a demonstration." })
+  query: string;
+
+  @Field(() => String, { nullable: true })
+  note: string | null;
+
+  @Field()
+  createdAt: Date;
+}
+
+@InputType({ description: "A new version of a template (the next version number is assigned)." })
+export class CreatePromptTemplateVersionInput {
+  @Field()
+  @MaxLength(100)
+  key: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(20_000)
+  instruction?: string | null;
+
+  @Field()
+  @MaxLength(20_000)
+  demonstration: string;
+
+  @Field({ defaultValue: "\n\n" })
+  @MaxLength(100)
+  separator: string;
+
+  @Field()
+  @MaxLength(20_000)
+  query: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  note?: string;
+}
+
+@ObjectType()
+export class ChatMessageView {
+  @Field({ description: "`system` or `user`." })
+  role: string;
+
+  @Field()
+  content: string;
+}
+
+@InputType()
+export class RenderPromptInput {
+  @Field(() => ID)
+  sampleId: string;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "A dataset instance under test in the sample; the first one when absent.",
+  })
+  @IsOptional()
+  instanceId?: string;
+
+  @Field(() => RunKind)
+  kind: RunKind;
+
+  @Field(() => MemorizationSetting, {
+    nullable: true,
+    description: "Required for memorization, absent for performance.",
+  })
+  @IsOptional()
+  setting?: MemorizationSetting;
+
+  @Field(() => Int)
+  @Min(0)
+  @Max(100_000)
+  shots: number;
+
+  @Field(() => Int, { nullable: true, description: "The template version; the latest when absent." })
+  @IsOptional()
+  @Min(1)
+  templateVersion?: number;
+}
+
+@ObjectType({ description: "Exactly the chat messages a run would send; no model was called." })
+export class RenderedPrompt {
+  @Field(() => [ChatMessageView])
+  messages: ChatMessageView[];
+
+  @Field(() => Int, { description: "Prompt tokens, chat framing included." })
+  tokenCount: number;
+
+  @Field({
+    description:
+      "The tokenizer the count comes from (exact for GPT-4o-family models, an estimate for others).",
+  })
+  tokenizer: string;
+
+  @Field()
+  templateKey: string;
+
+  @Field(() => Int)
+  templateVersion: number;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => SampledInstance)
+  sampledInstance: SampledInstance;
+
+  @Field(() => [ID], { description: "Dataset instance ids of the demonstrations, in the order shown." })
+  demonstrationInstanceIds: string[];
+}
+
+@InputType({ description: "The grid to price: every sample x kind x setting x k." })
+export class EstimateGridInput {
+  @Field(() => [ID])
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  sampleIds: string[];
+
+  @Field(() => [RunKind], { defaultValue: [RunKind.MEMORIZATION, RunKind.PERFORMANCE] })
+  kinds: RunKind[];
+
+  @Field(() => [MemorizationSetting], {
+    defaultValue: [
+      MemorizationSetting.FULL_INFORMATION,
+      MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
+      MemorizationSetting.ONLY_SEGMENT_PAIRS,
+    ],
+  })
+  settings: MemorizationSetting[];
+
+  @Field(() => [Int], { nullable: true, description: "k values; each sample's own when absent." })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  shots?: number[];
+
+  @Field(() => Int, {
+    defaultValue: 3,
+    description: "Repeats of each performance prompt (the study averages 3).",
+  })
+  @Min(1)
+  @Max(100)
+  performanceRepeats: number;
+
+  @Field(() => Int, { defaultValue: 100 })
+  @Min(1)
+  memorizationMaxOutputTokens: number;
+
+  @Field(() => Int, { defaultValue: 10 })
+  @Min(1)
+  performanceMaxOutputTokens: number;
+
+  @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
+  @IsOptional()
+  @Min(0)
+  inputPricePerMillionTokens?: number;
+
+  @Field(() => Float, { nullable: true, description: "USD per million output tokens, for a cost bound." })
+  @IsOptional()
+  @Min(0)
+  outputPricePerMillionTokens?: number;
+}
+
+@ObjectType()
+export class GridEstimateRow {
+  @Field(() => Sample)
+  sample: Sample;
+
+  @Field(() => RunKind)
+  kind: RunKind;
+
+  @Field(() => MemorizationSetting, { nullable: true })
+  setting: MemorizationSetting | null;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  repeats: number;
+
+  @Field(() => Int, { description: "Model calls: instances x repeats." })
+  calls: number;
+
+  @Field(() => Float, { description: "Prompt tokens over all calls." })
+  promptTokens: number;
+
+  @Field(() => Float, { description: "Output tokens if every call used its maximum." })
+  maxOutputTokens: number;
+}
+
+@ObjectType({ description: "Calls and tokens a grid would use, before anything runs." })
+export class GridEstimate {
+  @Field(() => [GridEstimateRow])
+  rows: GridEstimateRow[];
+
+  @Field(() => Int)
+  calls: number;
+
+  @Field(() => Float)
+  promptTokens: number;
+
+  @Field(() => Float)
+  maxOutputTokens: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Upper bound in USD (every output at its maximum); null without prices.",
+  })
+  maxCostUsd: number | null;
+
+  @Field()
+  tokenizer: string;
+
+  @Field({ description: "How exact the figures are." })
+  note: string;
+}
