@@ -79,7 +79,8 @@ describe("the memicl command on an embedded data folder", () => {
 
   it("migrates and lists the applied migrations", async () => {
     const result = await runCli(["migrate"], env);
-    expect(result.stdout).toMatch(/schema up to date; 1 migration\(s\) applied:\n {2}InitialSchema\d+/);
+    expect(result.stdout).toContain(`schema up to date; ${MIGRATIONS.length} migration(s) applied:`);
+    for (const migration of MIGRATIONS) expect(result.stdout).toContain(`  ${migration.name}\n`);
   });
 
   it("stops at start-up with a message naming a bad variable", async () => {
