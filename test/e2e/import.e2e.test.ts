@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DatasetImportService, ImportOptions } from "../../src/dataset/import/dataset-import.service";
+import {
+  DatasetImportService,
+  ImportOptions,
+  sourceFingerprint,
+} from "../../src/dataset/import/dataset-import.service";
 import { fileSource, inlineSource } from "../../src/dataset/import/import-source";
 import { parseVerbalizerFile } from "../../src/dataset/import/verbalizer-file";
 import { BACKENDS, createTestDatabase, TestDatabase } from "../support/databases";
@@ -238,5 +242,25 @@ describe.each(BACKENDS)("dataset import (%s database)", (backend) => {
     );
     expect(text).toBe('row 0 of a larger file, quoted, with "escaped" quotes');
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe("source fingerprints", () => {
+  it("are the same whether defaults are spelled out or left out, and differ when the reading differs", () => {
+    const source = inlineSource("a.csv", "text,label\na b c,x\n");
+    const bare = sourceFingerprint(source, { datasetName: "a", format: "csv", split: "train" });
+    expect(
+      sourceFingerprint(source, { datasetName: "b", format: "csv", split: "train", labelField: "label" }),
+    ).toBe(bare);
+    expect(sourceFingerprint(source, { datasetName: "a", format: "csv", split: "test" })).not.toBe(bare);
+    expect(
+      sourceFingerprint(source, { datasetName: "a", format: "csv", split: "train", labelField: "text" }),
+    ).not.toBe(bare);
+    const trec = inlineSource("t.label", "DESC:manner How ?\n");
+    expect(
+      sourceFingerprint(trec, { datasetName: "t", format: "trec", split: "train", labelField: "label" }),
+    ).toBe(
+      sourceFingerprint(trec, { datasetName: "t", format: "trec", split: "train", trecLabels: "coarse" }),
+    );
   });
 });

@@ -227,15 +227,18 @@ function mergeLabels(
 
 /** Same bytes read the same way = same fingerprint. */
 export function sourceFingerprint(source: ImportSource, options: ImportOptions): string {
+  // Defaults are spelled out, and options a format ignores are left out, so that the same reading gives
+  // the same fingerprint whether it came from the CLI (which fills in defaults) or the API (which may not).
+  const trec = options.format === "trec";
   const reading = {
     sha256: source.sha256,
     format: options.format,
     split: options.split,
-    columns: options.columns ?? null,
-    textFields: options.textFields ?? null,
-    labelField: options.labelField ?? null,
-    idField: options.idField ?? null,
-    trecLabels: options.format === "trec" ? (options.trecLabels ?? "coarse") : null,
+    columns: trec ? null : (options.columns ?? null),
+    textFields: trec ? null : (options.textFields ?? "guessed"),
+    labelField: trec ? null : (options.labelField ?? "label"),
+    idField: trec ? null : (options.idField ?? "guessed"),
+    trecLabels: trec ? (options.trecLabels ?? "coarse") : null,
   };
   return createHash("sha256").update(JSON.stringify(reading)).digest("hex");
 }

@@ -1,0 +1,91 @@
+import { RunKind } from "../../src/run/run.entity";
+import { PromptContext, PromptItem, renderPrompt } from "../../src/template/prompt-rendering";
+import { checkTemplateBody, DEFAULT_TEMPLATES, kindOfTemplateKey } from "../../src/template/template-body";
+
+const NLI_ITEMS: PromptItem[] = [
+  {
+    initialSegment: "A man plays a guitar.",
+    subsequentSegment: "A person makes music.",
+    text: "A man plays a guitar.",
+    secondText: "A person makes music.",
+    label: "entailment",
+  },
+  {
+    initialSegment: "The cat sleeps.",
+    subsequentSegment: "The cat runs.",
+    text: "The cat sleeps.",
+    secondText: "The cat runs.",
+    label: "not entailment",
+  },
+  {
+    initialSegment: "It rained all day.",
+    subsequentSegment: "The ground is wet.",
+    text: "It rained all day.",
+    secondText: "The ground is wet.",
+    label: "entailment",
+  },
+];
+const TEXT_ITEMS: PromptItem[] = [
+  {
+    initialSegment: "How far is it from Denver",
+    subsequentSegment: "to Aspen ?",
+    text: "How far is it from Denver to Aspen ?",
+    secondText: null,
+    label: "number",
+  },
+  {
+    initialSegment: "Who wrote the",
+    subsequentSegment: "Iliad ?",
+    text: "Who wrote the Iliad ?",
+    secondText: null,
+    label: "human",
+  },
+  {
+    initialSegment: "What is the capital of",
+    subsequentSegment: "Peru ?",
+    text: "What is the capital of Peru ?",
+    secondText: null,
+    label: "location",
+  },
+];
+
+describe("the default prompt templates (version 1)", () => {
+  it("are all valid", () => {
+    for (const [key, body] of Object.entries(DEFAULT_TEMPLATES))
+      expect(checkTemplateBody(key, body)).toEqual([]);
+  });
+
+  it.each(Object.keys(DEFAULT_TEMPLATES))("render %s as pinned, for k = 0 and k = 2", (key) => {
+    const nli = key.endsWith("/NLI");
+    const items = nli ? NLI_ITEMS : TEXT_ITEMS;
+    const context = (shots: number): PromptContext => ({
+      kind: kindOfTemplateKey(key) as RunKind,
+      template: DEFAULT_TEMPLATES[key],
+      datasetName: nli ? "RTE" : "TREC",
+      split: "train",
+      labels: nli ? ["entailment", "not entailment"] : ["human", "location", "number"],
+      demonstrations: items.slice(0, shots),
+    });
+    expect(renderPrompt(context(0), items[2])).toMatchSnapshot("k=0");
+    expect(renderPrompt(context(2), items[2])).toMatchSnapshot("k=2");
+  });
+});
+
+describe("template checks", () => {
+  it("names unknown placeholders and missing slots", () => {
+    expect(
+      checkTemplateBody("performance/NLI", {
+        instruction: "{{dataset}} {{task}}",
+        demonstration: "{{text}}",
+        separator: "\n",
+        query: "{{label}}",
+      }),
+    ).toEqual([
+      "instruction: unknown placeholder {{task}} (allowed: dataset, split, labels)",
+      "query: must contain {{text}}",
+    ]);
+    expect(checkTemplateBody("judge", DEFAULT_TEMPLATES["performance/NLI"])).toEqual([
+      'unknown template key "judge"',
+    ]);
+  });
+});
