@@ -3,7 +3,10 @@ import { Run } from "../run/run.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 
 export enum CompletionStatus {
+  /** Waiting for a worker. */
   PENDING = "PENDING",
+  /** Claimed by a worker until `leaseUntil`; a lapsed lease may be claimed again. */
+  RUNNING = "RUNNING",
   SUCCEEDED = "SUCCEEDED",
   FAILED = "FAILED",
 }
@@ -60,6 +63,16 @@ export class Completion {
 
   @Column({ type: "int", default: 0 })
   attempts: number;
+
+  /** The claim of the worker calling the model; only its holder may write the result. */
+  @Column({ name: "lease_token", type: "uuid", nullable: true })
+  leaseToken: string | null;
+
+  @Column({ name: "lease_until", type: "timestamptz", nullable: true })
+  leaseUntil: Date | null;
+
+  @Column({ name: "cost_usd", type: "numeric", precision: 12, scale: 8, nullable: true })
+  costUsd: string | null;
 
   @Column({ type: "text", nullable: true })
   error: string | null;

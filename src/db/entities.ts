@@ -7,6 +7,7 @@ import { Instance } from "../instance/instance.entity";
 import { Judgment } from "../judgment/judgment.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { Metric } from "../metric/metric.entity";
+import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -26,4 +27,5 @@ export const ENTITIES = [
   Judgment,
   Metric,
   ResponseCacheEntry,
+  ProviderRateBucket,
 ];

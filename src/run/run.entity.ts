@@ -129,6 +129,14 @@ export class Run {
   @Column({ name: "cost_usd", type: "numeric", precision: 14, scale: 6, default: 0 })
   costUsd: string;
 
+  /** Items that failed for good in a row; the circuit breaker fails the run when this reaches its limit. */
+  @Column({ name: "consecutive_failures", type: "int", default: 0 })
+  consecutiveFailures: number;
+
+  /** What else shaped the prompts and the bill: verbalizers, prompt name, prices used. */
+  @Column({ type: "jsonb", default: () => "'{}'" })
+  parameters: Record<string, unknown>;
+
   @Column({ name: "last_error", type: "text", nullable: true })
   lastError: string | null;
 

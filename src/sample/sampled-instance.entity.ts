@@ -8,6 +8,8 @@ import { Sample } from "./sample.entity";
 @Entity("sampled_instance")
 @Index("UQ_sampled_instance_position", ["sampleId", "position"], { unique: true })
 @Index("UQ_sampled_instance_instance", ["sampleId", "instanceId"], { unique: true })
+// md5(initial_segment), created in the migration: lets the simulated model find the instance a prompt asks about.
+@Index("IDX_sampled_instance_initial_md5", { synchronize: false })
 export class SampledInstance {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
   @Field(() => ID)
