@@ -1,5 +1,6 @@
 import DataLoader from "dataloader";
 import { Page } from "../common/connection";
+import { Completion } from "../completion/completion.entity";
 import { Config } from "../config/config";
 import { Dataset } from "../dataset/dataset.entity";
 import { InstanceFilter, LabelCount } from "../dataset/dataset.inputs";
@@ -8,6 +9,7 @@ import { DatasetSource } from "../dataset/dataset-source.entity";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
 import { Logger } from "../logging/logger";
+import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { Services } from "./services";
@@ -29,6 +31,14 @@ export interface Loaders {
     string
   >;
   demonstrationSet: DataLoader<{ sampleId: string; shots: number }, Demonstration[], string>;
+  sample: DataLoader<string, Sample | null>;
+  sampledInstance: DataLoader<string, SampledInstance | null>;
+  experimentRuns: DataLoader<string, Run[]>;
+  completionPage: DataLoader<
+    { runId: string; first: number; after: string | null; status: string | null },
+    Page<Completion>,
+    string
+  >;
 }
 
 export interface Context {
@@ -59,6 +69,10 @@ export function createLoaders(services: Services): Loaders {
     sampleDemonstrationCount: new DataLoader((ids) => samples.demonstrationCounts(ids)),
     sampledInstancePage: keyedByValue((keys) => samples.sampledInstancePages(keys)),
     demonstrationSet: keyedByValue((keys) => samples.demonstrationSets(keys)),
+    sample: new DataLoader((ids) => samples.samplesByIds(ids)),
+    sampledInstance: new DataLoader((ids) => services.runs.sampledInstancesByIds(ids)),
+    experimentRuns: new DataLoader((ids) => services.runs.runsByExperiments(ids)),
+    completionPage: keyedByValue((keys) => services.runs.completionPages(keys)),
   };
 }
 

@@ -2,6 +2,7 @@ import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
+import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";
 
@@ -12,6 +13,9 @@ export const RESOLVERS = [
   SampledInstanceResolver,
   DemonstrationResolver,
   TemplateResolver,
+  RunResolver,
+  ExperimentResolver,
+  CompletionResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

@@ -12,7 +12,7 @@ import { Logger } from "../logging/logger";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
 import { createSchema } from "./schema";
-import { createServices } from "./services";
+import { createServices, startWorkers } from "./services";
 
 export interface RunningServer {
   url: string;
@@ -26,7 +26,8 @@ export async function startServer(
   logger: Logger,
   database: Database,
 ): Promise<RunningServer> {
-  const services = createServices(database.dataSource);
+  const services = createServices(database, config, logger);
+  if (config.inProcessWorkers > 0) await startWorkers(services, config, config.inProcessWorkers);
   const app = express();
   const httpServer = http.createServer(app);
   const apollo = new ApolloServer<Context>({
@@ -73,6 +74,7 @@ export async function startServer(
     port,
     async close() {
       await apollo.stop();
+      await services.close();
     },
   };
 }

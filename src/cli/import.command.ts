@@ -29,7 +29,8 @@ export async function runImport(config: Config, file: string, options: ImportCom
     : undefined;
 
   const source = await fileSource(file);
-  const database = await openForCommand(config);
+  const command = await openForCommand(config);
+  const { database } = command;
   const bar = process.stderr.isTTY
     ? new SingleBar({
         format: "importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left",
@@ -76,6 +77,6 @@ export async function runImport(config: Config, file: string, options: ImportCom
     out.write(`dataset id: ${result.dataset.id}\n`);
   } finally {
     bar?.stop();
-    await database.close();
+    await command.close();
   }
 }

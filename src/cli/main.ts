@@ -4,11 +4,13 @@ import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { DataFolderInUseError } from "../db/embedded";
+import { runExperiment } from "./experiment.command";
 import { runImport } from "./import.command";
 import { runMigrate } from "./migrate.command";
 import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
 import { runSample } from "./sample.command";
 import { runServe } from "./serve.command";
+import { runWorker } from "./worker.command";
 
 const list = (value: string) =>
   value
@@ -97,6 +99,36 @@ export function buildProgram(): Command {
     .option("--input-price <usd>", "USD per million prompt tokens", Number.parseFloat)
     .option("--output-price <usd>", "USD per million output tokens", Number.parseFloat)
     .action((options) => runEstimate(loadConfig(), options));
+
+  program
+    .command("worker")
+    .description(
+      "work on queued completions without serving HTTP; start as many as you like, on any machine sharing the database",
+    )
+    .option(
+      "--concurrency <n>",
+      "calls this worker makes at once (default: MEMICL_WORKER_CONCURRENCY)",
+      integer,
+    )
+    .action((options) => runWorker(loadConfig(), options));
+
+  program
+    .command("experiment")
+    .description(
+      "queue the whole grid for one model: every sample x k x (memorization settings + performance)",
+    )
+    .requiredOption("--sample <id...>", "sample id(s)")
+    .requiredOption("--provider <name>", "a configured provider (`simulated` is built in)")
+    .requiredOption("--model <name>", "the model to call")
+    .option("--name <name>", "experiment name")
+    .option("--shots <list>", "k values (default: each sample's own)", integers)
+    .option("--settings <list>", "memorization settings (default: all three)", list)
+    .option("--kinds <list>", "memorization,performance (default: both)", list)
+    .option("--repeats <n>", "repeats of each performance prompt", integer, 3)
+    .option("--idempotency-key <key>", "sending the same key again returns the experiment it created")
+    .option("--no-cache", "do not reuse stored responses")
+    .option("--wait", "work on it here (unless a server does) and show progress until it finishes", false)
+    .action((options) => runExperiment(loadConfig(), options));
 
   return program;
 }

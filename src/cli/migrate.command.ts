@@ -2,7 +2,8 @@ import { Config } from "../config/config";
 import { openForCommand } from "./open-database";
 
 export async function runMigrate(config: Config): Promise<void> {
-  const database = await openForCommand(config);
+  const command = await openForCommand(config);
+  const { database } = command;
   try {
     const applied: { name: string }[] = await database.dataSource.query(
       "SELECT name FROM migrations ORDER BY id",
@@ -11,6 +12,6 @@ export async function runMigrate(config: Config): Promise<void> {
     process.stdout.write(`schema up to date; ${applied.length} migration(s) applied:\n`);
     for (const { name } of applied) process.stdout.write(`  ${name}\n`);
   } finally {
-    await database.close();
+    await command.close();
   }
 }

@@ -1,4 +1,3 @@
-import { createServices } from "../api/services";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
@@ -40,9 +39,9 @@ export async function runPrompt(
 ): Promise<void> {
   const kind = parseKind(options.kind);
   const setting = kind === RunKind.MEMORIZATION ? parseSetting(options.setting ?? "full-information") : null;
-  const database = await openForCommand(config);
+  const command = await openForCommand(config);
+  const { database, services } = command;
   try {
-    const services = createServices(database.dataSource);
     const { prepared, item, messages, tokenCount } = await services.prompts.preview(
       {
         sampleId: options.sample,
@@ -60,7 +59,7 @@ export async function runPrompt(
     for (const message of messages) out.write(`\n[${message.role}]\n${message.content}\n`);
     if (kind === RunKind.MEMORIZATION) out.write(`\n[expected continuation]\n${item.subsequentSegment}\n`);
   } finally {
-    await database.close();
+    await command.close();
   }
 }
 
@@ -69,9 +68,9 @@ export async function runEstimate(
   config: Config,
   options: { sample: string[]; shots?: number[]; repeats: number; inputPrice?: number; outputPrice?: number },
 ): Promise<void> {
-  const database = await openForCommand(config);
+  const command = await openForCommand(config);
+  const { database, services } = command;
   try {
-    const services = createServices(database.dataSource);
     const estimate = await estimateGrid(services.prompts, services.samples, {
       sampleIds: options.sample,
       kinds: [RunKind.MEMORIZATION, RunKind.PERFORMANCE],
@@ -100,6 +99,6 @@ export async function runEstimate(
     );
     out.write(`${estimate.note}\n`);
   } finally {
-    await database.close();
+    await command.close();
   }
 }

@@ -1,4 +1,3 @@
-import { createServices } from "../api/services";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { Dataset } from "../dataset/dataset.entity";
@@ -18,9 +17,9 @@ export interface SampleCommandOptions {
 
 /** `memicl sample`: draws (or finds) a study sample and prints what it holds. */
 export async function runSample(config: Config, options: SampleCommandOptions): Promise<void> {
-  const database = await openForCommand(config);
+  const command = await openForCommand(config);
+  const { database, services } = command;
   try {
-    const services = createServices(database.dataSource);
     const dataset = await findDataset(database.dataSource.manager, options.dataset);
     const { sample, created } = await services.samples.create({
       datasetId: dataset.id,
@@ -45,7 +44,7 @@ export async function runSample(config: Config, options: SampleCommandOptions): 
     out.write(`content hash: ${sample.contentHash}\n`);
     for (const note of sample.notes) out.write(`note: ${note}\n`);
   } finally {
-    await database.close();
+    await command.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Run } from "../run/run.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -11,12 +12,16 @@ export enum CompletionStatus {
   FAILED = "FAILED",
 }
 
+registerEnumType(CompletionStatus, { name: "CompletionStatus" });
+
 /** One model call for (run, instance, repeat). A successful completion is never overwritten. */
+@ObjectType({ description: "One model call for (run, instance, repeat)." })
 @Entity("completion")
 @Index("UQ_completion_item", ["runId", "sampledInstanceId", "repeat"], { unique: true })
 @Index("IDX_completion_run_status", ["runId", "status"])
 export class Completion {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
+  @Field(() => ID)
   id: string;
 
   @Column({ name: "run_id", type: "uuid" })
@@ -34,34 +39,44 @@ export class Completion {
   sampledInstance?: SampledInstance;
 
   @Column({ type: "int" })
+  @Field(() => Int)
   repeat: number;
 
   @Column({ type: "enum", enum: CompletionStatus, default: CompletionStatus.PENDING })
+  @Field(() => CompletionStatus)
   status: CompletionStatus;
 
   /** SHA-256 of the exact messages sent; the prompt itself is re-rendered from the run's recorded inputs. */
   @Column({ name: "prompt_hash", type: "char", length: 64, nullable: true })
+  @Field(() => String, { nullable: true, description: "SHA-256 of the exact messages sent." })
   promptHash: string | null;
 
   @Column({ type: "text", nullable: true })
+  @Field(() => String, { nullable: true })
   output: string | null;
 
   @Column({ name: "finish_reason", type: "varchar", length: 50, nullable: true })
+  @Field(() => String, { nullable: true })
   finishReason: string | null;
 
   @Column({ name: "prompt_tokens", type: "int", nullable: true })
+  @Field(() => Int, { nullable: true })
   promptTokens: number | null;
 
   @Column({ name: "completion_tokens", type: "int", nullable: true })
+  @Field(() => Int, { nullable: true })
   completionTokens: number | null;
 
   @Column({ name: "cached_tokens", type: "int", nullable: true })
+  @Field(() => Int, { nullable: true })
   cachedTokens: number | null;
 
   @Column({ name: "latency_ms", type: "int", nullable: true })
+  @Field(() => Int, { nullable: true })
   latencyMs: number | null;
 
   @Column({ type: "int", default: 0 })
+  @Field(() => Int, { description: "Calls made for this item, every retry counted." })
   attempts: number;
 
   /** The claim of the worker calling the model; only its holder may write the result. */
@@ -75,27 +90,37 @@ export class Completion {
   costUsd: string | null;
 
   @Column({ type: "text", nullable: true })
+  @Field(() => String, { nullable: true, description: "Why the item failed: data, not a GraphQL error." })
   error: string | null;
 
   @Column({ name: "reported_model", type: "varchar", length: 200, nullable: true })
+  @Field(() => String, { nullable: true })
   reportedModel: string | null;
 
   @Column({ name: "system_fingerprint", type: "varchar", length: 200, nullable: true })
+  @Field(() => String, { nullable: true })
   systemFingerprint: string | null;
 
   @Column({ name: "cache_hit", type: "boolean", default: false })
+  @Field()
   cacheHit: boolean;
 
   /** Performance runs: the label parsed from the output (null when unparseable). */
   @Column({ name: "parsed_label", type: "varchar", length: 200, nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Performance: the label read from the answer; null when unparseable.",
+  })
   parsedLabel: string | null;
 
   @Column({ type: "boolean", nullable: true })
+  @Field(() => Boolean, { nullable: true })
   correct: boolean | null;
 
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
 
   @Column({ name: "completed_at", type: "timestamptz", nullable: true })
+  @Field(() => Date, { nullable: true })
   completedAt: Date | null;
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { loadProviders, ProviderConfig } from "../llm/provider-config";
 
 /**
  * The one typed configuration object. It is read from the environment once, at start-up;
@@ -15,6 +16,14 @@ export interface Config {
   maxQueryDepth: number;
   /** Largest inline body accepted by `importDataset`, in bytes. */
   maxInlineImportBytes: number;
+  /** Model providers by name; `simulated` is built in. */
+  providers: Record<string, ProviderConfig>;
+  /** Calls `memicl serve` makes at once in its own process (0: it runs no workers; `memicl worker` does). */
+  inProcessWorkers: number;
+  /** Calls a `memicl worker` process makes at once. */
+  workerConcurrency: number;
+  /** How long a claimed completion stays claimed without an answer before another worker may take it. */
+  leaseSeconds: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -39,6 +48,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   MEMICL_MAX_QUERY_DEPTH: integer(2, 100).default(12),
   MEMICL_MAX_INLINE_IMPORT_BYTES: integer(1, 1_000_000_000).default(20_000_000),
+  MEMICL_PROVIDERS_FILE: z.string().min(1).optional(),
+  MEMICL_IN_PROCESS_WORKERS: integer(0, 1000).default(32),
+  MEMICL_WORKER_CONCURRENCY: integer(1, 1000).default(32),
+  MEMICL_LEASE_SECONDS: integer(2, 86_400).default(180),
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -55,6 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const value = parsed.data;
+  let providers: Record<string, ProviderConfig>;
+  try {
+    providers = loadProviders(value.MEMICL_PROVIDERS_FILE, env);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration: ${(error as Error).message}`);
+  }
   return {
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
@@ -62,5 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: value.LOG_LEVEL,
     maxQueryDepth: value.MEMICL_MAX_QUERY_DEPTH,
     maxInlineImportBytes: value.MEMICL_MAX_INLINE_IMPORT_BYTES,
+    providers,
+    inProcessWorkers: value.MEMICL_IN_PROCESS_WORKERS,
+    workerConcurrency: value.MEMICL_WORKER_CONCURRENCY,
+    leaseSeconds: value.MEMICL_LEASE_SECONDS,
   };
 }

@@ -1,18 +1,24 @@
+import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from "typeorm";
 
 /** The runs that belong together: the grid of settings x k x kinds for one model over some samples. */
+@ObjectType({ description: "Runs that belong together: the grid for one model." })
 @Entity("experiment")
 export class Experiment {
   @PrimaryGeneratedColumn("uuid")
+  @Field(() => ID)
   id: string;
 
   @Column({ type: "varchar", length: 200 })
+  @Field()
   name: string;
 
   @Column({ type: "varchar", length: 100 })
+  @Field()
   provider: string;
 
   @Column({ type: "varchar", length: 200 })
+  @Field()
   model: string;
 
   /** The request that created the experiment, so a retried request returns it instead of a second one. */
@@ -23,5 +29,6 @@ export class Experiment {
   parameters: Record<string, unknown>;
 
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @Field()
   createdAt: Date;
 }

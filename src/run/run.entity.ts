@@ -1,4 +1,4 @@
-import { registerEnumType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -32,15 +32,18 @@ export enum RunStatus {
 }
 
 /** One (sample, kind, setting, k, model, parameters, repeats): a domain record with its own status. */
+@ObjectType({ description: "One run: a sample, a kind, a setting, k and a model, with its own status." })
 @Entity("run")
 @Index("IDX_run_experiment", ["experimentId"])
 @Index("IDX_run_sample", ["sampleId", "kind", "shots"])
 @Index("IDX_run_status", ["status"])
 export class Run {
   @PrimaryGeneratedColumn("uuid")
+  @Field(() => ID)
   id: string;
 
   @Column({ name: "experiment_id", type: "uuid", nullable: true })
+  @Field(() => ID, { nullable: true })
   experimentId: string | null;
 
   @ManyToOne(() => Experiment, { onDelete: "CASCADE" })
@@ -55,44 +58,57 @@ export class Run {
   sample?: Sample;
 
   @Column({ type: "enum", enum: RunKind })
+  @Field(() => RunKind)
   kind: RunKind;
 
   /** Null for performance runs. */
   @Column({ type: "enum", enum: MemorizationSetting, nullable: true })
+  @Field(() => MemorizationSetting, { nullable: true })
   setting: MemorizationSetting | null;
 
   @Column({ type: "int" })
+  @Field(() => Int)
   shots: number;
 
   @Column({ type: "varchar", length: 100 })
+  @Field()
   provider: string;
 
   @Column({ type: "varchar", length: 200 })
+  @Field({ description: "The model as requested." })
   model: string;
 
   /** The model name as the provider reported it in its responses. */
   @Column({ name: "reported_model", type: "varchar", length: 200, nullable: true })
+  @Field(() => String, { nullable: true, description: "The model as the provider reported it." })
   reportedModel: string | null;
 
   @Column({ type: "double precision", default: 0 })
+  @Field(() => Float)
   temperature: number;
 
   @Column({ name: "max_output_tokens", type: "int" })
+  @Field(() => Int)
   maxOutputTokens: number;
 
   @Column({ type: "int", default: 1 })
+  @Field(() => Int)
   repeats: number;
 
   @Column({ name: "template_key", type: "varchar", length: 100 })
+  @Field()
   templateKey: string;
 
   @Column({ name: "template_version", type: "int" })
+  @Field(() => Int)
   templateVersion: number;
 
   @Column({ name: "dataset_fingerprint", type: "char", length: 64 })
+  @Field()
   datasetFingerprint: string;
 
   @Column({ name: "code_version", type: "varchar", length: 100 })
+  @Field()
   codeVersion: string;
 
   /** Which automatic judge scores this run's completions (e.g. `{ "kind": "HEURISTIC" }`). */
@@ -100,33 +116,45 @@ export class Run {
   judge: Record<string, unknown>;
 
   @Column({ name: "cache_enabled", type: "boolean", default: true })
+  @Field()
   cacheEnabled: boolean;
 
   @Column({ type: "enum", enum: RunStatus, default: RunStatus.QUEUED })
+  @Field(() => RunStatus)
   status: RunStatus;
 
   @Column({ name: "expected_count", type: "int" })
+  @Field(() => Int, { description: "Completions the run will make: instances x repeats." })
   expectedCount: number;
 
   @Column({ name: "done_count", type: "int", default: 0 })
+  @Field(() => Int, { description: "Completions stored successfully." })
   doneCount: number;
 
   @Column({ name: "failed_count", type: "int", default: 0 })
+  @Field(() => Int, {
+    description: "Completions that failed for good (retry them with retryFailedCompletions).",
+  })
   failedCount: number;
 
   @Column({ name: "cache_hit_count", type: "int", default: 0 })
+  @Field(() => Int, { description: "Completions answered from the response cache." })
   cacheHitCount: number;
 
   @Column({ name: "prompt_tokens", type: "bigint", default: 0 })
+  @Field(() => Float)
   promptTokens: string;
 
   @Column({ name: "completion_tokens", type: "bigint", default: 0 })
+  @Field(() => Float)
   completionTokens: string;
 
   @Column({ name: "cached_tokens", type: "bigint", default: 0 })
+  @Field(() => Float)
   cachedTokens: string;
 
   @Column({ name: "cost_usd", type: "numeric", precision: 14, scale: 6, default: 0 })
+  @Field(() => Float, { description: "From the provider's configured prices; 0 when none are configured." })
   costUsd: string;
 
   /** Items that failed for good in a row; the circuit breaker fails the run when this reaches its limit. */
@@ -138,18 +166,23 @@ export class Run {
   parameters: Record<string, unknown>;
 
   @Column({ name: "last_error", type: "text", nullable: true })
+  @Field(() => String, { nullable: true })
   lastError: string | null;
 
   @Column({ name: "idempotency_key", type: "varchar", length: 200, nullable: true, unique: true })
+  @Field(() => String, { nullable: true })
   idempotencyKey: string | null;
 
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
+  @Field()
   createdAt: Date;
 
   @Column({ name: "started_at", type: "timestamptz", nullable: true })
+  @Field(() => Date, { nullable: true })
   startedAt: Date | null;
 
   @Column({ name: "finished_at", type: "timestamptz", nullable: true })
+  @Field(() => Date, { nullable: true })
   finishedAt: Date | null;
 
   @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })

@@ -314,6 +314,15 @@ export class SampleService {
     return keys.map((key) => results.get(`${key.sampleId}|${key.shots}`) ?? []);
   }
 
+  async samplesByIds(ids: readonly string[]): Promise<(Sample | null)[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(Sample, "sample")
+      .where("sample.id = ANY(:ids)", { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   async samplesByDatasets(datasetIds: readonly string[]): Promise<Sample[][]> {
     const rows: Sample[] = await this.dataSource.manager
       .createQueryBuilder(Sample, "sample")

@@ -1,7 +1,7 @@
 import { countTokens as countTextTokens, encodeChat } from "gpt-tokenizer/model/gpt-4o";
 import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
-import { Dataset } from "../dataset/dataset.entity";
+import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
@@ -30,6 +30,14 @@ export interface PromptSpec {
   setting: MemorizationSetting | null;
   shots: number;
   templateVersion?: number | null;
+  /** What a run recorded when it started; the dataset's current names otherwise. */
+  naming?: PromptNaming;
+}
+
+/** How prompts name the dataset and its labels; runs record it so later edits do not change their prompts. */
+export interface PromptNaming {
+  promptName: string;
+  labelVerbalizers: LabelVerbalizer[];
 }
 
 type FullText = Pick<Instance, "text" | "secondText">;
@@ -38,6 +46,7 @@ type FullText = Pick<Instance, "text" | "secondText">;
 export interface PreparedPrompts {
   sample: Sample;
   dataset: Dataset;
+  naming: PromptNaming;
   template: PromptTemplate;
   context: PromptContext;
   /** The k demonstrations in presentation order. */
@@ -80,7 +89,11 @@ export class PromptService {
       templateKey(spec.kind, dataset.taskKind, spec.setting),
       spec.templateVersion,
     );
-    const verbalizers = new Map(dataset.labelVerbalizers.map(({ label, verbalizer }) => [label, verbalizer]));
+    const naming = spec.naming ?? {
+      promptName: dataset.promptName ?? dataset.name,
+      labelVerbalizers: dataset.labelVerbalizers,
+    };
+    const verbalizers = new Map(naming.labelVerbalizers.map(({ label, verbalizer }) => [label, verbalizer]));
     const toItem = (
       row: { initialSegment: string; subsequentSegment: string; label: string },
       full: FullText,
@@ -96,9 +109,9 @@ export class PromptService {
     const context: PromptContext = {
       kind: spec.kind,
       template: template.body as unknown as TemplateBody,
-      datasetName: dataset.promptName ?? dataset.name,
+      datasetName: naming.promptName,
       split: sample.instanceSplit,
-      labels: dataset.labelVerbalizers.map(({ verbalizer }) => verbalizer),
+      labels: naming.labelVerbalizers.map(({ verbalizer }) => verbalizer),
       demonstrations: ordered.map((demonstration) =>
         toItem(demonstration, fullTexts.get(demonstration.instanceId)!),
       ),
@@ -107,6 +120,7 @@ export class PromptService {
     return {
       sample,
       dataset,
+      naming,
       template,
       context,
       demonstrations: ordered,

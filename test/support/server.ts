@@ -30,7 +30,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const queries: string[] = [];
   const database = await createTestDatabase(backend, { onQuery: (sql) => queries.push(sql) });
-  const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", ...env });
+  const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", MEMICL_IN_PROCESS_WORKERS: "0", ...env });
   const server = await startServer(config, createLogger("silent"), database);
   return {
     database,

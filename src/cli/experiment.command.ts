@@ -1,0 +1,87 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { MultiBar, Presets } from "cli-progress";
+import { startWorkers } from "../api/services";
+import { Config } from "../config/config";
+import { MemorizationSetting, RunKind, RunStatus } from "../run/run.entity";
+import { openForCommand } from "./open-database";
+import { parseSetting } from "./prompt.command";
+
+export interface ExperimentCommandOptions {
+  sample: string[];
+  provider: string;
+  model: string;
+  name?: string;
+  shots?: number[];
+  settings?: string[];
+  kinds?: string[];
+  repeats: number;
+  idempotencyKey?: string;
+  wait: boolean;
+  noCache?: boolean;
+  cache: boolean;
+}
+
+const FINISHED = new Set<string>([RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED]);
+
+/**
+ * `memicl experiment`: queues the whole grid for one model. With --wait it also works on it in this process
+ * (unless a server or workers already do) and shows progress until every run has finished.
+ */
+export async function runExperiment(config: Config, options: ExperimentCommandOptions): Promise<void> {
+  const command = await openForCommand(config, 8);
+  const { services } = command;
+  try {
+    const { experiment, runs, created } = await services.runs.startExperiment({
+      name: options.name ?? `${options.provider}/${options.model}`,
+      sampleIds: options.sample,
+      provider: options.provider,
+      model: options.model,
+      kinds: (options.kinds ?? ["memorization", "performance"]).map((kind) => kind.toUpperCase() as RunKind),
+      settings: (
+        options.settings ?? ["full-information", "segment-pairs-and-labels", "only-segment-pairs"]
+      ).map(parseSetting) as MemorizationSetting[],
+      shots: options.shots,
+      temperature: 0,
+      memorizationMaxOutputTokens: 100,
+      performanceMaxOutputTokens: 10,
+      performanceRepeats: options.repeats,
+      cache: options.cache,
+      idempotencyKey: options.idempotencyKey,
+    });
+    const expected = runs.reduce((sum, run) => sum + run.expectedCount, 0);
+    process.stdout.write(
+      `${created ? "queued" : "found existing"} experiment ${experiment.id}: ${runs.length} runs, ${expected} completions\n`,
+    );
+    if (!options.wait) return;
+
+    if (command.database.mode !== "embedded-shared")
+      await startWorkers(services, config, config.workerConcurrency);
+    const bars = process.stderr.isTTY
+      ? new MultiBar(
+          { format: "{bar} {value}/{total} completions | {runs}", stream: process.stderr },
+          Presets.shades_classic,
+        )
+      : null;
+    const bar = bars?.create(expected, 0, { runs: "" });
+    for (;;) {
+      const current = (await services.runs.runsByExperiments([experiment.id]))[0];
+      const finished = current.filter((run) => FINISHED.has(run.status)).length;
+      const done = current.reduce((sum, run) => sum + run.doneCount + run.failedCount, 0);
+      bar?.update(done, { runs: `${finished}/${current.length} runs finished` });
+      if (finished === current.length) {
+        bars?.stop();
+        const failed = current.filter((run) => run.status !== RunStatus.SUCCEEDED);
+        process.stdout.write(
+          `finished: ${current.length - failed.length} runs succeeded, ${failed.length} did not\n`,
+        );
+        for (const run of failed)
+          process.stdout.write(`  run ${run.id} ${run.status}: ${run.lastError ?? ""}\n`);
+        if (failed.length > 0) process.exitCode = 1;
+        return;
+      }
+      await sleep(500);
+    }
+  } finally {
+    await command.close();
+  }
+}

@@ -1,0 +1,23 @@
+import { startWorkers } from "../api/services";
+import { Config } from "../config/config";
+import { openForCommand } from "./open-database";
+
+/** `memicl worker`: works on queued completions (no HTTP) until SIGINT/SIGTERM; run as many as you like. */
+export async function runWorker(config: Config, options: { concurrency?: number }): Promise<void> {
+  const command = await openForCommand(config, 8);
+  const concurrency = options.concurrency ?? config.workerConcurrency;
+  await startWorkers(command.services, config, concurrency);
+  process.stderr.write(
+    `memicl: worker (pid ${process.pid}) making up to ${concurrency} calls at once; database: ${command.database.description}\n`,
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 20_000).unref();
+    await command.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}

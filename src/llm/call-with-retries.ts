@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  timeoutMs: number;
+  /** First backoff; each retry doubles it, with jitter, up to `maxDelayMs`. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export type CallOutcome =
+  | { ok: true; result: ChatResult; attempts: number; latencyMs: number }
+  | { ok: false; error: ProviderCallError; attempts: number; latencyMs: number };
+
+/**
+ * Calls the provider until it answers, a non-retryable error comes back, attempts run out, or `shouldStop`
+ * says the run was cancelled. Waits what Retry-After asks when the provider says so, else exponential
+ * backoff with full jitter. `beforeAttempt` runs before every call (rate limits).
+ */
+export async function callWithRetries(
+  provider: ModelProvider,
+  request: ChatRequest,
+  policy: RetryPolicy,
+  hooks: { beforeAttempt?: (signal: AbortSignal) => Promise<void>; shouldStop?: () => Promise<boolean> } = {},
+): Promise<CallOutcome> {
+  let attempts = 0;
+  let lastError: ProviderCallError = new ProviderCallError("no attempt was made", null, false);
+  let latencyMs = 0;
+  while (attempts < policy.maxAttempts) {
+    if (attempts > 0 && (await hooks.shouldStop?.())) break;
+    const signal = AbortSignal.timeout(policy.timeoutMs);
+    await hooks.beforeAttempt?.(signal);
+    attempts += 1;
+    const started = performance.now();
+    try {
+      const result = await provider.complete(request, signal);
+      latencyMs = Math.round(performance.now() - started);
+      return { ok: true, result, attempts, latencyMs };
+    } catch (error) {
+      latencyMs = Math.round(performance.now() - started);
+      lastError =
+        error instanceof ProviderCallError
+          ? error
+          : new ProviderCallError(`the call failed: ${(error as Error)?.message}`, null, true);
+      if (!lastError.retryable || attempts >= policy.maxAttempts) break;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempts - 1)) * Math.random();
+      // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
+      await sleep(lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000));
+    }
+  }
+  return { ok: false, error: lastError, attempts, latencyMs };
+}

@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import { z } from "zod";
+
+const price = z.object({
+  inputPerMillion: z.number().nonnegative(),
+  outputPerMillion: z.number().nonnegative(),
+  cachedInputPerMillion: z.number().nonnegative().optional(),
+});
+
+const limits = {
+  /** Calls in flight at once, across every worker on the database. */
+  maxConcurrency: z.number().int().min(1).max(1000).default(8),
+  requestsPerMinute: z.number().positive().nullable().default(null),
+  tokensPerMinute: z.number().positive().nullable().default(null),
+  timeoutSeconds: z.number().positive().max(3600).default(60),
+  /** Calls per item, first one included, before the item fails. */
+  maxAttempts: z.number().int().min(1).max(20).default(6),
+  /** Items failing for good in a row before the run fails. */
+  circuitBreakerFailures: z.number().int().min(1).default(10),
+  /** USD per million tokens, by model name. */
+  prices: z.record(z.string(), price).default({}),
+};
+
+const simulation = z.object({
+  /** Share of instances reproduced (exactly or nearly) with no demonstrations. */
+  memorizedAtZeroShot: z.number().min(0).max(1).default(0.15),
+  /** Share reproduced as the number of same-dataset demonstrations grows without bound. */
+  memorizedAtManyShots: z.number().min(0).max(1).default(0.6),
+  /** Demonstrations at which half of the rise has happened. */
+  halfRiseShots: z.number().positive().default(25),
+  /** Share of reproductions that are near-exact rather than exact, at zero shots; it halves every `halfRiseShots`. */
+  nearExactShare: z.number().min(0).max(1).default(0.5),
+  /** Accuracy on instances it reproduces, and on the others. */
+  accuracyWhenMemorized: z.number().min(0).max(1).default(0.9),
+  accuracyOtherwise: z.number().min(0).max(1).default(0.5),
+  seed: z.number().int().default(1),
+  /** Milliseconds each answer takes. */
+  latencyMs: z.number().min(0).default(0),
+});
+
+const providerEntry = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("openai"),
+    /** Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp, LM Studio, ...); OpenAI's own when absent. */
+    baseUrl: z.string().url().optional(),
+    /** Name of the environment variable holding the key; keys never live in files, the database or the API. */
+    apiKeyEnv: z.string().optional(),
+    ...limits,
+  }),
+  z.object({
+    type: z.literal("azure"),
+    endpoint: z.string().url(),
+    apiVersion: z.string(),
+    apiKeyEnv: z.string(),
+    ...limits,
+  }),
+  z.object({ type: z.literal("simulated"), ...limits, simulation: simulation.default(simulation.parse({})) }),
+]);
+
+const providersFile = z.object({ providers: z.record(z.string().regex(/^[\w.-]{1,100}$/), providerEntry) });
+
+export type ProviderEntry = z.infer<typeof providerEntry>;
+export type SimulationSettings = z.infer<typeof simulation>;
+
+/** A provider as the server knows it: settings plus the key read from the environment (kept in memory only). */
+export type ProviderConfig = ProviderEntry & { name: string; apiKey: string | null };
+
+/** The simulated provider is always there, so an offline study works out of the box. */
+export const BUILT_IN_PROVIDERS: Record<string, ProviderEntry> = {
+  simulated: providerEntry.parse({ type: "simulated", maxConcurrency: 32 }),
+};
+
+/**
+ * Reads the providers file (JSON: `{ "providers": { "<name>": { "type": "openai", ... } } }`) and resolves
+ * each provider's key from the environment variable it names. Throws with the file and the problem.
+ */
+export function loadProviders(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Record<string, ProviderConfig> {
+  const entries: Record<string, ProviderEntry> = { ...BUILT_IN_PROVIDERS };
+  if (file) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new Error(`MEMICL_PROVIDERS_FILE=${file}: ${(error as Error).message}`);
+    }
+    const parsed = providersFile.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+      throw new Error(`MEMICL_PROVIDERS_FILE=${file}: ${problems.join("; ")}`);
+    }
+    Object.assign(entries, parsed.data.providers);
+  }
+  const providers: Record<string, ProviderConfig> = {};
+  for (const [name, entry] of Object.entries(entries)) {
+    const keyName = "apiKeyEnv" in entry ? entry.apiKeyEnv : undefined;
+    if (keyName && !env[keyName]) {
+      throw new Error(`provider "${name}" reads its API key from ${keyName}, which is not set`);
+    }
+    providers[name] = { ...entry, name, apiKey: keyName ? env[keyName]! : null };
+  }
+  return providers;
+}

@@ -1,0 +1,68 @@
+import { DataSource } from "typeorm";
+import { BadInputError } from "../common/errors";
+import { ModelProvider } from "./model-provider";
+import { OpenAiProvider } from "./openai-provider";
+import { ProviderConfig } from "./provider-config";
+import { SharedRateLimiter } from "./shared-rate-limiter";
+import { SimulatedProvider } from "./simulated-provider";
+import { databaseKnowledge } from "./simulation-knowledge";
+
+export interface ProviderHandle {
+  config: ProviderConfig;
+  provider: ModelProvider;
+  limiter: SharedRateLimiter;
+}
+
+/** The configured providers, built once per process. Requests name a provider; they never pass URLs or keys. */
+export class ProviderRegistry {
+  private readonly handles = new Map<string, ProviderHandle>();
+
+  constructor(
+    private readonly configs: Record<string, ProviderConfig>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  names(): string[] {
+    return Object.keys(this.configs).sort();
+  }
+
+  config(name: string): ProviderConfig {
+    const config = this.configs[name];
+    if (!config)
+      throw new BadInputError(`no provider named "${name}" (configured: ${this.names().join(", ")})`, {
+        field: "provider",
+      });
+    return config;
+  }
+
+  get(name: string): ProviderHandle {
+    const existing = this.handles.get(name);
+    if (existing) return existing;
+    const config = this.config(name);
+    const provider =
+      config.type === "simulated"
+        ? new SimulatedProvider(name, config.simulation, databaseKnowledge(this.dataSource))
+        : new OpenAiProvider(config);
+    const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config) };
+    this.handles.set(name, handle);
+    return handle;
+  }
+
+  /** USD for one call, or null when no price is configured for the model. */
+  cost(
+    name: string,
+    model: string,
+    usage: { promptTokens: number | null; completionTokens: number | null; cachedTokens: number | null },
+  ): number | null {
+    const price = this.config(name).prices[model];
+    if (!price) return null;
+    const cached = usage.cachedTokens ?? 0;
+    const fresh = (usage.promptTokens ?? 0) - cached;
+    return (
+      (fresh * price.inputPerMillion +
+        cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
+        (usage.completionTokens ?? 0) * price.outputPerMillion) /
+      1e6
+    );
+  }
+}

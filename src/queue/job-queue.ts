@@ -1,0 +1,132 @@
+import { PgBoss } from "pg-boss";
+import { EntityManager } from "typeorm";
+import { Logger } from "../logging/logger";
+
+/** One completion to produce: the unit of work (run, instance, repeat). */
+export interface CompletionJob {
+  completionId: string;
+  provider: string;
+}
+
+export interface WorkOptions {
+  /** Completions this process works on at once. */
+  concurrency: number;
+  /** Calls in flight per provider across every process on the database. */
+  providerConcurrency: Record<string, number>;
+}
+
+/** The queue behind runs. The Run and Completion rows are the record; a job only says "work on this one". */
+export interface JobQueue {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Enqueues inside the caller's transaction, so a run and its jobs appear together or not at all. */
+  enqueue(jobs: CompletionJob[], transaction?: EntityManager): Promise<void>;
+  work(handler: (job: CompletionJob) => Promise<void>, options: WorkOptions): Promise<void>;
+}
+
+const QUEUE = "memicl-completion";
+const BATCH = 8;
+
+/** pg-boss on the service's own PostgreSQL (or on the embedded database, through its socket). */
+export class PgBossQueue implements JobQueue {
+  private readonly boss: PgBoss;
+  private starting: Promise<void> | null = null;
+
+  constructor(
+    connectionString: string,
+    private readonly logger: Logger,
+    private readonly leaseSeconds: number,
+  ) {
+    this.boss = new PgBoss({
+      connectionString,
+      max: 4,
+      application_name: "memicl-queue",
+      // Jobs of a worker that died are noticed and handed out again well within a lease or two.
+      superviseIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 2))),
+    });
+    this.boss.on("error", (error) => this.logger.error({ err: error }, "job queue error"));
+  }
+
+  /** Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work. */
+  start(): Promise<void> {
+    this.starting ??= this.boot().catch((error) => {
+      this.starting = null;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async boot(): Promise<void> {
+    await this.boss.start();
+    await this.boss.createQueue(QUEUE, {
+      // A job whose worker vanished expires after its completion's lease has lapsed, then is retried.
+      expireInSeconds: this.leaseSeconds + 10,
+      retryLimit: 20,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 60,
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.starting) return;
+    const starting = this.starting;
+    this.starting = null;
+    await starting.catch(() => {});
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+
+  async enqueue(jobs: CompletionJob[], transaction?: EntityManager): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.start();
+    const db = transaction
+      ? {
+          executeSql: async (text: string, values?: unknown[]) => {
+            const result = await transaction.queryRunner!.query(text, values, true);
+            return { rows: result.records };
+          },
+        }
+      : undefined;
+    for (let start = 0; start < jobs.length; start += 5_000) {
+      const chunk = jobs.slice(start, start + 5_000).map((job) => ({
+        data: job,
+        group: { id: job.provider, tier: job.provider },
+      }));
+      await this.boss.insert(QUEUE, chunk, db ? { db } : undefined);
+    }
+  }
+
+  async work(handler: (job: CompletionJob) => Promise<void>, options: WorkOptions): Promise<void> {
+    await this.start();
+    await this.boss.work<CompletionJob>(
+      QUEUE,
+      {
+        batchSize: BATCH,
+        localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: 0.5,
+        perJobResults: true,
+        groupConcurrency: { default: 8, tiers: options.providerConcurrency },
+      },
+      async (jobs) =>
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await handler(job.data);
+              return { id: job.id, status: "completed" as const };
+            } catch (error) {
+              this.logger.error(
+                { err: error, completionId: job.data.completionId },
+                "completion job failed; it will be retried",
+              );
+              return {
+                id: job.id,
+                status: "failed" as const,
+                output: { message: String((error as Error)?.message ?? error) },
+              };
+            }
+          }),
+        ),
+    );
+  }
+}

@@ -1,0 +1,243 @@
+import { createHash } from "node:crypto";
+import { DataSource } from "typeorm";
+import { parseAnswer } from "../completion/answer-parser";
+import { callWithRetries } from "../llm/call-with-retries";
+import { ChatResult } from "../llm/model-provider";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { Logger } from "../logging/logger";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { countChatTokens, PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
+import { Run, RunKind } from "./run.entity";
+import * as sql from "./run.sql";
+
+interface ClaimedRow {
+  id: string;
+  run_id: string;
+  repeat: number;
+  lease_token: string;
+  item_id: string;
+  sample_id: string;
+  instance_id: string;
+  position: number;
+  label: string;
+  initial_segment: string;
+  subsequent_segment: string;
+  cut_token_index: number | null;
+  token_count: number;
+  text: string;
+  second_text: string | null;
+}
+
+interface RunPlan {
+  run: Run;
+  prompts: PreparedPrompts;
+}
+
+/**
+ * Produces one completion: claim it, build its prompt, call the model (through the response cache, the
+ * shared rate limits and retries), then store the answer with one conditional statement. Whatever happens
+ * in between, the row is either still claimable or written once.
+ */
+export class CompletionExecutor {
+  private readonly plans = new Map<string, Promise<RunPlan>>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly prompts: PromptService,
+    private readonly providers: ProviderRegistry,
+    private readonly leaseSeconds: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(completionId: string): Promise<void> {
+    const [claimed]: ClaimedRow[] = await this.dataSource.query(sql.claimCompletion, [
+      completionId,
+      this.leaseSeconds,
+    ]);
+    if (!claimed) return; // done already, claimed by a live worker, or its run is not active
+    const plan = await this.plan(claimed.run_id);
+    const { run, prompts } = plan;
+    const messages = prompts.render(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
+    const promptHash = sha256(JSON.stringify(messages));
+    const request = {
+      model: run.model,
+      messages,
+      temperature: run.temperature,
+      maxOutputTokens: run.maxOutputTokens,
+    };
+    const cacheKey = run.cacheEnabled
+      ? sha256(
+          JSON.stringify([
+            run.provider,
+            run.model,
+            messages,
+            run.temperature,
+            run.maxOutputTokens,
+            claimed.repeat,
+          ]),
+        )
+      : null;
+
+    if (cacheKey) {
+      const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(sql.cachedResponse, [
+        cacheKey,
+      ]);
+      if (hits.length > 0) {
+        await this.complete(claimed, plan, hits[0].response, {
+          attempts: 0,
+          latencyMs: 0,
+          cacheHit: true,
+          promptHash,
+          cacheKey: null,
+        });
+        return;
+      }
+    }
+
+    const handle = this.providers.get(run.provider);
+    const estimatedTokens = handle.limiter.limited ? countChatTokens(messages) + run.maxOutputTokens : 0;
+    let lost = false;
+    const outcome = await callWithRetries(
+      handle.provider,
+      request,
+      {
+        maxAttempts: handle.config.maxAttempts,
+        timeoutMs: handle.config.timeoutSeconds * 1000,
+        baseDelayMs: 500,
+        maxDelayMs: 30_000,
+      },
+      {
+        beforeAttempt: async (signal) => {
+          await handle.limiter.acquire(estimatedTokens, signal);
+        },
+        shouldStop: async () => {
+          const [renewed]: [unknown[], number] = await this.dataSource.query(sql.renewLease, [
+            claimed.id,
+            claimed.lease_token,
+            this.leaseSeconds,
+          ]);
+          if (renewed.length === 0) lost = true;
+          const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
+          return lost || (status !== "QUEUED" && status !== "RUNNING");
+        },
+      },
+    );
+    if (lost) {
+      this.logger.warn(
+        { completionId },
+        "lost the claim on a completion while retrying; another worker has it",
+      );
+      return;
+    }
+    if (outcome.ok) {
+      await this.complete(claimed, plan, outcome.result, {
+        attempts: outcome.attempts,
+        latencyMs: outcome.latencyMs,
+        cacheHit: false,
+        promptHash,
+        cacheKey,
+      });
+      return;
+    }
+    const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
+    if (status !== "QUEUED" && status !== "RUNNING" && outcome.error.retryable) {
+      // Stopped while retrying: give the item back untouched, so resuming the run picks it up.
+      await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+      return;
+    }
+    await this.dataSource.query(sql.failCompletion, [
+      claimed.id,
+      claimed.lease_token,
+      outcome.error.message,
+      outcome.attempts,
+      outcome.latencyMs,
+      promptHash,
+      handle.config.circuitBreakerFailures,
+    ]);
+  }
+
+  private async complete(
+    claimed: ClaimedRow,
+    { run, prompts }: RunPlan,
+    result: ChatResult,
+    call: {
+      attempts: number;
+      latencyMs: number;
+      cacheHit: boolean;
+      promptHash: string;
+      cacheKey: string | null;
+    },
+  ) {
+    let parsedLabel: string | null = null;
+    let correct: boolean | null = null;
+    if (run.kind === RunKind.PERFORMANCE) {
+      const answer = parseAnswer(result.text, prompts.naming.labelVerbalizers);
+      parsedLabel = answer.outcome === "label" ? answer.label : null;
+      correct = parsedLabel === claimed.label;
+    }
+    const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result);
+    await this.dataSource.query(sql.completeCompletion, [
+      claimed.id,
+      claimed.lease_token,
+      result.text,
+      result.finishReason,
+      result.promptTokens,
+      result.completionTokens,
+      result.cachedTokens,
+      call.latencyMs,
+      call.attempts,
+      result.reportedModel,
+      result.systemFingerprint,
+      call.cacheHit,
+      parsedLabel,
+      correct,
+      call.promptHash,
+      cost,
+      call.cacheKey,
+      run.provider,
+      run.model,
+      JSON.stringify(result),
+    ]);
+  }
+
+  /** A run's fixed inputs and its prepared prompts, built once per process and run. */
+  private plan(runId: string): Promise<RunPlan> {
+    let plan = this.plans.get(runId);
+    if (!plan) {
+      plan = (async () => {
+        const run = await this.dataSource.manager.findOneByOrFail(Run, { id: runId });
+        const prompts = await this.prompts.prepare({
+          sampleId: run.sampleId,
+          kind: run.kind,
+          setting: run.setting,
+          shots: run.shots,
+          templateVersion: run.templateVersion,
+          naming: run.parameters.naming as PromptNaming,
+        });
+        return { run, prompts };
+      })();
+      plan.catch(() => this.plans.delete(runId));
+      if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);
+      this.plans.set(runId, plan);
+    }
+    return plan;
+  }
+}
+
+function toItem(row: ClaimedRow): SampledInstance {
+  return Object.assign(new SampledInstance(), {
+    id: String(row.item_id),
+    sampleId: row.sample_id,
+    instanceId: String(row.instance_id),
+    position: row.position,
+    label: row.label,
+    initialSegment: row.initial_segment,
+    subsequentSegment: row.subsequent_segment,
+    cutTokenIndex: row.cut_token_index,
+    tokenCount: row.token_count,
+  });
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

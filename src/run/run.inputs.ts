@@ -1,0 +1,188 @@
+import { ArrayMaxSize, ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min } from "class-validator";
+import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Experiment } from "../experiment/experiment.entity";
+import { MemorizationSetting, Run, RunKind } from "./run.entity";
+
+@InputType({ description: "One run: a sample, a kind, a setting (memorization), k, a model." })
+export class StartRunInput {
+  @Field(() => ID)
+  sampleId: string;
+
+  @Field(() => RunKind)
+  kind: RunKind;
+
+  @Field(() => MemorizationSetting, {
+    nullable: true,
+    description: "Required for memorization, absent for performance.",
+  })
+  @IsOptional()
+  setting?: MemorizationSetting;
+
+  @Field(() => Int)
+  @Min(0)
+  @Max(100_000)
+  shots: number;
+
+  @Field({ description: "A provider configured on the server (`simulated` is built in)." })
+  @MaxLength(100)
+  provider: string;
+
+  @Field()
+  @Matches(/^\S.{0,199}$/, { message: "model: 1-200 characters" })
+  model: string;
+
+  @Field(() => Float, { defaultValue: 0 })
+  @Min(0)
+  @Max(2)
+  temperature: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "Default: 100 for memorization, 10 for performance (as in the study).",
+  })
+  @IsOptional()
+  @Min(1)
+  @Max(100_000)
+  maxOutputTokens?: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "Calls per instance. Default: 1 for memorization, 3 for performance.",
+  })
+  @IsOptional()
+  @Min(1)
+  @Max(100)
+  repeats?: number;
+
+  @Field(() => Int, { nullable: true, description: "Template version; the latest when absent." })
+  @IsOptional()
+  @Min(1)
+  templateVersion?: number;
+
+  @Field({
+    defaultValue: true,
+    description: "Reuse stored responses to identical requests (same repeat number).",
+  })
+  cache: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Sending the same key again returns the run it created.",
+  })
+  @IsOptional()
+  @MaxLength(200)
+  idempotencyKey?: string;
+}
+
+@InputType({
+  description: "The grid for one model: every sample x k x (memorization settings + performance).",
+})
+export class StartExperimentInput {
+  @Field()
+  @MaxLength(200)
+  name: string;
+
+  @Field(() => [ID])
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  sampleIds: string[];
+
+  @Field()
+  @MaxLength(100)
+  provider: string;
+
+  @Field()
+  @Matches(/^\S.{0,199}$/, { message: "model: 1-200 characters" })
+  model: string;
+
+  @Field(() => [RunKind], { defaultValue: [RunKind.MEMORIZATION, RunKind.PERFORMANCE] })
+  @ArrayMinSize(1)
+  kinds: RunKind[];
+
+  @Field(() => [MemorizationSetting], {
+    defaultValue: [
+      MemorizationSetting.FULL_INFORMATION,
+      MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
+      MemorizationSetting.ONLY_SEGMENT_PAIRS,
+    ],
+  })
+  settings: MemorizationSetting[];
+
+  @Field(() => [Int], { nullable: true, description: "k values; each sample's own when absent." })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  shots?: number[];
+
+  @Field(() => Float, { defaultValue: 0 })
+  @Min(0)
+  @Max(2)
+  temperature: number;
+
+  @Field(() => Int, { defaultValue: 100 })
+  @Min(1)
+  memorizationMaxOutputTokens: number;
+
+  @Field(() => Int, { defaultValue: 10 })
+  @Min(1)
+  performanceMaxOutputTokens: number;
+
+  @Field(() => Int, { defaultValue: 3 })
+  @Min(1)
+  @Max(100)
+  performanceRepeats: number;
+
+  @Field({ defaultValue: true })
+  cache: boolean;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  idempotencyKey?: string;
+}
+
+@ObjectType()
+export class StartRunPayload {
+  @Field(() => Run)
+  run: Run;
+
+  @Field({ description: "False when the idempotency key had been used: this is the run it created then." })
+  created: boolean;
+}
+
+@ObjectType()
+export class StartExperimentPayload {
+  @Field(() => Experiment)
+  experiment: Experiment;
+
+  @Field(() => [Run])
+  runs: Run[];
+
+  @Field()
+  created: boolean;
+}
+
+@InputType()
+export class RunIdInput {
+  @Field(() => ID)
+  runId: string;
+}
+
+@ObjectType()
+export class RunPayload {
+  @Field(() => Run)
+  run: Run;
+
+  @Field(() => Int, { description: "Completions affected (queued again, or skipped)." })
+  affectedCount: number;
+}
+
+@InputType()
+export class RunFilter {
+  @Field(() => ID, { nullable: true })
+  @IsOptional()
+  experimentId?: string;
+
+  @Field(() => ID, { nullable: true })
+  @IsOptional()
+  sampleId?: string;
+}

@@ -1,0 +1,120 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Context } from "../api/context";
+import { ConnectionType } from "../common/connection";
+import { PageArgs } from "../common/page-args";
+import { Completion, CompletionStatus } from "../completion/completion.entity";
+import { Experiment } from "../experiment/experiment.entity";
+import { Sample } from "../sample/sample.entity";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { Run } from "./run.entity";
+import {
+  RunFilter,
+  RunIdInput,
+  RunPayload,
+  StartExperimentInput,
+  StartExperimentPayload,
+  StartRunInput,
+  StartRunPayload,
+} from "./run.inputs";
+
+export const RunConnection = ConnectionType("Run", Run);
+export const CompletionConnection = ConnectionType("Completion", Completion);
+
+@Resolver(() => Run)
+export class RunResolver {
+  @Mutation(() => StartRunPayload, {
+    description: "Queues one run and returns at once; workers make the calls.",
+  })
+  startRun(@Arg("input") input: StartRunInput, @Ctx() { services }: Context) {
+    return services.runs.startRun(input);
+  }
+
+  @Mutation(() => StartExperimentPayload, {
+    description: "Queues the grid for one model (samples x k x settings + performance) and returns at once.",
+  })
+  startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services }: Context) {
+    return services.runs.startExperiment(input);
+  }
+
+  @Mutation(() => RunPayload, {
+    description: "Stops new calls; calls in flight are stored when they return.",
+  })
+  cancelRun(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
+    return services.runs.cancel(input.runId);
+  }
+
+  @Mutation(() => RunPayload, {
+    description: "Queues exactly what is missing of a cancelled, failed or stalled run.",
+  })
+  resumeRun(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
+    return services.runs.resume(input.runId);
+  }
+
+  @Mutation(() => RunPayload, { description: "Queues the run's failed completions again." })
+  retryFailedCompletions(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
+    return services.runs.retryFailed(input.runId);
+  }
+
+  @Query(() => Run)
+  run(@Arg("id", () => ID) id: string, @Ctx() { services }: Context) {
+    return services.runs.get(id);
+  }
+
+  @Query(() => RunConnection, { description: "Runs, oldest first." })
+  runs(
+    @Args() { first, after }: PageArgs,
+    @Arg("filter", () => RunFilter, { nullable: true }) filter: RunFilter | undefined,
+    @Ctx() { services }: Context,
+  ) {
+    return services.runs.list(first, after ?? null, filter);
+  }
+
+  @Query(() => Int)
+  runCount(
+    @Arg("filter", () => RunFilter, { nullable: true }) filter: RunFilter | undefined,
+    @Ctx() { services }: Context,
+  ) {
+    return services.runs.count(filter);
+  }
+
+  @Query(() => Experiment)
+  experiment(@Arg("id", () => ID) id: string, @Ctx() { services }: Context) {
+    return services.runs.getExperiment(id);
+  }
+
+  @FieldResolver(() => Sample)
+  sample(@Root() run: Run, @Ctx() { loaders }: Context) {
+    return loaders.sample.load(run.sampleId);
+  }
+
+  @FieldResolver(() => CompletionConnection, { description: "The run's completions in creation order." })
+  completions(
+    @Root() run: Run,
+    @Args() { first, after }: PageArgs,
+    @Arg("status", () => CompletionStatus, { nullable: true }) status: CompletionStatus | undefined,
+    @Ctx() { loaders }: Context,
+  ) {
+    return loaders.completionPage.load({
+      runId: run.id,
+      first,
+      after: after ?? null,
+      status: status ?? null,
+    });
+  }
+}
+
+@Resolver(() => Experiment)
+export class ExperimentResolver {
+  @FieldResolver(() => [Run])
+  runs(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
+    return loaders.experimentRuns.load(experiment.id);
+  }
+}
+
+@Resolver(() => Completion)
+export class CompletionResolver {
+  @FieldResolver(() => SampledInstance, { description: "The instance under test and its segments." })
+  sampledInstance(@Root() completion: Completion, @Ctx() { loaders }: Context) {
+    return loaders.sampledInstance.load(completion.sampledInstanceId);
+  }
+}

@@ -1,0 +1,396 @@
+import { DataSource, EntityManager } from "typeorm";
+import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { decodeCursor, encodeCursor } from "../common/cursor";
+import { BadInputError, ConflictError, NotFoundError } from "../common/errors";
+import { isUuid } from "../common/ids";
+import { Completion } from "../completion/completion.entity";
+import { CODE_VERSION } from "../config/code-version";
+import { Experiment } from "../experiment/experiment.entity";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { JobQueue } from "../queue/job-queue";
+import { SampleService } from "../sample/sample.service";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { PromptService } from "../template/prompt.service";
+import { MemorizationSetting, Run, RunKind, RunStatus } from "./run.entity";
+import { RunFilter, StartExperimentInput, StartRunInput } from "./run.inputs";
+import * as sql from "./run.sql";
+
+interface RunRequest {
+  sampleId: string;
+  kind: RunKind;
+  setting: MemorizationSetting | null;
+  shots: number;
+  provider: string;
+  model: string;
+  temperature: number;
+  maxOutputTokens: number;
+  repeats: number;
+  templateVersion: number | null;
+  cache: boolean;
+  idempotencyKey: string | null;
+}
+
+/** Runs as domain records: starting (idempotent), cancelling, resuming, retrying; the queue only delivers work. */
+export class RunService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly samples: SampleService,
+    private readonly prompts: PromptService,
+    private readonly providers: ProviderRegistry,
+    private readonly queue: JobQueue,
+  ) {}
+
+  async get(id: string): Promise<Run> {
+    const run = isUuid(id) ? await this.dataSource.manager.findOneBy(Run, { id }) : null;
+    if (!run) throw new NotFoundError("Run", id);
+    return run;
+  }
+
+  async getExperiment(id: string): Promise<Experiment> {
+    const experiment = isUuid(id) ? await this.dataSource.manager.findOneBy(Experiment, { id }) : null;
+    if (!experiment) throw new NotFoundError("Experiment", id);
+    return experiment;
+  }
+
+  async list(first: number, after: string | null, filter: RunFilter = {}): Promise<Page<Run>> {
+    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+      throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
+    }
+    const query = this.filtered(filter)
+      .orderBy("run.created_at", "ASC")
+      .addOrderBy("run.id", "ASC")
+      .limit(first + 1);
+    if (after) {
+      const [createdAt, id] = decodeCursor("Run", after);
+      query.andWhere("(run.created_at, run.id) > (:createdAt, :id)", { createdAt, id });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, first, (row) => encodeCursor("Run", [row.createdAt.toISOString(), row.id]));
+  }
+
+  count(filter: RunFilter = {}): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  private filtered(filter: RunFilter) {
+    const query = this.dataSource.manager.createQueryBuilder(Run, "run");
+    for (const [column, value] of [
+      ["experiment_id", filter.experimentId],
+      ["sample_id", filter.sampleId],
+    ] as const) {
+      if (value === undefined) continue;
+      if (!isUuid(value)) query.andWhere("false");
+      else query.andWhere(`run.${column} = :${column}`, { [column]: value });
+    }
+    return query;
+  }
+
+  /** Batches completion pages of many runs: one LATERAL query per distinct (first, after, status). */
+  async completionPages(
+    keys: readonly { runId: string; first: number; after: string | null; status: string | null }[],
+  ): Promise<Page<Completion>[]> {
+    const results = new Map<string, Page<Completion>>();
+    const group = (key: (typeof keys)[number]) => JSON.stringify([key.first, key.after, key.status]);
+    for (const shape of new Set(keys.map(group))) {
+      const members = keys.filter((key) => group(key) === shape);
+      const { first, after, status } = members[0];
+      if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+        throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
+      }
+      const afterId = after ? String(decodeCursor("Completion", after)[0]) : "0";
+      const rows: Record<string, unknown>[] = await this.dataSource.query(sql.completionPages, [
+        members.map((key) => key.runId),
+        afterId,
+        status,
+        first + 1,
+      ]);
+      const completions = rows.map((row) => this.dataSource.manager.create(Completion, rowToCompletion(row)));
+      for (const key of members) {
+        const own = completions.filter((completion) => completion.runId === key.runId);
+        results.set(
+          `${key.runId}|${shape}`,
+          toPage(own, first, (row) => encodeCursor("Completion", [row.id])),
+        );
+      }
+    }
+    return keys.map((key) => results.get(`${key.runId}|${group(key)}`)!);
+  }
+
+  async sampledInstancesByIds(ids: readonly string[]): Promise<(SampledInstance | null)[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(SampledInstance, "item")
+      .where("item.id = ANY(:ids)", { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async runsByExperiments(ids: readonly string[]): Promise<Run[][]> {
+    const runs = await this.dataSource.manager
+      .createQueryBuilder(Run, "run")
+      .where("run.experiment_id = ANY(:ids)", { ids: [...ids] })
+      .orderBy("run.created_at", "ASC")
+      .addOrderBy("run.id", "ASC")
+      .getMany();
+    return ids.map((id) => runs.filter((run) => run.experimentId === id));
+  }
+
+  async startRun(input: StartRunInput): Promise<{ run: Run; created: boolean }> {
+    const request: RunRequest = {
+      sampleId: input.sampleId,
+      kind: input.kind,
+      setting: input.setting ?? null,
+      shots: input.shots,
+      provider: input.provider,
+      model: input.model,
+      temperature: input.temperature,
+      maxOutputTokens: input.maxOutputTokens ?? (input.kind === RunKind.MEMORIZATION ? 100 : 10),
+      repeats: input.repeats ?? (input.kind === RunKind.MEMORIZATION ? 1 : 3),
+      templateVersion: input.templateVersion ?? null,
+      cache: input.cache,
+      idempotencyKey: input.idempotencyKey ?? null,
+    };
+    if (request.idempotencyKey) {
+      const existing = await this.dataSource.manager.findOneBy(Run, {
+        idempotencyKey: request.idempotencyKey,
+      });
+      if (existing) return { run: existing, created: false };
+    }
+    this.providers.config(request.provider);
+    const planned = await this.plan(request);
+    // Started outside the transaction: on the embedded database, a second connection inside it would wait forever.
+    await this.queue.start();
+    try {
+      const run = await this.dataSource.transaction((manager) => this.create(manager, planned, null));
+      return { run, created: true };
+    } catch (error) {
+      const raced = request.idempotencyKey
+        ? await this.dataSource.manager.findOneBy(Run, { idempotencyKey: request.idempotencyKey })
+        : null;
+      if (raced) return { run: raced, created: false };
+      throw error;
+    }
+  }
+
+  async startExperiment(
+    input: StartExperimentInput,
+  ): Promise<{ experiment: Experiment; runs: Run[]; created: boolean }> {
+    if (input.idempotencyKey) {
+      const existing = await this.dataSource.manager.findOneBy(Experiment, {
+        idempotencyKey: input.idempotencyKey,
+      });
+      if (existing)
+        return {
+          experiment: existing,
+          runs: (await this.runsByExperiments([existing.id]))[0],
+          created: false,
+        };
+    }
+    this.providers.config(input.provider);
+    const requests: RunRequest[] = [];
+    for (const sampleId of input.sampleIds) {
+      const sample = await this.samples.get(sampleId);
+      for (const shots of input.shots ?? sample.shotCounts) {
+        for (const kind of input.kinds) {
+          for (const setting of kind === RunKind.MEMORIZATION ? input.settings : [null]) {
+            requests.push({
+              sampleId,
+              kind,
+              setting,
+              shots,
+              provider: input.provider,
+              model: input.model,
+              temperature: input.temperature,
+              maxOutputTokens:
+                kind === RunKind.MEMORIZATION
+                  ? input.memorizationMaxOutputTokens
+                  : input.performanceMaxOutputTokens,
+              repeats: kind === RunKind.MEMORIZATION ? 1 : input.performanceRepeats,
+              templateVersion: null,
+              cache: input.cache,
+              idempotencyKey: null,
+            });
+          }
+        }
+      }
+    }
+    const planned: Awaited<ReturnType<RunService["plan"]>>[] = [];
+    for (const request of requests) planned.push(await this.plan(request));
+    await this.queue.start();
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const experiment = await manager.save(
+          manager.create(Experiment, {
+            name: input.name,
+            provider: input.provider,
+            model: input.model,
+            idempotencyKey: input.idempotencyKey ?? null,
+            parameters: { ...input, sampleIds: input.sampleIds },
+          }),
+        );
+        const runs: Run[] = [];
+        for (const plan of planned) runs.push(await this.create(manager, plan, experiment.id));
+        return { experiment, runs, created: true };
+      });
+    } catch (error) {
+      const raced = input.idempotencyKey
+        ? await this.dataSource.manager.findOneBy(Experiment, { idempotencyKey: input.idempotencyKey })
+        : null;
+      if (raced)
+        return { experiment: raced, runs: (await this.runsByExperiments([raced.id]))[0], created: false };
+      throw error;
+    }
+  }
+
+  /** Everything a run records, read before its transaction (reads inside would wait on the embedded database). */
+  private async plan(request: RunRequest) {
+    const prepared = await this.prompts.prepare({
+      sampleId: request.sampleId,
+      kind: request.kind,
+      setting: request.setting,
+      shots: request.shots,
+      templateVersion: request.templateVersion,
+    });
+    const [instances] = await this.samples.instanceCounts([request.sampleId]);
+    return { request, prepared, instances };
+  }
+
+  private async create(
+    manager: EntityManager,
+    { request, prepared, instances }: Awaited<ReturnType<RunService["plan"]>>,
+    experimentId: string | null,
+  ) {
+    const providerConfig = this.providers.config(request.provider);
+    const run = await manager.save(
+      manager.create(Run, {
+        experimentId,
+        sampleId: request.sampleId,
+        kind: request.kind,
+        setting: request.setting,
+        shots: request.shots,
+        provider: request.provider,
+        model: request.model,
+        temperature: request.temperature,
+        maxOutputTokens: request.maxOutputTokens,
+        repeats: request.repeats,
+        templateKey: prepared.template.key,
+        templateVersion: prepared.template.version,
+        datasetFingerprint: prepared.sample.datasetFingerprint,
+        codeVersion: CODE_VERSION,
+        judge: { kind: "HEURISTIC" },
+        cacheEnabled: request.cache,
+        status: RunStatus.QUEUED,
+        expectedCount: instances * request.repeats,
+        idempotencyKey: request.idempotencyKey,
+        parameters: {
+          naming: prepared.naming,
+          sampleSeed: prepared.sample.seed,
+          price: providerConfig.prices[request.model] ?? null,
+          simulation: providerConfig.type === "simulated" ? providerConfig.simulation : undefined,
+        },
+      }),
+    );
+    const ids: { id: string }[] = await manager.query(
+      `INSERT INTO completion (run_id, sampled_instance_id, repeat)
+       SELECT $1, item.id, repeat FROM sampled_instance AS item CROSS JOIN generate_series(0, $2 - 1) AS repeat
+       WHERE item.sample_id = $3
+       ORDER BY item.position, repeat
+       RETURNING id`,
+      [run.id, request.repeats, request.sampleId],
+    );
+    await this.queue.enqueue(
+      ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
+      manager,
+    );
+    return run;
+  }
+
+  /** Stops new calls: workers skip the run's items; calls already in flight are stored when they return. */
+  async cancel(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    const run = await this.get(runId);
+    if (run.status === RunStatus.SUCCEEDED) throw new ConflictError("the run has already succeeded");
+    await this.dataSource.query(
+      "UPDATE run SET status = 'CANCELLED', finished_at = clock_timestamp() WHERE id = $1 AND status IN ('QUEUED', 'RUNNING', 'FAILED')",
+      [runId],
+    );
+    const [{ count }] = await this.dataSource.query(
+      "SELECT count(*)::int AS count FROM completion WHERE run_id = $1 AND status IN ('PENDING', 'RUNNING')",
+      [runId],
+    );
+    return { run: await this.get(runId), affectedCount: count };
+  }
+
+  /** Queues again exactly what is missing (waiting, or claimed by a worker whose lease lapsed). */
+  async resume(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    const run = await this.get(runId);
+    if (run.status === RunStatus.SUCCEEDED) return { run, affectedCount: 0 };
+    return this.requeue(
+      runId,
+      "status = 'PENDING' OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      false,
+    );
+  }
+
+  /** Puts failed items back in the queue (their attempts and last error are kept until they succeed). */
+  async retryFailed(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    await this.get(runId);
+    return this.requeue(runId, "status = 'FAILED'", true);
+  }
+
+  private async requeue(
+    runId: string,
+    which: string,
+    resetFailed: boolean,
+  ): Promise<{ run: Run; affectedCount: number }> {
+    const affected = await this.dataSource.transaction(async (manager) => {
+      const [rows]: [{ id: string }[], number] = await manager.query(
+        `UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL
+         WHERE run_id = $1 AND (${which}) RETURNING id`,
+        [runId],
+      );
+      if (rows.length > 0) {
+        await manager.query(
+          `UPDATE run
+           SET status = CASE WHEN status IN ('CANCELLED', 'FAILED') THEN 'QUEUED'::run_status_enum ELSE status END,
+               finished_at = NULL, consecutive_failures = 0, failed_count = failed_count - $2
+           WHERE id = $1`,
+          [runId, resetFailed ? rows.length : 0],
+        );
+      }
+      const run = await manager.findOneByOrFail(Run, { id: runId });
+      await this.queue.enqueue(
+        rows.map(({ id }) => ({ completionId: String(id), provider: run.provider })),
+        manager,
+      );
+      return rows.length;
+    });
+    return { run: await this.get(runId), affectedCount: affected };
+  }
+}
+
+function rowToCompletion(row: Record<string, unknown>): Partial<Completion> {
+  return {
+    id: String(row.id),
+    runId: row.run_id as string,
+    sampledInstanceId: String(row.sampled_instance_id),
+    repeat: row.repeat as number,
+    status: row.status as Completion["status"],
+    promptHash: row.prompt_hash as string | null,
+    output: row.output as string | null,
+    finishReason: row.finish_reason as string | null,
+    promptTokens: row.prompt_tokens as number | null,
+    completionTokens: row.completion_tokens as number | null,
+    cachedTokens: row.cached_tokens as number | null,
+    latencyMs: row.latency_ms as number | null,
+    attempts: row.attempts as number,
+    error: row.error as string | null,
+    reportedModel: row.reported_model as string | null,
+    systemFingerprint: row.system_fingerprint as string | null,
+    cacheHit: row.cache_hit as boolean,
+    parsedLabel: row.parsed_label as string | null,
+    correct: row.correct as boolean | null,
+    costUsd: row.cost_usd as string | null,
+    createdAt: row.created_at as Date,
+    completedAt: row.completed_at as Date | null,
+  };
+}

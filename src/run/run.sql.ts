@@ -1,0 +1,104 @@
+// Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
+
+/** Claims a completion for `$2` seconds if its run is active and nobody holds a live claim; returns what a call needs. */
+export const claimCompletion = `
+  WITH claimed AS (
+    UPDATE completion AS c
+    SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2)
+    FROM run AS r
+    WHERE c.id = $1 AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
+      AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
+    RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id
+  ), started AS (
+    UPDATE run SET status = 'RUNNING', started_at = coalesce(started_at, clock_timestamp())
+    FROM claimed WHERE run.id = claimed.run_id AND run.status = 'QUEUED'
+  )
+  SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token,
+         si.id AS item_id, si.sample_id, si.instance_id, si.position, si.label, si.initial_segment, si.subsequent_segment,
+         si.cut_token_index, si.token_count, i.text, i.second_text
+  FROM claimed
+  JOIN sampled_instance AS si ON si.id = claimed.sampled_instance_id
+  JOIN instance AS i ON i.id = si.instance_id`;
+
+export const renewLease = `
+  UPDATE completion SET lease_until = clock_timestamp() + make_interval(secs => $3)
+  WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+  RETURNING id`;
+
+export const releaseCompletion = `
+  UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL
+  WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'`;
+
+export const runStatus = `SELECT status FROM run WHERE id = $1`;
+
+export const cachedResponse = `
+  UPDATE response_cache SET hit_count = hit_count + 1 WHERE key = $1 RETURNING response`;
+
+/**
+ * Stores a successful call (only by the claim holder, never over a success), adds it to the run's counters
+ * and, when the run is complete, ends it. Also fills the response cache when asked.
+ */
+export const completeCompletion = `
+  WITH done AS (
+    UPDATE completion
+    SET status = 'SUCCEEDED', output = $3, finish_reason = $4, prompt_tokens = $5, completion_tokens = $6,
+        cached_tokens = $7, latency_ms = $8, attempts = attempts + $9, error = NULL, reported_model = $10,
+        system_fingerprint = $11, cache_hit = $12, parsed_label = $13, correct = $14, prompt_hash = $15,
+        cost_usd = $16, lease_token = NULL, lease_until = NULL, completed_at = clock_timestamp()
+    WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+    RETURNING run_id
+  ), cached AS (
+    INSERT INTO response_cache (key, provider, model, response)
+    SELECT $17, $18, $19, $20::jsonb FROM done WHERE $17::char(64) IS NOT NULL
+    ON CONFLICT (key) DO NOTHING
+  )
+  UPDATE run
+  SET done_count = done_count + 1, consecutive_failures = 0,
+      prompt_tokens = prompt_tokens + coalesce($5, 0), completion_tokens = completion_tokens + coalesce($6, 0),
+      cached_tokens = cached_tokens + coalesce($7, 0), cost_usd = cost_usd + coalesce($16, 0),
+      cache_hit_count = cache_hit_count + CASE WHEN $12 THEN 1 ELSE 0 END,
+      reported_model = coalesce(reported_model, $10),
+      status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + 1 + failed_count >= expected_count
+                    THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
+                    ELSE status END,
+      finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + 1 + failed_count >= expected_count
+                         THEN clock_timestamp() ELSE finished_at END
+  FROM done WHERE run.id = done.run_id
+  RETURNING run.status`;
+
+/** Records a failed item; fails the run when it was the last one, or when `$7` items failed in a row. */
+export const failCompletion = `
+  WITH failed AS (
+    UPDATE completion
+    SET status = 'FAILED', error = $3, attempts = attempts + $4, latency_ms = $5, prompt_hash = $6,
+        lease_token = NULL, lease_until = NULL, completed_at = clock_timestamp()
+    WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+    RETURNING run_id
+  )
+  UPDATE run
+  SET failed_count = failed_count + 1, consecutive_failures = consecutive_failures + 1,
+      last_error = CASE WHEN status IN ('QUEUED', 'RUNNING') AND consecutive_failures + 1 >= $7::int
+                        THEN 'circuit breaker: ' || $7::int || ' items failed in a row; the last one: ' || $3::text
+                        ELSE $3 END,
+      status = CASE WHEN status NOT IN ('QUEUED', 'RUNNING') THEN status
+                    WHEN consecutive_failures + 1 >= $7::int OR done_count + failed_count + 1 >= expected_count
+                    THEN 'FAILED'::run_status_enum
+                    ELSE status END,
+      finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING')
+                          AND (consecutive_failures + 1 >= $7::int OR done_count + failed_count + 1 >= expected_count)
+                         THEN clock_timestamp() ELSE finished_at END
+  FROM failed WHERE run.id = failed.run_id
+  RETURNING run.status`;
+
+export const completionPages = `
+  SELECT page.*
+  FROM unnest($1::uuid[]) AS parent(id)
+  CROSS JOIN LATERAL (
+    SELECT * FROM completion
+    WHERE completion.run_id = parent.id AND completion.id > $2::bigint AND ($3::text IS NULL OR completion.status::text = $3)
+    ORDER BY completion.id
+    LIMIT $4
+  ) AS page
+  ORDER BY page.run_id, page.id`;
+
+export const sampledInstancesByIds = `SELECT * FROM sampled_instance WHERE id = ANY($1::bigint[])`;
