@@ -40,7 +40,7 @@ export async function runPrompt(
   const kind = parseKind(options.kind);
   const setting = kind === RunKind.MEMORIZATION ? parseSetting(options.setting ?? "full-information") : null;
   const command = await openForCommand(config);
-  const { database, services } = command;
+  const { services } = command;
   try {
     const { prepared, item, messages, tokenCount } = await services.prompts.preview(
       {
@@ -69,7 +69,7 @@ export async function runEstimate(
   options: { sample: string[]; shots?: number[]; repeats: number; inputPrice?: number; outputPrice?: number },
 ): Promise<void> {
   const command = await openForCommand(config);
-  const { database, services } = command;
+  const { services } = command;
   try {
     const estimate = await estimateGrid(services.prompts, services.samples, {
       sampleIds: options.sample,

@@ -1,0 +1,136 @@
+import http from "node:http";
+import { AddressInfo } from "node:net";
+
+/** What the server does with the next requests, consumed in order; then `fallback` for the rest. */
+export type Behaviour =
+  | { kind: "answer"; delayMs?: number }
+  | { kind: "status"; status: number; retryAfterSeconds?: number; body?: string }
+  | { kind: "hang" }
+  | { kind: "malformed" };
+
+export interface RecordedRequest {
+  at: number;
+  model: string;
+  messages: { role: string; content: string }[];
+  maxTokens: number;
+  temperature: number;
+}
+
+/**
+ * A real HTTP server speaking the OpenAI chat-completions protocol, for tests and benchmarks. It answers
+ * with a function of the prompt (by default the last line of the last message, reversed), and can be told
+ * to answer slowly, with an error status (and Retry-After), to hang, or to send a malformed body. With
+ * `requestsPerMinute` it enforces a limit itself (429 + Retry-After), as a provider would.
+ */
+export class FakeOpenAiServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly script: Behaviour[] = [];
+  fallback: Behaviour = { kind: "answer" };
+  answer: (request: RecordedRequest) => string = (request) =>
+    request.messages.at(-1)!.content.split("\n").at(-1)!.split("").reverse().join("");
+  requestsPerMinute: number | null = null;
+  private readonly served: number[] = [];
+  private server: http.Server | null = null;
+  private readonly hanging = new Set<http.ServerResponse>();
+  url = "";
+
+  /** Behaviours for the next requests, in order. */
+  next(...behaviours: Behaviour[]) {
+    this.script.push(...behaviours);
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => void this.handle(body, response));
+    });
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(body: string, response: http.ServerResponse) {
+    const parsed = JSON.parse(body || "{}");
+    const request: RecordedRequest = {
+      at: Date.now(),
+      model: parsed.model,
+      messages: parsed.messages ?? [],
+      maxTokens: parsed.max_tokens,
+      temperature: parsed.temperature,
+    };
+    if (this.requestsPerMinute !== null) {
+      const windowStart = Date.now() - 60_000;
+      while (this.served.length > 0 && this.served[0] < windowStart) this.served.shift();
+      if (this.served.length >= this.requestsPerMinute) {
+        this.requests.push(request);
+        const waitSeconds = Math.max(1, Math.ceil((this.served[0] + 60_000 - Date.now()) / 1000));
+        return this.json(
+          response,
+          429,
+          { error: { message: "rate limited", type: "rate_limit" } },
+          { "retry-after": String(waitSeconds) },
+        );
+      }
+      this.served.push(Date.now());
+    }
+    this.requests.push(request);
+    const behaviour = this.script.shift() ?? this.fallback;
+    switch (behaviour.kind) {
+      case "hang":
+        this.hanging.add(response);
+        return;
+      case "malformed":
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end('{"id": "x", "choices": [');
+        return;
+      case "status":
+        return this.json(
+          response,
+          behaviour.status,
+          behaviour.body ? JSON.parse(behaviour.body) : { error: { message: `status ${behaviour.status}` } },
+          behaviour.retryAfterSeconds !== undefined
+            ? { "retry-after": String(behaviour.retryAfterSeconds) }
+            : {},
+        );
+      case "answer": {
+        if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
+        const content = this.answer(request);
+        return this.json(response, 200, {
+          id: `chatcmpl-${this.requests.length}`,
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: `${request.model}-2026-01-01`,
+          system_fingerprint: "fp_fake",
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          usage: {
+            prompt_tokens: JSON.stringify(request.messages).length,
+            completion_tokens: content.length,
+            total_tokens: 0,
+            prompt_tokens_details: { cached_tokens: 0 },
+          },
+        });
+      }
+    }
+  }
+
+  private json(
+    response: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    if (response.destroyed) return;
+    response.writeHead(status, { "content-type": "application/json", ...headers });
+    response.end(JSON.stringify(body));
+  }
+}
