@@ -1,0 +1,91 @@
+import { ChildProcess, spawn } from "node:child_process";
+import { MEMICL_BIN } from "../support/cli";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
+import { classificationSample, completionsOf, finished, providersFile, startRun, waitForRun } from "../support/runs";
+import { TestServer, startTestServer } from "../support/server";
+
+/** Separate `memicl worker` processes share a database only through a server: these tests need PostgreSQL. */
+const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+describeOnPostgres("memicl worker processes on one PostgreSQL", () => {
+  const fake = new FakeOpenAiServer();
+  let api: TestServer;
+  let env: Record<string, string>;
+  const workers: ChildProcess[] = [];
+
+  const startWorker = () => {
+    const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "8"], {
+      env: { ...process.env, ...env, NODE_ENV: "production", LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let errors = "";
+    child.stderr?.on("data", (chunk) => {
+      errors += chunk;
+    });
+    child.on("exit", (code, signal) => {
+      if (code && code !== 0) console.error(`worker exited with ${code} ${signal}: ${errors}`);
+    });
+    workers.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    const url = await fake.start();
+    const file = providersFile({
+      slow: { type: "openai", baseUrl: url, maxConcurrency: 4, timeoutSeconds: 5 },
+      limited: { type: "openai", baseUrl: url, maxConcurrency: 8, requestsPerMinute: 120 },
+    });
+    env = { MEMICL_PROVIDERS_FILE: file, MEMICL_LEASE_SECONDS: "3" };
+    api = await startTestServer("postgres", env);
+    env.DATABASE_URL = api.database.url;
+  }, 60_000);
+  afterAll(async () => {
+    for (const worker of workers) if (worker.exitCode === null) worker.kill("SIGKILL");
+    await api?.close();
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+
+  it("finishes a run with exactly one successful completion per item after a worker is killed mid-run", async () => {
+    fake.fallback = { kind: "answer", delayMs: 200 };
+    const sampleId = await classificationSample(api, "killed", { rows: 60, instances: 30, demonstrations: 0, shots: [0] });
+    const { run } = await startRun(api, { sampleId, kind: "MEMORIZATION", setting: "ONLY_SEGMENT_PAIRS", shots: 0, provider: "slow", model: "m" });
+    const first = startWorker();
+    await waitForRun(api, run.id, (r) => r.doneCount >= 5, 30_000);
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    const afterKill = await waitForRun(api, run.id, () => true);
+    expect(afterKill.doneCount).toBeLessThan(30);
+
+    const second = startWorker();
+    const done = await waitForRun(api, run.id, finished, 90_000);
+    second.kill("SIGTERM");
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 30, failedCount: 0 });
+    const completions = await completionsOf(api, run.id);
+    expect(completions.filter((c) => c.status === "SUCCEEDED")).toHaveLength(30);
+    expect(new Set(completions.map((c) => c.sampledInstance.id)).size).toBe(30);
+    // Calls in flight when the worker died were made again; nothing else was.
+    expect(fake.requests.length).toBeGreaterThanOrEqual(30);
+    expect(fake.requests.length).toBeLessThanOrEqual(30 + 4);
+  }, 120_000);
+
+  it("shares one rate limit between two workers and never calls for the same item twice", async () => {
+    fake.fallback = { kind: "answer" };
+    const sampleId = await classificationSample(api, "limited", { rows: 60, instances: 16, demonstrations: 0, shots: [0] });
+    const a = startWorker();
+    const b = startWorker();
+    const { run } = await startRun(api, { sampleId, kind: "MEMORIZATION", setting: "ONLY_SEGMENT_PAIRS", shots: 0, provider: "limited", model: "m" });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    a.kill("SIGTERM");
+    b.kill("SIGTERM");
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 16 });
+    expect(fake.requests).toHaveLength(16);
+    expect(new Set(fake.requests.map((request) => request.messages.at(-1)!.content)).size).toBe(16);
+    // 120 per minute is 2 per second, with a burst of 2: 16 calls take at least 7 seconds however many workers.
+    const span = (fake.requests.at(-1)!.at - fake.requests[0].at) / 1000;
+    expect(span).toBeGreaterThanOrEqual(6.5);
+    expect((fake.requests.length - 2) / span).toBeLessThanOrEqual(2.2);
+  }, 90_000);
+});
