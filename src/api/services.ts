@@ -57,7 +57,7 @@ export async function startWorkers(services: Services, config: Config, concurren
     Object.values(config.providers).map((provider) => [provider.name, provider.maxConcurrency]),
   );
   await services.queue.start();
-  await services.queue.work((job) => services.executor.execute(job.completionId), {
+  await services.queue.work((jobs) => services.executor.executeBatch(jobs.map((job) => job.completionId)), {
     concurrency,
     providerConcurrency,
   });

@@ -25,7 +25,7 @@ export async function callWithRetries(
   hooks: { beforeAttempt?: (signal: AbortSignal) => Promise<void>; shouldStop?: () => Promise<boolean> } = {},
 ): Promise<CallOutcome> {
   let attempts = 0;
-  let lastError: ProviderCallError = new ProviderCallError("no attempt was made", null, false);
+  let lastError: ProviderCallError | null = null;
   let latencyMs = 0;
   while (attempts < policy.maxAttempts) {
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
@@ -49,5 +49,10 @@ export async function callWithRetries(
       await sleep(lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000));
     }
   }
-  return { ok: false, error: lastError, attempts, latencyMs };
+  return {
+    ok: false,
+    error: lastError ?? new ProviderCallError("stopped before any attempt", null, true),
+    attempts,
+    latencyMs,
+  };
 }

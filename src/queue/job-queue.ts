@@ -21,7 +21,13 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** Enqueues inside the caller's transaction, so a run and its jobs appear together or not at all. */
   enqueue(jobs: CompletionJob[], transaction?: EntityManager): Promise<void>;
-  work(handler: (job: CompletionJob) => Promise<void>, options: WorkOptions): Promise<void>;
+  /** Hands batches of jobs to `handler`, which answers with each job's failure (or null). */
+  work(
+    handler: (jobs: CompletionJob[]) => Promise<Map<string, Error | null>>,
+    options: WorkOptions,
+  ): Promise<void>;
+  /** Tells this process's idle workers to look for jobs now rather than at their next poll. */
+  wake(): void;
 }
 
 const QUEUE = "memicl-completion";
@@ -31,6 +37,7 @@ const BATCH = 8;
 export class PgBossQueue implements JobQueue {
   private readonly boss: PgBoss;
   private starting: Promise<void> | null = null;
+  private readonly workerIds: string[] = [];
 
   constructor(
     connectionString: string,
@@ -96,9 +103,12 @@ export class PgBossQueue implements JobQueue {
     }
   }
 
-  async work(handler: (job: CompletionJob) => Promise<void>, options: WorkOptions): Promise<void> {
+  async work(
+    handler: (jobs: CompletionJob[]) => Promise<Map<string, Error | null>>,
+    options: WorkOptions,
+  ): Promise<void> {
     await this.start();
-    await this.boss.work<CompletionJob>(
+    const workerId = await this.boss.work<CompletionJob>(
       QUEUE,
       {
         batchSize: BATCH,
@@ -108,25 +118,32 @@ export class PgBossQueue implements JobQueue {
         perJobResults: true,
         groupConcurrency: { default: 8, tiers: options.providerConcurrency },
       },
-      async (jobs) =>
-        Promise.all(
-          jobs.map(async (job) => {
-            try {
-              await handler(job.data);
-              return { id: job.id, status: "completed" as const };
-            } catch (error) {
-              this.logger.error(
-                { err: error, completionId: job.data.completionId },
-                "completion job failed; it will be retried",
-              );
-              return {
-                id: job.id,
-                status: "failed" as const,
-                output: { message: String((error as Error)?.message ?? error) },
-              };
-            }
-          }),
-        ),
+      async (jobs) => {
+        let outcomes: Map<string, Error | null>;
+        try {
+          outcomes = await handler(jobs.map((job) => job.data));
+        } catch (error) {
+          outcomes = new Map(jobs.map((job) => [job.data.completionId, error as Error]));
+        }
+        return jobs.map((job) => {
+          const error = outcomes.get(job.data.completionId) ?? null;
+          if (!error) return { id: job.id, status: "completed" as const };
+          this.logger.error(
+            { err: error, completionId: job.data.completionId },
+            "completion job failed; it will be retried",
+          );
+          return {
+            id: job.id,
+            status: "failed" as const,
+            output: { message: String(error.message ?? error) },
+          };
+        });
+      },
     );
+    this.workerIds.push(workerId);
+  }
+
+  wake(): void {
+    for (const id of this.workerIds) this.boss.notifyWorker(id);
   }
 }

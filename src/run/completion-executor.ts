@@ -49,12 +49,33 @@ export class CompletionExecutor {
     private readonly logger: Logger,
   ) {}
 
-  async execute(completionId: string): Promise<void> {
-    const [claimed]: ClaimedRow[] = await this.dataSource.query(sql.claimCompletion, [
-      completionId,
+  /**
+   * Claims a batch of completions in one statement, then works on each. Ids that cannot be claimed (done
+   * already, claimed by a live worker, or their run is not active) need nothing. Resolves with one outcome per id.
+   */
+  async executeBatch(completionIds: string[]): Promise<Map<string, Error | null>> {
+    const claimedRows: ClaimedRow[] = await this.dataSource.query(sql.claimCompletions, [
+      completionIds,
       this.leaseSeconds,
     ]);
-    if (!claimed) return; // done already, claimed by a live worker, or its run is not active
+    const outcomes = new Map<string, Error | null>(completionIds.map((id) => [id, null]));
+    await Promise.all(
+      claimedRows.map((claimed) =>
+        this.executeClaimed(claimed).catch((error: Error) => {
+          outcomes.set(String(claimed.id), error);
+        }),
+      ),
+    );
+    return outcomes;
+  }
+
+  async execute(completionId: string): Promise<void> {
+    const outcome = (await this.executeBatch([completionId])).get(completionId);
+    if (outcome) throw outcome;
+  }
+
+  private async executeClaimed(claimed: ClaimedRow): Promise<void> {
+    const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
     const { run, prompts } = plan;
     const messages = prompts.render(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
@@ -196,7 +217,7 @@ export class CompletionExecutor {
       call.cacheKey,
       run.provider,
       run.model,
-      JSON.stringify(result),
+      call.cacheKey ? JSON.stringify(result) : null,
     ]);
   }
 

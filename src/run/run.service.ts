@@ -162,6 +162,7 @@ export class RunService {
     await this.queue.start();
     try {
       const run = await this.dataSource.transaction((manager) => this.create(manager, planned, null));
+      this.queue.wake();
       return { run, created: true };
     } catch (error) {
       const raced = request.idempotencyKey
@@ -218,20 +219,22 @@ export class RunService {
     for (const request of requests) planned.push(await this.plan(request));
     await this.queue.start();
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        const experiment = await manager.save(
-          manager.create(Experiment, {
-            name: input.name,
-            provider: input.provider,
-            model: input.model,
-            idempotencyKey: input.idempotencyKey ?? null,
-            parameters: { ...input, sampleIds: input.sampleIds },
-          }),
-        );
-        const runs: Run[] = [];
-        for (const plan of planned) runs.push(await this.create(manager, plan, experiment.id));
-        return { experiment, runs, created: true };
-      });
+      return await this.dataSource
+        .transaction(async (manager) => {
+          const experiment = await manager.save(
+            manager.create(Experiment, {
+              name: input.name,
+              provider: input.provider,
+              model: input.model,
+              idempotencyKey: input.idempotencyKey ?? null,
+              parameters: { ...input, sampleIds: input.sampleIds },
+            }),
+          );
+          const runs: Run[] = [];
+          for (const plan of planned) runs.push(await this.create(manager, plan, experiment.id));
+          return { experiment, runs, created: true };
+        })
+        .finally(() => this.queue.wake());
     } catch (error) {
       const raced = input.idempotencyKey
         ? await this.dataSource.manager.findOneBy(Experiment, { idempotencyKey: input.idempotencyKey })
@@ -364,6 +367,7 @@ export class RunService {
       );
       return rows.length;
     });
+    this.queue.wake();
     return { run: await this.get(runId), affectedCount: affected };
   }
 }

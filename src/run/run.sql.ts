@@ -1,17 +1,17 @@
 // Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
 
-/** Claims a completion for `$2` seconds if its run is active and nobody holds a live claim; returns what a call needs. */
-export const claimCompletion = `
+/** Claims completions for `$2` seconds where their run is active and nobody holds a live claim; returns what calls need. */
+export const claimCompletions = `
   WITH claimed AS (
     UPDATE completion AS c
     SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2)
     FROM run AS r
-    WHERE c.id = $1 AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
+    WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
     RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id
   ), started AS (
     UPDATE run SET status = 'RUNNING', started_at = coalesce(started_at, clock_timestamp())
-    FROM claimed WHERE run.id = claimed.run_id AND run.status = 'QUEUED'
+    WHERE run.id IN (SELECT run_id FROM claimed) AND run.status = 'QUEUED'
   )
   SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token,
          si.id AS item_id, si.sample_id, si.instance_id, si.position, si.label, si.initial_segment, si.subsequent_segment,

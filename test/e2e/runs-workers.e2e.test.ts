@@ -1,8 +1,15 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { MEMICL_BIN } from "../support/cli";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
-import { classificationSample, completionsOf, finished, providersFile, startRun, waitForRun } from "../support/runs";
-import { TestServer, startTestServer } from "../support/server";
+import {
+  classificationSample,
+  completionsOf,
+  finished,
+  providersFile,
+  startRun,
+  waitForRun,
+} from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
 
 /** Separate `memicl worker` processes share a database only through a server: these tests need PostgreSQL. */
 const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
@@ -50,8 +57,20 @@ describeOnPostgres("memicl worker processes on one PostgreSQL", () => {
 
   it("finishes a run with exactly one successful completion per item after a worker is killed mid-run", async () => {
     fake.fallback = { kind: "answer", delayMs: 200 };
-    const sampleId = await classificationSample(api, "killed", { rows: 60, instances: 30, demonstrations: 0, shots: [0] });
-    const { run } = await startRun(api, { sampleId, kind: "MEMORIZATION", setting: "ONLY_SEGMENT_PAIRS", shots: 0, provider: "slow", model: "m" });
+    const sampleId = await classificationSample(api, "killed", {
+      rows: 60,
+      instances: 30,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "slow",
+      model: "m",
+    });
     const first = startWorker();
     await waitForRun(api, run.id, (r) => r.doneCount >= 5, 30_000);
     first.kill("SIGKILL");
@@ -73,10 +92,22 @@ describeOnPostgres("memicl worker processes on one PostgreSQL", () => {
 
   it("shares one rate limit between two workers and never calls for the same item twice", async () => {
     fake.fallback = { kind: "answer" };
-    const sampleId = await classificationSample(api, "limited", { rows: 60, instances: 16, demonstrations: 0, shots: [0] });
+    const sampleId = await classificationSample(api, "limited", {
+      rows: 60,
+      instances: 16,
+      demonstrations: 0,
+      shots: [0],
+    });
     const a = startWorker();
     const b = startWorker();
-    const { run } = await startRun(api, { sampleId, kind: "MEMORIZATION", setting: "ONLY_SEGMENT_PAIRS", shots: 0, provider: "limited", model: "m" });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "limited",
+      model: "m",
+    });
     const done = await waitForRun(api, run.id, finished, 60_000);
     a.kill("SIGTERM");
     b.kill("SIGTERM");
