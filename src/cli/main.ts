@@ -6,6 +6,7 @@ import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { DataFolderInUseError } from "../db/embedded";
 import { runExperiment } from "./experiment.command";
 import { runImport } from "./import.command";
+import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
 import { runMigrate } from "./migrate.command";
 import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
 import { runSample } from "./sample.command";
@@ -129,6 +130,19 @@ export function buildProgram(): Command {
     .option("--no-cache", "do not reuse stored responses")
     .option("--wait", "work on it here (unless a server does) and show progress until it finishes", false)
     .action((options) => runExperiment(loadConfig(), options));
+
+  program
+    .command("judge-agreement")
+    .description("score a judge, as configured, against a gold CSV (columns reference, candidate, human)")
+    .argument("<gold>", "the gold CSV")
+    .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
+    .action((file, options) => runJudgeAgreement(loadConfig(), file, options));
+
+  program
+    .command("calibrate-judge")
+    .description("fit the heuristic judge's thresholds on a gold CSV; report leave-one-dataset-out agreement")
+    .argument("<gold>", "the gold CSV")
+    .action((file) => runCalibrateJudge(file));
 
   return program;
 }

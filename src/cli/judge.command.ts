@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import { BadInputError } from "../common/errors";
+import { Config } from "../config/config";
+import { Agreement, agreement, VERDICT_ORDER } from "../judge/agreement";
+import { calibrate } from "../judge/calibration";
+import { readGoldCsv } from "../judge/gold-file";
+import { judgeHeuristically } from "../judge/heuristic-judge";
+import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
+import { JudgeVerdict } from "../judge/verdicts";
+import { callWithRetries } from "../llm/call-with-retries";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { openForCommand } from "./open-database";
+
+const fixed = (value: number) => (Number.isNaN(value) ? "nan" : value.toFixed(3));
+
+function printAgreement(title: string, result: Agreement) {
+  const out = process.stdout;
+  out.write(`${title}\n`);
+  out.write(
+    `n=${result.n} excluded=${result.excluded} accuracy=${fixed(result.percentAgreement)} kappa=${fixed(result.kappa)} kappa_binary=${fixed(result.kappaBinary)} binary_accuracy=${fixed(result.binaryAgreement)}\n`,
+  );
+  out.write(`confusion (rows: human, columns: judge; ${VERDICT_ORDER.join(", ")}):\n`);
+  for (const [index, row] of result.confusion.entries())
+    out.write(
+      `  ${VERDICT_ORDER[index].padEnd(10)} ${row.map((cell) => String(cell).padStart(4)).join(" ")}\n`,
+    );
+}
+
+/** `memicl judge-agreement GOLD.csv [--judge heuristic|llm:PROVIDER/MODEL]`: the judge as configured, against human labels. */
+export async function runJudgeAgreement(
+  config: Config,
+  file: string,
+  options: { judge: string },
+): Promise<void> {
+  const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
+  let verdicts: JudgeVerdict[];
+  if (options.judge === "heuristic") {
+    verdicts = pairs.map((pair) => judgeHeuristically(pair.reference, pair.candidate).verdict);
+  } else {
+    const match = /^llm:([^/]+)\/(.+)$/.exec(options.judge);
+    if (!match) throw new BadInputError('--judge: "heuristic" or "llm:PROVIDER/MODEL"');
+    const [, providerName, model] = match;
+    // The simulated provider needs the database; real providers do not, but opening it is cheap.
+    const command = await openForCommand(config);
+    try {
+      const registry = new ProviderRegistry(config.providers, command.database.dataSource);
+      const { provider, config: providerConfig, limiter } = registry.get(providerName);
+      verdicts = [];
+      for (const pair of pairs) {
+        const outcome = await callWithRetries(
+          provider,
+          {
+            model,
+            messages: judgePrompt(pair.reference, pair.candidate),
+            temperature: 0,
+            maxOutputTokens: 10,
+          },
+          {
+            maxAttempts: providerConfig.maxAttempts,
+            timeoutMs: providerConfig.timeoutSeconds * 1000,
+            baseDelayMs: 500,
+            maxDelayMs: 30_000,
+          },
+          { beforeAttempt: (signal) => limiter.acquire(400, signal) },
+        );
+        verdicts.push(outcome.ok ? parseJudgeAnswer(outcome.result.text) : "UNPARSEABLE");
+      }
+    } finally {
+      await command.close();
+    }
+  }
+  const result = agreement(pairs.map((pair, index) => [pair.human, verdicts[index]]));
+  printAgreement(
+    `judge ${options.judge} against the human labels of ${file} (${pairs.length} pairs):`,
+    result,
+  );
+  process.stdout.write(
+    `kappa_binary=${fixed(result.kappaBinary)} accuracy=${fixed(result.percentAgreement)}\n`,
+  );
+}
+
+/** `memicl calibrate-judge GOLD.csv`: fits the heuristic's thresholds; reports leave-one-dataset-out figures. */
+export async function runCalibrateJudge(file: string): Promise<void> {
+  const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
+  const report = calibrate(pairs);
+  const out = process.stdout;
+  out.write(
+    `calibrating the heuristic judge on ${file}: ${pairs.length} pairs, ${report.folds.length} groups (the dataset column)\n\n`,
+  );
+  for (const fold of report.folds)
+    out.write(
+      `held out ${fold.heldOut} (${fold.n} pairs): thresholds fitted on the rest ${JSON.stringify(fold.thresholds)}\n`,
+    );
+  out.write("\n");
+  printAgreement(
+    "HELD-OUT agreement (each group judged with thresholds fitted on the other groups; the figure to report):",
+    report.heldOut,
+  );
+  out.write("\n");
+  printAgreement(
+    "in-sample agreement of the thresholds fitted on every pair (optimistic; do not report):",
+    report.fitted.agreement,
+  );
+  out.write(`\nfitted thresholds: ${JSON.stringify(report.fitted.thresholds)}\n`);
+  out.write(
+    `kappa_binary=${fixed(report.heldOut.kappaBinary)} accuracy=${fixed(report.heldOut.percentAgreement)}\n`,
+  );
+}

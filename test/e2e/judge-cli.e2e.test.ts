@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runCli } from "../support/cli";
+import { describeWithSharedData, sharedFile } from "../support/shared-data";
+
+describe("memicl judge-agreement", () => {
+  it("scores the heuristic judge on a gold CSV and ends with the summary line", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
+    const file = path.join(dir, "gold.csv");
+    fs.writeFileSync(
+      file,
+      [
+        "reference,candidate,human",
+        "The cat sat on the mat.,the cat sat on the mat,exact",
+        "Prices rose sharply after the announcement.,The museum is closed on Mondays.,inexact",
+        '"to reveal the amount it paid for technology to unlock an iPhone","to reveal how much it paid for technology to unlock an iPhone",near_exact',
+        "Heavy rain fell.,Heavy rain fell all night long across the county.,near_exact",
+      ].join("\n"),
+    );
+    const result = await runCli(["judge-agreement", file], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/n=4 excluded=0 accuracy=0\.750/);
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.500 accuracy=0.750");
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it("names the row of a label it cannot read", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
+    const file = path.join(dir, "gold.csv");
+    fs.writeFileSync(file, "reference,candidate,human\na,b,maybe\n");
+    const result = await runCli(["judge-agreement", file], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/row 2: human label "maybe"/);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describeWithSharedData("the judges on the shared gold file", () => {
+  it("reports cross-validated figures for the heuristic judge, which docs/JUDGING.md quotes", async () => {
+    const result = await runCli(
+      ["calibrate-judge", sharedFile("judge-gold", "time-travel-human-labels.csv")],
+      {},
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/held out wnli \(40 pairs\)/);
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.485 accuracy=0.929");
+  });
+});

@@ -1,0 +1,126 @@
+import { agreement, cohensKappa } from "../../src/judge/agreement";
+import { judgeHeuristically } from "../../src/judge/heuristic-judge";
+import { judgePrompt, parseJudgeAnswer } from "../../src/judge/llm-judge";
+import { similarityScores } from "../../src/judge/similarity";
+
+describe("Cohen's kappa", () => {
+  it("matches a hand-computed example", () => {
+    // 50 items: both yes 20, A yes B no 5, A no B yes 10, both no 15. po = 0.7, pe = 0.5*0.6 + 0.5*0.4 = 0.5, kappa = 0.4
+    const pairs: [string, string][] = [
+      ...Array(20).fill(["y", "y"]),
+      ...Array(5).fill(["y", "n"]),
+      ...Array(10).fill(["n", "y"]),
+      ...Array(15).fill(["n", "n"]),
+    ];
+    expect(cohensKappa(pairs)).toBeCloseTo(0.4, 10);
+  });
+
+  it("is 1 for perfect agreement and 0 for agreement at chance", () => {
+    expect(
+      cohensKappa([
+        ["a", "a"],
+        ["b", "b"],
+      ] as [string, string][]),
+    ).toBe(1);
+    expect(
+      cohensKappa([
+        ["a", "a"],
+        ["a", "b"],
+        ["b", "a"],
+        ["b", "b"],
+      ] as [string, string][]),
+    ).toBeCloseTo(0, 10);
+  });
+
+  it("builds the 3x3 confusion matrix and the binary kappa, leaving unparseable answers out", () => {
+    const result = agreement([
+      ["EXACT", "EXACT"],
+      ["NEAR_EXACT", "EXACT"],
+      ["INEXACT", "INEXACT"],
+      ["INEXACT", "NEAR_EXACT"],
+      ["INEXACT", "UNPARSEABLE"],
+      [null, "EXACT"],
+    ]);
+    expect(result).toMatchObject({
+      n: 4,
+      excluded: 2,
+      agreed: 2,
+      percentAgreement: 0.5,
+      binaryAgreement: 0.75,
+    });
+    expect(result.confusion).toEqual([
+      [1, 0, 0],
+      [1, 0, 0],
+      [0, 1, 1],
+    ]);
+    // binary pairs: (m,m) (m,m) (n,n) (n,m): po = 0.75, pe = 0.5*0.75 + 0.5*0.25 = 0.5, kappa = 0.5
+    expect(result.kappaBinary).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe("the heuristic judge", () => {
+  it("calls texts equal after normalization exact", () => {
+    expect(judgeHeuristically("The Cat sat.", "the cat  sat").verdict).toBe("EXACT");
+    expect(judgeHeuristically("Ｃafé", "café").verdict).toBe("EXACT");
+  });
+
+  it("calls a one-word change near-exact and an unrelated text inexact", () => {
+    expect(
+      judgeHeuristically(
+        "to reveal the amount it paid for technology to unlock an iPhone",
+        "to reveal how much it paid for technology to unlock an iPhone",
+      ).verdict,
+    ).toBe("NEAR_EXACT");
+    expect(
+      judgeHeuristically(
+        "Prices rose sharply after the announcement.",
+        "The museum is open every day except Monday.",
+      ).verdict,
+    ).toBe("INEXACT");
+  });
+
+  it("calls the whole reference with more added near-exact when the reference is long enough", () => {
+    const reference =
+      "icy surface of Jupiter's largest moon, Ganymede. These irregular masses may be rock formations, supported by its shell";
+    expect(judgeHeuristically(reference, `${reference}. This supports the theory.`).verdict).toBe(
+      "NEAR_EXACT",
+    );
+    expect(
+      judgeHeuristically("The axe is too small.", "The axe is too small to cut down that tree.").verdict,
+    ).toBe("INEXACT");
+  });
+
+  it("scores ROUGE-L, token F1 and character similarity", () => {
+    const scores = similarityScores("a b c d", "a c d e");
+    expect(scores.rougeL).toBeCloseTo(0.75, 10); // LCS a c d = 3; P = R = 3/4
+    expect(scores.tokenF1).toBeCloseTo(0.75, 10);
+    expect(scores.charSimilarity).toBeCloseTo(1 - 3 / 7, 10); // three substitutions in seven characters
+    expect(scores.containsReference).toBe(false);
+  });
+});
+
+describe("the LLM judge's prompt and answers", () => {
+  it("shows four worked examples, then the pair", () => {
+    const [system, user] = judgePrompt("ref", "cand");
+    expect(system.role).toBe("system");
+    expect(user.content.match(/Reference text: /g)).toHaveLength(5);
+    expect(user.content.endsWith("Reference text: ref\nCandidate text: cand\nAnswer:")).toBe(true);
+  });
+
+  it.each([
+    ["exact match", "EXACT"],
+    ["Exact Match.", "EXACT"],
+    ["near-exact match", "NEAR_EXACT"],
+    ["Near exact match", "NEAR_EXACT"],
+    ["Answer: near_exact", "NEAR_EXACT"],
+    ["**Inexact match**", "INEXACT"],
+    ["no match", "INEXACT"],
+    ["inexact", "INEXACT"],
+    ["It is an exact match", "UNPARSEABLE"],
+    ["exact or near-exact", "UNPARSEABLE"],
+    ["", "UNPARSEABLE"],
+    ["not exact", "UNPARSEABLE"],
+  ])("reads %p as %s", (answer, verdict) => {
+    expect(parseJudgeAnswer(answer)).toBe(verdict);
+  });
+});
