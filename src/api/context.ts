@@ -8,6 +8,7 @@ import { InstancePageKey } from "../dataset/dataset.service";
 import { DatasetSource } from "../dataset/dataset-source.entity";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
+import { Judgment } from "../judgment/judgment.entity";
 import { Logger } from "../logging/logger";
 import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
@@ -34,6 +35,8 @@ export interface Loaders {
   sample: DataLoader<string, Sample | null>;
   sampledInstance: DataLoader<string, SampledInstance | null>;
   experimentRuns: DataLoader<string, Run[]>;
+  judgmentHistory: DataLoader<string, Judgment[]>;
+  effectiveJudgment: DataLoader<string, Judgment | null>;
   completionPage: DataLoader<
     { runId: string; first: number; after: string | null; status: string | null },
     Page<Completion>,
@@ -72,6 +75,8 @@ export function createLoaders(services: Services): Loaders {
     sample: new DataLoader((ids) => samples.samplesByIds(ids)),
     sampledInstance: new DataLoader((ids) => services.runs.sampledInstancesByIds(ids)),
     experimentRuns: new DataLoader((ids) => services.runs.runsByExperiments(ids)),
+    judgmentHistory: new DataLoader((ids) => services.judgments.historyByCompletions(ids)),
+    effectiveJudgment: new DataLoader((ids) => services.judgments.effectiveByCompletions(ids)),
     completionPage: keyedByValue((keys) => services.runs.completionPages(keys)),
   };
 }

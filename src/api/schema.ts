@@ -2,6 +2,7 @@ import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
+import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
 import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";
@@ -16,6 +17,8 @@ export const RESOLVERS = [
   RunResolver,
   ExperimentResolver,
   CompletionResolver,
+  JudgmentResolver,
+  CompletionJudgmentResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

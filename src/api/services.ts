@@ -3,6 +3,7 @@ import { Config } from "../config/config";
 import { DatasetService } from "../dataset/dataset.service";
 import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { Database } from "../db/database";
+import { JudgmentService } from "../judgment/judgment.service";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue, PgBossQueue } from "../queue/job-queue";
@@ -24,6 +25,7 @@ export interface Services {
   queue: JobQueue;
   runs: RunService;
   executor: CompletionExecutor;
+  judgments: JudgmentService;
   /** Stops what the services started (the queue); the caller closes the database. */
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     queue,
     runs: new RunService(dataSource, samples, prompts, providers, queue),
     executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger),
+    judgments: new JudgmentService(dataSource),
     close: () => queue.stop(),
   };
 }

@@ -109,10 +109,13 @@ export class SimulatedProvider implements ModelProvider {
   }
 }
 
-/** A near-exact variant: one word in the middle dropped and a word added at the end. */
+/**
+ * A near-exact variant that a lexical judge can still recognise: a long text (10+ words) loses one word in
+ * the middle; a shorter one gets its last word repeated.
+ */
 export function nearlyThe(text: string): string {
   const words = text.trim().split(/\s+/);
-  if (words.length < 3) return `${text.trim()} as well`;
-  words.splice(Math.floor(words.length / 2), 1);
-  return `${words.join(" ")} indeed`;
+  if (words.length >= 10) words.splice(Math.floor(words.length / 2), 1);
+  else words.push(words[words.length - 1]);
+  return words.join(" ");
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { parseAnswer } from "../completion/answer-parser";
+import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
 import { callWithRetries } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
@@ -197,6 +198,9 @@ export class CompletionExecutor {
       correct = parsedLabel === claimed.label;
     }
     const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result);
+    // Memorization answers are judged as they land by the heuristic judge (no model call, so it cannot fail).
+    const judged =
+      run.kind === RunKind.MEMORIZATION ? judgeHeuristically(claimed.subsequent_segment, result.text) : null;
     await this.dataSource.query(sql.completeCompletion, [
       claimed.id,
       claimed.lease_token,
@@ -218,6 +222,9 @@ export class CompletionExecutor {
       run.provider,
       run.model,
       call.cacheKey ? JSON.stringify(result) : null,
+      judged?.verdict ?? null,
+      HEURISTIC_JUDGE_VERSION,
+      judged ? JSON.stringify({ scores: judged.scores, thresholds: DEFAULT_THRESHOLDS }) : null,
     ]);
   }
 

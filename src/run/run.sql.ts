@@ -51,6 +51,9 @@ export const completeCompletion = `
     INSERT INTO response_cache (key, provider, model, response)
     SELECT $17, $18, $19, $20::jsonb FROM done WHERE $17::char(64) IS NOT NULL
     ON CONFLICT (key) DO NOTHING
+  ), judged AS (
+    INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details)
+    SELECT $1, $21::judgment_verdict_enum, 'HEURISTIC', 'heuristic', $22, $23::jsonb FROM done WHERE $21::text IS NOT NULL
   )
   UPDATE run
   SET done_count = done_count + 1, consecutive_failures = 0,

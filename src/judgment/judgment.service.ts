@@ -1,0 +1,154 @@
+import { DataSource } from "typeorm";
+import { BadInputError, NotFoundError } from "../common/errors";
+import { Completion, CompletionStatus } from "../completion/completion.entity";
+import { agreement } from "../judge/agreement";
+import {
+  DEFAULT_THRESHOLDS,
+  HEURISTIC_JUDGE_VERSION,
+  HeuristicThresholds,
+  judgeHeuristically,
+} from "../judge/heuristic-judge";
+import { JudgeVerdict } from "../judge/verdicts";
+import { Run, RunKind } from "../run/run.entity";
+import { JudgeKind, Judgment } from "./judgment.entity";
+import { JudgeAgreement, JudgeSelector, JudgingScope } from "./judgment.inputs";
+import * as sql from "./judgment.sql";
+
+/** Judgments are records: added, never changed. The effective verdict is the latest human one, else the latest automatic one. */
+export class JudgmentService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async historyByCompletions(ids: readonly string[]): Promise<Judgment[][]> {
+    const rows: Judgment[] = (await this.dataSource.query(sql.judgmentsByCompletions, [[...ids]])).map(
+      toJudgment,
+    );
+    return ids.map((id) => rows.filter((row) => row.completionId === id));
+  }
+
+  async effectiveByCompletions(ids: readonly string[]): Promise<(Judgment | null)[]> {
+    const rows: Judgment[] = (await this.dataSource.query(sql.effectiveJudgments, [[...ids]])).map(
+      toJudgment,
+    );
+    const byId = new Map(rows.map((row) => [row.completionId, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Records a reviewer's verdict; it supersedes the completion's effective judgment and becomes the effective one. */
+  async review(input: { completionId: string; reviewer: string; verdict: JudgeVerdict; note?: string }) {
+    const completion = /^\d{1,18}$/.test(input.completionId)
+      ? await this.dataSource.manager.findOneBy(Completion, { id: input.completionId })
+      : null;
+    if (!completion) throw new NotFoundError("Completion", input.completionId);
+    const run = await this.dataSource.manager.findOneByOrFail(Run, { id: completion.runId });
+    if (run.kind !== RunKind.MEMORIZATION || completion.status !== CompletionStatus.SUCCEEDED) {
+      throw new BadInputError("only succeeded memorization completions are judged");
+    }
+    const [current] = await this.effectiveByCompletions([completion.id]);
+    const judgment = await this.dataSource.manager.save(
+      this.dataSource.manager.create(Judgment, {
+        completionId: completion.id,
+        verdict: input.verdict as Judgment["verdict"],
+        judgeKind: JudgeKind.HUMAN,
+        judgeName: input.reviewer.trim(),
+        judgeVersion: null,
+        details: {},
+        note: input.note ?? null,
+        supersedesId: current?.id ?? null,
+      }),
+    );
+    return { completion, judgment };
+  }
+
+  /** Judges every succeeded memorization completion in scope again with the heuristic judge; old judgments stay. */
+  async rejudgeHeuristically(scope: JudgingScope, overrides: Partial<HeuristicThresholds>): Promise<number> {
+    const thresholds = {
+      ...DEFAULT_THRESHOLDS,
+      ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value != null)),
+    };
+    const runIds = await this.runIds(scope);
+    const rows: { id: string; output: string; subsequent_segment: string }[] = await this.dataSource.query(
+      sql.judgeableCompletions,
+      [runIds],
+    );
+    const judged = rows.map((row) => ({
+      id: String(row.id),
+      ...judgeHeuristically(row.subsequent_segment, row.output ?? "", thresholds),
+    }));
+    for (let start = 0; start < judged.length; start += 5_000) {
+      const chunk = judged.slice(start, start + 5_000);
+      await this.dataSource.query(sql.insertJudgments, [
+        chunk.map((row) => row.id),
+        JudgeKind.HEURISTIC,
+        "heuristic",
+        HEURISTIC_JUDGE_VERSION,
+        chunk.map((row) => row.verdict),
+        chunk.map((row) => JSON.stringify({ scores: row.scores, thresholds })),
+      ]);
+    }
+    return judged.length;
+  }
+
+  /** Agreement between two judges on the scope's memorization completions (either may be HUMAN). */
+  async agreement(
+    scope: JudgingScope,
+    judgeA: JudgeSelector,
+    judgeB: JudgeSelector,
+  ): Promise<JudgeAgreement> {
+    const runIds = await this.runIds(scope);
+    const rows: { id: string; a: JudgeVerdict | null; b: JudgeVerdict | null }[] =
+      await this.dataSource.query(sql.judgePairs, [
+        runIds,
+        judgeA.kind,
+        judgeA.name ?? null,
+        judgeB.kind,
+        judgeB.name ?? null,
+      ]);
+    const result = agreement(rows.map((row) => [row.a, row.b]));
+    const finite = (value: number) => (Number.isFinite(value) ? value : null);
+    return {
+      n: result.n,
+      total: rows.length,
+      coverage: rows.length ? result.n / rows.length : 0,
+      agreed: result.agreed,
+      percentAgreement: finite(result.percentAgreement),
+      kappa: finite(result.kappa),
+      kappaBinary: finite(result.kappaBinary),
+      confusion: result.confusion,
+      disagreeingCompletionIds: rows
+        .filter(
+          (row) => row.a && row.b && row.a !== "UNPARSEABLE" && row.b !== "UNPARSEABLE" && row.a !== row.b,
+        )
+        .slice(0, 500)
+        .map((row) => String(row.id)),
+    };
+  }
+
+  private async runIds(scope: JudgingScope): Promise<string[]> {
+    if (!!scope.runId === !!scope.experimentId)
+      throw new BadInputError("give exactly one of runId and experimentId", { field: "scope" });
+    const uuid = /^[0-9a-f-]{36}$/i;
+    const id = (scope.runId ?? scope.experimentId)!;
+    if (!uuid.test(id)) throw new NotFoundError(scope.runId ? "Run" : "Experiment", id);
+    const rows: { id: string }[] = await this.dataSource.query(
+      scope.runId ? "SELECT id FROM run WHERE id = $1" : "SELECT id FROM run WHERE experiment_id = $1",
+      [id],
+    );
+    if (rows.length === 0) throw new NotFoundError(scope.runId ? "Run" : "Experiment", id);
+    return rows.map((row) => row.id);
+  }
+}
+
+function toJudgment(row: Record<string, unknown>): Judgment {
+  return Object.assign(new Judgment(), {
+    id: String(row.id),
+    completionId: String(row.completion_id),
+    verdict: row.verdict,
+    judgeKind: row.judge_kind,
+    judgeName: row.judge_name,
+    judgeVersion: row.judge_version,
+    details: row.details,
+    note: row.note,
+    supersedesId: row.supersedes_id === null ? null : String(row.supersedes_id),
+    createdAt: row.created_at,
+  });
+}
