@@ -4,6 +4,7 @@ import { DatasetService } from "../dataset/dataset.service";
 import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { Database } from "../db/database";
 import { JudgmentService } from "../judgment/judgment.service";
+import { JudgmentExecutor } from "../judgment/judgment-executor";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue, PgBossQueue } from "../queue/job-queue";
@@ -26,6 +27,7 @@ export interface Services {
   runs: RunService;
   executor: CompletionExecutor;
   judgments: JudgmentService;
+  judgmentExecutor: JudgmentExecutor;
   /** Stops what the services started (the queue); the caller closes the database. */
   close(): Promise<void>;
 }
@@ -48,8 +50,9 @@ export function createServices(database: Database, config: Config, logger: Logge
     providers,
     queue,
     runs: new RunService(dataSource, samples, prompts, providers, queue),
-    executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger),
-    judgments: new JudgmentService(dataSource),
+    executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger, queue),
+    judgments: new JudgmentService(dataSource, providers, queue),
+    judgmentExecutor: new JudgmentExecutor(dataSource, providers),
     close: () => queue.stop(),
   };
 }
@@ -60,7 +63,15 @@ export async function startWorkers(services: Services, config: Config, concurren
     Object.values(config.providers).map((provider) => [provider.name, provider.maxConcurrency]),
   );
   await services.queue.start();
-  await services.queue.work((jobs) => services.executor.executeBatch(jobs.map((job) => job.completionId)), {
+  await services.queue.work(
+    "completion",
+    (jobs) => services.executor.executeBatch(jobs.map((job) => job.completionId)),
+    {
+      concurrency,
+      providerConcurrency,
+    },
+  );
+  await services.queue.work("judgment", (jobs) => services.judgmentExecutor.executeBatch(jobs), {
     concurrency,
     providerConcurrency,
   });

@@ -1,5 +1,5 @@
 import { IsOptional, Length, MaxLength } from "class-validator";
-import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
 import { JudgeKind, Judgment, Verdict } from "./judgment.entity";
 
@@ -41,10 +41,32 @@ export class ReviewCompletionPayload {
   judgment: Judgment;
 }
 
-@InputType({ description: "Judge the scope again with the heuristic judge (new judgments; old ones stay)." })
+@InputType({
+  description: "Which automatic judge: the heuristic one (default), or an LLM through a configured provider.",
+})
+export class JudgeInput {
+  @Field(() => JudgeKind, { defaultValue: JudgeKind.HEURISTIC, description: "HEURISTIC or LLM." })
+  kind: JudgeKind;
+
+  @Field(() => String, { nullable: true, description: "LLM: a configured provider." })
+  @IsOptional()
+  @MaxLength(100)
+  provider?: string;
+
+  @Field(() => String, { nullable: true, description: "LLM: the model." })
+  @IsOptional()
+  @MaxLength(200)
+  model?: string;
+}
+
+@InputType({ description: "Judge the scope again (new judgments; old ones stay)." })
 export class RejudgeInput {
   @Field(() => JudgingScope)
   scope: JudgingScope;
+
+  @Field(() => JudgeInput, { nullable: true, description: "The heuristic judge when absent." })
+  @IsOptional()
+  judge?: JudgeInput;
 
   @Field(() => Float, {
     nullable: true,
@@ -64,8 +86,17 @@ export class RejudgeInput {
 
 @ObjectType()
 export class RejudgePayload {
-  @Field(() => Int, { description: "Judgments added." })
+  @Field(() => Int, { description: "Judgments added now (heuristic judge)." })
   judgedCount: number;
+
+  @Field(() => Int, { description: "Judgments queued (LLM judge); they appear as workers make them." })
+  queuedCount: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "LLM judging: the request id its judgments carry in `details.request`.",
+  })
+  request: string | null;
 }
 
 @InputType({
@@ -115,3 +146,21 @@ export class JudgeAgreement {
   @Field(() => [ID], { description: "Completions where the two disagree (at most 500)." })
   disagreeingCompletionIds: string[];
 }
+
+export enum ReviewReason {
+  NEAR_EXACT = "NEAR_EXACT",
+  UNREVIEWED = "UNREVIEWED",
+  DISAGREEMENT = "DISAGREEMENT",
+  SAMPLE = "SAMPLE",
+}
+registerEnumType(ReviewReason, {
+  name: "ReviewReason",
+  valuesConfig: {
+    NEAR_EXACT: {
+      description: "The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected).",
+    },
+    UNREVIEWED: { description: "No human has judged it yet." },
+    DISAGREEMENT: { description: "The automatic judges' latest verdicts differ." },
+    SAMPLE: { description: "All of them, in a random order fixed by `seed`." },
+  },
+});

@@ -1,7 +1,10 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Context } from "../api/context";
+import { BadInputError } from "../common/errors";
+import { PageArgs } from "../common/page-args";
 import { Completion } from "../completion/completion.entity";
-import { Judgment } from "./judgment.entity";
+import { CompletionConnection } from "../run/run.resolver";
+import { JudgeKind, Judgment } from "./judgment.entity";
 import {
   JudgeAgreement,
   JudgeSelector,
@@ -10,6 +13,7 @@ import {
   RejudgePayload,
   ReviewCompletionInput,
   ReviewCompletionPayload,
+  ReviewReason,
 } from "./judgment.inputs";
 
 @Resolver()
@@ -26,12 +30,41 @@ export class JudgmentResolver {
     description: "Adds heuristic judgments for the scope's completions; never replaces any.",
   })
   async rejudge(@Arg("input") input: RejudgeInput, @Ctx() { services }: Context) {
+    if (input.judge?.kind === JudgeKind.HUMAN)
+      throw new BadInputError("a human judges through reviewCompletion", { field: "judge" });
+    if (input.judge?.kind === JudgeKind.LLM) {
+      if (!input.judge.provider || !input.judge.model)
+        throw new BadInputError("an LLM judge needs a provider and a model", { field: "judge" });
+      const { request, queuedCount } = await services.judgments.requestLlmJudging(
+        input.scope,
+        input.judge.provider,
+        input.judge.model,
+      );
+      return { judgedCount: 0, queuedCount, request };
+    }
     const judgedCount = await services.judgments.rejudgeHeuristically(input.scope, {
       rougeL: input.rougeL,
       containedReferenceMinTokens: input.containedReferenceMinTokens,
       charSimilarity: input.charSimilarity,
     });
-    return { judgedCount };
+    return { judgedCount, queuedCount: 0, request: null };
+  }
+
+  @Query(() => CompletionConnection, {
+    description: "Completions a reviewer should look at, for a reason, paged.",
+  })
+  completionsToReview(
+    @Arg("scope") scope: JudgingScope,
+    @Arg("reason", () => ReviewReason) reason: ReviewReason,
+    @Args() { first, after }: PageArgs,
+    @Arg("seed", {
+      defaultValue: "memicl",
+      description: "Orders SAMPLE; the same seed gives the same order.",
+    })
+    seed: string,
+    @Ctx() { services }: Context,
+  ) {
+    return services.judgments.toReview(scope, reason, first, after ?? null, seed);
   }
 
   @Query(() => JudgeAgreement, {

@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
+import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { agreement } from "../judge/agreement";
@@ -9,14 +12,42 @@ import {
   judgeHeuristically,
 } from "../judge/heuristic-judge";
 import { JudgeVerdict } from "../judge/verdicts";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { JobQueue } from "../queue/job-queue";
 import { Run, RunKind } from "../run/run.entity";
+import { rowToCompletion } from "../run/run.service";
 import { JudgeKind, Judgment } from "./judgment.entity";
-import { JudgeAgreement, JudgeSelector, JudgingScope } from "./judgment.inputs";
+import { JudgeAgreement, JudgeSelector, JudgingScope, ReviewReason } from "./judgment.inputs";
 import * as sql from "./judgment.sql";
 
 /** Judgments are records: added, never changed. The effective verdict is the latest human one, else the latest automatic one. */
 export class JudgmentService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly providers: ProviderRegistry,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /**
+   * Queues an LLM judgment of every succeeded memorization completion in scope, as one request: the jobs run
+   * on the queue with the provider's limits and retries, and each adds one judgment (old ones stay).
+   */
+  async requestLlmJudging(
+    scope: JudgingScope,
+    provider: string,
+    model: string,
+  ): Promise<{ request: string; queuedCount: number }> {
+    this.providers.config(provider);
+    const runIds = await this.runIds(scope);
+    const rows: { id: string }[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
+    const request = `rejudge:${randomUUID()}`;
+    await this.queue.enqueue(
+      "judgment",
+      rows.map((row) => ({ completionId: String(row.id), provider, model, request })),
+    );
+    this.queue.wake();
+    return { request, queuedCount: rows.length };
+  }
 
   async historyByCompletions(ids: readonly string[]): Promise<Judgment[][]> {
     const rows: Judgment[] = (await this.dataSource.query(sql.judgmentsByCompletions, [[...ids]])).map(
@@ -120,6 +151,40 @@ export class JudgmentService {
         )
         .slice(0, 500)
         .map((row) => String(row.id)),
+    };
+  }
+
+  /** A page of completions to review, for a reason; see `sql.completionsToReview`. */
+  async toReview(
+    scope: JudgingScope,
+    reason: ReviewReason,
+    first: number,
+    after: string | null,
+    seed: string,
+  ): Promise<Page<Completion>> {
+    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+      throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
+    }
+    const runIds = await this.runIds(scope);
+    const [sortKey, afterId] = after ? decodeCursor("Review", after) : ["", "0"];
+    const rows: Record<string, unknown>[] = await this.dataSource.query(sql.completionsToReview, [
+      runIds,
+      reason,
+      String(sortKey),
+      String(afterId),
+      seed,
+      first + 1,
+    ]);
+    const completions = rows.map((row) => ({
+      completion: this.dataSource.manager.create(Completion, rowToCompletion(row)),
+      sortKey: String(row.sort_key),
+    }));
+    const page = toPage(completions, first, (row) =>
+      encodeCursor("Review", [row.sortKey, row.completion.id]),
+    );
+    return {
+      edges: page.edges.map((edge) => ({ cursor: edge.cursor, node: edge.node.completion })),
+      pageInfo: page.pageInfo,
     };
   }
 

@@ -37,3 +37,31 @@ export const judgePairs = `
        AND ($5::text IS NULL OR j.judge_name = $5) ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS b
   FROM completion c JOIN run r ON r.id = c.run_id
   WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'`;
+
+/**
+ * Completions to review in scope (`$1` run ids) for a reason (`$2`): NEAR_EXACT (effective verdict),
+ * UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), SAMPLE (all,
+ * in a seeded random order). Keyset-paged on (sort key, id) after (`$3`, `$4`); `$5` seeds the order.
+ */
+export const completionsToReview = `
+  SELECT page.* FROM (
+    SELECT c.*, CASE WHEN $2 = 'SAMPLE' THEN md5(c.id::text || $5) ELSE '' END AS sort_key
+    FROM completion c
+    JOIN run r ON r.id = c.run_id
+    WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
+      AND CASE $2
+        WHEN 'NEAR_EXACT' THEN (
+          SELECT j.verdict FROM judgment j WHERE j.completion_id = c.id
+          ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1) = 'NEAR_EXACT'
+        WHEN 'UNREVIEWED' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
+        WHEN 'DISAGREEMENT' THEN (
+          SELECT count(DISTINCT latest.verdict) FROM (
+            SELECT DISTINCT ON (j.judge_kind, j.judge_name) j.verdict FROM judgment j
+            WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
+            ORDER BY j.judge_kind, j.judge_name, j.created_at DESC, j.id DESC) AS latest) > 1
+        ELSE true
+      END
+  ) AS page
+  WHERE (page.sort_key, page.id) > ($3::text, $4::bigint)
+  ORDER BY page.sort_key, page.id
+  LIMIT $6`;

@@ -8,6 +8,21 @@ export interface CompletionJob {
   provider: string;
 }
 
+/** One LLM judgment of one completion, for one judging request. */
+export interface JudgmentJob {
+  completionId: string;
+  provider: string;
+  model: string;
+  /** Identifies the request (a run's automatic judging, or one rejudge) so a retried job adds one judgment. */
+  request: string;
+}
+
+export interface JobKinds {
+  completion: CompletionJob;
+  judgment: JudgmentJob;
+}
+export type JobKind = keyof JobKinds;
+
 export interface WorkOptions {
   /** Completions this process works on at once. */
   concurrency: number;
@@ -20,17 +35,18 @@ export interface JobQueue {
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Enqueues inside the caller's transaction, so a run and its jobs appear together or not at all. */
-  enqueue(jobs: CompletionJob[], transaction?: EntityManager): Promise<void>;
-  /** Hands batches of jobs to `handler`, which answers with each job's failure (or null). */
-  work(
-    handler: (jobs: CompletionJob[]) => Promise<Map<string, Error | null>>,
+  enqueue<K extends JobKind>(kind: K, jobs: JobKinds[K][], transaction?: EntityManager): Promise<void>;
+  /** Hands batches of jobs to `handler`, which answers with the failure (or null) of each job, by position. */
+  work<K extends JobKind>(
+    kind: K,
+    handler: (jobs: JobKinds[K][]) => Promise<(Error | null)[]>,
     options: WorkOptions,
   ): Promise<void>;
   /** Tells this process's idle workers to look for jobs now rather than at their next poll. */
   wake(): void;
 }
 
-const QUEUE = "memicl-completion";
+const QUEUES: Record<JobKind, string> = { completion: "memicl-completion", judgment: "memicl-judgment" };
 const BATCH = 8;
 
 /** pg-boss on the service's own PostgreSQL (or on the embedded database, through its socket). */
@@ -65,14 +81,16 @@ export class PgBossQueue implements JobQueue {
 
   private async boot(): Promise<void> {
     await this.boss.start();
-    await this.boss.createQueue(QUEUE, {
-      // A job whose worker vanished expires after its completion's lease has lapsed, then is retried.
-      expireInSeconds: this.leaseSeconds + 10,
-      retryLimit: 20,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 60,
-    });
+    for (const queue of Object.values(QUEUES)) {
+      await this.boss.createQueue(queue, {
+        // A job whose worker vanished expires after its completion's lease has lapsed, then is retried.
+        expireInSeconds: this.leaseSeconds + 10,
+        retryLimit: 20,
+        retryDelay: 1,
+        retryBackoff: true,
+        retryDelayMax: 60,
+      });
+    }
   }
 
   async stop(): Promise<void> {
@@ -83,7 +101,7 @@ export class PgBossQueue implements JobQueue {
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 
-  async enqueue(jobs: CompletionJob[], transaction?: EntityManager): Promise<void> {
+  async enqueue<K extends JobKind>(kind: K, jobs: JobKinds[K][], transaction?: EntityManager): Promise<void> {
     if (jobs.length === 0) return;
     await this.start();
     const db = transaction
@@ -99,17 +117,18 @@ export class PgBossQueue implements JobQueue {
         data: job,
         group: { id: job.provider, tier: job.provider },
       }));
-      await this.boss.insert(QUEUE, chunk, db ? { db } : undefined);
+      await this.boss.insert(QUEUES[kind], chunk, db ? { db } : undefined);
     }
   }
 
-  async work(
-    handler: (jobs: CompletionJob[]) => Promise<Map<string, Error | null>>,
+  async work<K extends JobKind>(
+    kind: K,
+    handler: (jobs: JobKinds[K][]) => Promise<(Error | null)[]>,
     options: WorkOptions,
   ): Promise<void> {
     await this.start();
-    const workerId = await this.boss.work<CompletionJob>(
-      QUEUE,
+    const workerId = await this.boss.work<JobKinds[K]>(
+      QUEUES[kind],
       {
         batchSize: BATCH,
         localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
@@ -119,18 +138,18 @@ export class PgBossQueue implements JobQueue {
         groupConcurrency: { default: 8, tiers: options.providerConcurrency },
       },
       async (jobs) => {
-        let outcomes: Map<string, Error | null>;
+        let outcomes: (Error | null)[];
         try {
           outcomes = await handler(jobs.map((job) => job.data));
         } catch (error) {
-          outcomes = new Map(jobs.map((job) => [job.data.completionId, error as Error]));
+          outcomes = jobs.map(() => error as Error);
         }
-        return jobs.map((job) => {
-          const error = outcomes.get(job.data.completionId) ?? null;
+        return jobs.map((job, index) => {
+          const error = outcomes[index] ?? null;
           if (!error) return { id: job.id, status: "completed" as const };
           this.logger.error(
-            { err: error, completionId: job.data.completionId },
-            "completion job failed; it will be retried",
+            { err: error, kind, completionId: job.data.completionId },
+            "job failed; it will be retried",
           );
           return {
             id: job.id,

@@ -6,9 +6,11 @@ import { callWithRetries } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
+import { JobQueue } from "../queue/job-queue";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { countChatTokens, PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { Run, RunKind } from "./run.entity";
+import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
 
 interface ClaimedRow {
@@ -48,13 +50,14 @@ export class CompletionExecutor {
     private readonly providers: ProviderRegistry,
     private readonly leaseSeconds: number,
     private readonly logger: Logger,
+    private readonly queue: JobQueue,
   ) {}
 
   /**
    * Claims a batch of completions in one statement, then works on each. Ids that cannot be claimed (done
    * already, claimed by a live worker, or their run is not active) need nothing. Resolves with one outcome per id.
    */
-  async executeBatch(completionIds: string[]): Promise<Map<string, Error | null>> {
+  async executeBatch(completionIds: string[]): Promise<(Error | null)[]> {
     const claimedRows: ClaimedRow[] = await this.dataSource.query(sql.claimCompletions, [
       completionIds,
       this.leaseSeconds,
@@ -67,12 +70,7 @@ export class CompletionExecutor {
         }),
       ),
     );
-    return outcomes;
-  }
-
-  async execute(completionId: string): Promise<void> {
-    const outcome = (await this.executeBatch([completionId])).get(completionId);
-    if (outcome) throw outcome;
+    return completionIds.map((id) => outcomes.get(id) ?? null);
   }
 
   private async executeClaimed(claimed: ClaimedRow): Promise<void> {
@@ -198,9 +196,13 @@ export class CompletionExecutor {
       correct = parsedLabel === claimed.label;
     }
     const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result);
-    // Memorization answers are judged as they land by the heuristic judge (no model call, so it cannot fail).
+    // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
+    // or by an LLM judge on the judgment queue (below).
+    const judge = run.judge as RunJudge;
     const judged =
-      run.kind === RunKind.MEMORIZATION ? judgeHeuristically(claimed.subsequent_segment, result.text) : null;
+      run.kind === RunKind.MEMORIZATION && judge.kind !== "LLM"
+        ? judgeHeuristically(claimed.subsequent_segment, result.text)
+        : null;
     await this.dataSource.query(sql.completeCompletion, [
       claimed.id,
       claimed.lease_token,
@@ -226,6 +228,17 @@ export class CompletionExecutor {
       HEURISTIC_JUDGE_VERSION,
       judged ? JSON.stringify({ scores: judged.scores, thresholds: DEFAULT_THRESHOLDS }) : null,
     ]);
+    if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
+      // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.
+      await this.queue.enqueue("judgment", [
+        {
+          completionId: String(claimed.id),
+          provider: judge.provider,
+          model: judge.model,
+          request: `auto:${run.id}`,
+        },
+      ]);
+    }
   }
 
   /** A run's fixed inputs and its prepared prompts, built once per process and run. */

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import {
   Column,
@@ -113,6 +114,10 @@ export class Run {
 
   /** Which automatic judge scores this run's completions (e.g. `{ "kind": "HEURISTIC" }`). */
   @Column({ type: "jsonb", default: () => "'{}'" })
+  @Field(() => GraphQLJSONObject, {
+    description:
+      'The automatic judge: `{ "kind": "HEURISTIC" }` or `{ "kind": "LLM", "provider", "model" }`.',
+  })
   judge: Record<string, unknown>;
 
   @Column({ name: "cache_enabled", type: "boolean", default: true })

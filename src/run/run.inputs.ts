@@ -1,6 +1,16 @@
-import { ArrayMaxSize, ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min } from "class-validator";
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsOptional,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Experiment } from "../experiment/experiment.entity";
+import { JudgeInput } from "../judgment/judgment.inputs";
 import { MemorizationSetting, Run, RunKind } from "./run.entity";
 
 @InputType({ description: "One run: a sample, a kind, a setting (memorization), k, a model." })
@@ -64,6 +74,14 @@ export class StartRunInput {
     description: "Reuse stored responses to identical requests (same repeat number).",
   })
   cache: boolean;
+
+  @Field(() => JudgeInput, {
+    nullable: true,
+    description: "Judges memorization answers as they land; the heuristic judge when absent.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  judge?: JudgeInput;
 
   @Field(() => String, {
     nullable: true,
@@ -133,6 +151,14 @@ export class StartExperimentInput {
 
   @Field({ defaultValue: true })
   cache: boolean;
+
+  @Field(() => JudgeInput, {
+    nullable: true,
+    description: "Judges memorization answers as they land; the heuristic judge when absent.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  judge?: JudgeInput;
 
   @Field(() => String, { nullable: true })
   @IsOptional()

@@ -6,6 +6,8 @@ import { isUuid } from "../common/ids";
 import { Completion } from "../completion/completion.entity";
 import { CODE_VERSION } from "../config/code-version";
 import { Experiment } from "../experiment/experiment.entity";
+import { JudgeKind } from "../judgment/judgment.entity";
+import { JudgeInput } from "../judgment/judgment.inputs";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { SampleService } from "../sample/sample.service";
@@ -28,7 +30,11 @@ interface RunRequest {
   templateVersion: number | null;
   cache: boolean;
   idempotencyKey: string | null;
+  judge: RunJudge;
 }
+
+/** The automatic judge of a run's memorization answers, as recorded on the run. */
+export type RunJudge = { kind: "HEURISTIC" } | { kind: "LLM"; provider: string; model: string };
 
 /** Runs as domain records: starting (idempotent), cancelling, resuming, retrying; the queue only delivers work. */
 export class RunService {
@@ -149,6 +155,7 @@ export class RunService {
       templateVersion: input.templateVersion ?? null,
       cache: input.cache,
       idempotencyKey: input.idempotencyKey ?? null,
+      judge: this.judgeOf(input.judge),
     };
     if (request.idempotencyKey) {
       const existing = await this.dataSource.manager.findOneBy(Run, {
@@ -210,6 +217,7 @@ export class RunService {
               templateVersion: null,
               cache: input.cache,
               idempotencyKey: null,
+              judge: this.judgeOf(input.judge),
             });
           }
         }
@@ -280,7 +288,7 @@ export class RunService {
         templateVersion: prepared.template.version,
         datasetFingerprint: prepared.sample.datasetFingerprint,
         codeVersion: CODE_VERSION,
-        judge: { kind: "HEURISTIC" },
+        judge: request.judge,
         cacheEnabled: request.cache,
         status: RunStatus.QUEUED,
         expectedCount: instances * request.repeats,
@@ -302,10 +310,20 @@ export class RunService {
       [run.id, request.repeats, request.sampleId],
     );
     await this.queue.enqueue(
+      "completion",
       ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
       manager,
     );
     return run;
+  }
+
+  private judgeOf(input: JudgeInput | undefined): RunJudge {
+    if (!input || input.kind === JudgeKind.HEURISTIC) return { kind: "HEURISTIC" };
+    if (input.kind !== JudgeKind.LLM || !input.provider || !input.model) {
+      throw new BadInputError("judge: HEURISTIC, or LLM with a provider and a model", { field: "judge" });
+    }
+    this.providers.config(input.provider);
+    return { kind: "LLM", provider: input.provider, model: input.model };
   }
 
   /** Stops new calls: workers skip the run's items; calls already in flight are stored when they return. */
@@ -362,6 +380,7 @@ export class RunService {
       }
       const run = await manager.findOneByOrFail(Run, { id: runId });
       await this.queue.enqueue(
+        "completion",
         rows.map(({ id }) => ({ completionId: String(id), provider: run.provider })),
         manager,
       );
@@ -372,7 +391,7 @@ export class RunService {
   }
 }
 
-function rowToCompletion(row: Record<string, unknown>): Partial<Completion> {
+export function rowToCompletion(row: Record<string, unknown>): Partial<Completion> {
   return {
     id: String(row.id),
     runId: row.run_id as string,

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "../support/cli";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
+import { providersFile } from "../support/runs";
 import { describeWithSharedData, sharedFile } from "../support/shared-data";
 
 describe("memicl judge-agreement", () => {
@@ -23,6 +25,37 @@ describe("memicl judge-agreement", () => {
     expect(result.stdout).toMatch(/n=4 excluded=0 accuracy=0\.750/);
     expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.500 accuracy=0.750");
     fs.rmSync(dir, { recursive: true });
+  });
+
+  it("scores an LLM judge through a configured provider", async () => {
+    const fake = new FakeOpenAiServer();
+    const url = await fake.start();
+    fake.answer = (request) => {
+      const [, reference, candidate] =
+        /Reference text: ([^\n]*)\nCandidate text: ([^\n]*)\nAnswer:$/.exec(
+          request.messages.at(-1)!.content,
+        ) ?? [];
+      return reference === candidate ? "exact match" : "inexact match";
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
+    const file = path.join(dir, "gold.csv");
+    fs.writeFileSync(
+      file,
+      "reference,candidate,human\nA b c.,A b c.,exact\nA b c.,X y z.,inexact\nA b c d.,A b c e.,near_exact\n",
+    );
+    const providers = providersFile({ judge: { type: "openai", baseUrl: url } });
+    try {
+      const result = await runCli(["judge-agreement", file, "--judge", "llm:judge/judge-model"], {
+        MEMICL_PROVIDERS_FILE: providers,
+        MEMICL_DATA_DIR: path.join(dir, "data"),
+        DATABASE_URL: "",
+      });
+      expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.400 accuracy=0.667");
+      expect(fake.requests).toHaveLength(3);
+    } finally {
+      await fake.stop();
+      fs.rmSync(dir, { recursive: true });
+    }
   });
 
   it("names the row of a label it cannot read", async () => {

@@ -1,5 +1,6 @@
 import { nearlyThe } from "../../src/llm/simulated-provider";
 import { BACKENDS } from "../support/databases";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { classificationSample, finished, providersFile, startRun, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -135,4 +136,167 @@ describe.each(BACKENDS)("judging (%s database)", (backend) => {
     );
     expect(response.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
   });
+});
+
+describe.each(BACKENDS)("the LLM judge and the review queue (%s database)", (backend) => {
+  const fake = new FakeOpenAiServer();
+  let api: TestServer;
+  let sampleId: string;
+
+  beforeAll(async () => {
+    const url = await fake.start();
+    // The judge model: exact when the candidate is the reference, near-exact when it repeats the last word, else unsure.
+    fake.answer = (request) => {
+      const last = request.messages.at(-1)!.content;
+      if (!last.includes("Reference text:")) return "an answer";
+      const [, reference, candidate] =
+        /Reference text: ([^\n]*)\nCandidate text: ([^\n]*)\nAnswer:$/.exec(last) ?? [];
+      if (candidate === reference) return "Exact match.";
+      if (candidate === nearlyThe(reference)) return "near-exact match";
+      return candidate.length % 2 === 0 ? "inexact match" : "I am not sure";
+    };
+    const file = providersFile({
+      sim: {
+        type: "simulated",
+        simulation: {
+          memorizedAtZeroShot: 0.5,
+          memorizedAtManyShots: 0.9,
+          halfRiseShots: 5,
+          nearExactShare: 0.5,
+        },
+      },
+      judge: { type: "openai", baseUrl: url, maxConcurrency: 4 },
+    });
+    api = await startTestServer(backend, { MEMICL_PROVIDERS_FILE: file, MEMICL_IN_PROCESS_WORKERS: "8" });
+    sampleId = await classificationSample(api, "llmjudged", {
+      rows: 80,
+      instances: 30,
+      demonstrations: 5,
+      shots: [0, 5],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await fake.stop();
+  });
+
+  const judgments = async (runId: string) =>
+    (await api.gql(COMPLETIONS, { id: runId })).data!.run.completions.edges.map((edge: any) => edge.node);
+
+  const waitForJudgments = async (runId: string, count: number) => {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const nodes = await judgments(runId);
+      if (nodes.every((node: any) => node.judgments.length >= count)) return nodes;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error("judgments did not arrive");
+  };
+
+  it("judges a run's answers with the LLM judge the run names, through the judgment queue", async () => {
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "FULL_INFORMATION",
+      shots: 5,
+      provider: "sim",
+      model: "m",
+      judge: { kind: "LLM", provider: "judge", model: "judge-model" },
+    });
+    await waitForRun(api, run.id, finished);
+    const nodes = await waitForJudgments(run.id, 1);
+    for (const node of nodes) {
+      const judgment = node.judgments[0];
+      expect(judgment).toMatchObject({ judgeKind: "LLM", judgeName: "llm:judge/judge-model" });
+      const expected =
+        node.output === node.sampledInstance.subsequentSegment
+          ? "EXACT"
+          : node.output === nearlyThe(node.sampledInstance.subsequentSegment)
+            ? "NEAR_EXACT"
+            : node.output.length % 2 === 0
+              ? "INEXACT"
+              : "UNPARSEABLE";
+      expect(judgment.verdict).toBe(expected);
+    }
+    const judgeCalls = fake.requests.filter((request) =>
+      request.messages.at(-1)!.content.includes("Reference text:"),
+    );
+    expect(judgeCalls).toHaveLength(30);
+    expect(judgeCalls.every((request) => request.temperature === 0 && request.maxTokens === 10)).toBe(true);
+
+    // A second request adds a second LLM judgment per completion, answered from the response cache.
+    const again = await api.gql(
+      `mutation($input: RejudgeInput!) { rejudge(input: $input) { queuedCount request } }`,
+      {
+        input: { scope: { runId: run.id }, judge: { kind: "LLM", provider: "judge", model: "judge-model" } },
+      },
+    );
+    expect(again.data?.rejudge.queuedCount).toBe(30);
+    await waitForJudgments(run.id, 2);
+    expect(
+      fake.requests.filter((request) => request.messages.at(-1)!.content.includes("Reference text:")),
+    ).toHaveLength(30);
+
+    // The heuristic judge next to it: where they disagree, the review queue says so.
+    await api.gql(`mutation($input: RejudgeInput!) { rejudge(input: $input) { judgedCount } }`, {
+      input: { scope: { runId: run.id } },
+    });
+    const withHeuristic = await judgments(run.id);
+    const disagreeing = withHeuristic.filter((node: any) => {
+      const latest = new Map<string, string>();
+      for (const judgment of [...node.judgments].reverse()) latest.set(judgment.judgeName, judgment.verdict);
+      const verdicts = new Set([...latest.values()].filter((verdict) => verdict !== "UNPARSEABLE"));
+      return verdicts.size > 1;
+    });
+    const queue = await api.gql(
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: DISAGREEMENT, first: 100) { edges { node { id } } } }`,
+      { scope: { runId: run.id } },
+    );
+    expect(queue.data?.completionsToReview.edges.map((edge: any) => edge.node.id).sort()).toEqual(
+      disagreeing.map((node: any) => node.id).sort(),
+    );
+  }, 60_000);
+
+  it("pages through a seeded random sample for review, the same order for the same seed", async () => {
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "sim",
+      model: "m",
+    });
+    await waitForRun(api, run.id, finished);
+    const page = async (after: string | null, seed: string) =>
+      (
+        await api.gql(
+          `query($scope: JudgingScope!, $after: String, $seed: String!) { completionsToReview(scope: $scope, reason: SAMPLE, first: 7, after: $after, seed: $seed) {
+            edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+          { scope: { runId: run.id }, after, seed },
+        )
+      ).data!.completionsToReview;
+    const walk = async (seed: string) => {
+      const ids: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const result: any = await page(after, seed);
+        ids.push(...result.edges.map((edge: any) => edge.node.id));
+        if (!result.pageInfo.hasNextPage) return ids;
+        after = result.pageInfo.endCursor;
+      }
+    };
+    const first = await walk("a");
+    expect(first).toHaveLength(30);
+    expect(new Set(first).size).toBe(30);
+    expect(await walk("a")).toEqual(first);
+    expect(await walk("b")).not.toEqual(first);
+    const nearExact = await api.gql(
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: NEAR_EXACT, first: 100) { edges { node { effectiveJudgment { verdict } } } } }`,
+      { scope: { runId: run.id } },
+    );
+    expect(
+      nearExact.data?.completionsToReview.edges.every(
+        (edge: any) => edge.node.effectiveJudgment.verdict === "NEAR_EXACT",
+      ),
+    ).toBe(true);
+  }, 60_000);
 });

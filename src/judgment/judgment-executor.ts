@@ -1,0 +1,108 @@
+import { createHash } from "node:crypto";
+import { DataSource } from "typeorm";
+import { judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
+import { callWithRetries } from "../llm/call-with-retries";
+import { ChatResult } from "../llm/model-provider";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { JudgmentJob } from "../queue/job-queue";
+
+/** `llm:<provider>/<model>`: how LLM judges are named on judgments. */
+export function llmJudgeName(provider: string, model: string): string {
+  return `llm:${provider}/${model}`;
+}
+
+/**
+ * Makes one LLM judgment: the judge prompt for the completion's output against its reference, through the
+ * provider's limits, retries and the response cache; the answer parsed strictly. A call that fails for good
+ * is recorded as an UNPARSEABLE judgment with the error, so it shows and can be requested again.
+ * Idempotent per (completion, request): a retried job adds no second judgment.
+ */
+export class JudgmentExecutor {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly providers: ProviderRegistry,
+  ) {}
+
+  async executeBatch(jobs: JudgmentJob[]): Promise<(Error | null)[]> {
+    return Promise.all(
+      jobs.map((job) =>
+        this.execute(job).then(
+          () => null,
+          (error: Error) => error,
+        ),
+      ),
+    );
+  }
+
+  private async execute(job: JudgmentJob): Promise<void> {
+    const [row]: { output: string | null; reference: string; done: boolean }[] = await this.dataSource.query(
+      `SELECT c.output, si.subsequent_segment AS reference,
+              EXISTS (SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.details->>'request' = $2) AS done
+       FROM completion c JOIN sampled_instance si ON si.id = c.sampled_instance_id
+       WHERE c.id = $1 AND c.status = 'SUCCEEDED'`,
+      [job.completionId, job.request],
+    );
+    if (!row || row.done) return;
+    const handle = this.providers.get(job.provider);
+    const messages = judgePrompt(row.reference, row.output ?? "");
+    const request = { model: job.model, messages, temperature: 0, maxOutputTokens: 10 };
+    const cacheKey = createHash("sha256")
+      .update(JSON.stringify(["judge", job.provider, job.model, messages]))
+      .digest("hex");
+    let result: ChatResult | null = null;
+    let error: string | null = null;
+    let attempts = 0;
+    const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(
+      "UPDATE response_cache SET hit_count = hit_count + 1 WHERE key = $1 RETURNING response",
+      [cacheKey],
+    );
+    if (hits.length > 0) {
+      result = hits[0].response;
+    } else {
+      const outcome = await callWithRetries(
+        handle.provider,
+        request,
+        {
+          maxAttempts: handle.config.maxAttempts,
+          timeoutMs: handle.config.timeoutSeconds * 1000,
+          baseDelayMs: 500,
+          maxDelayMs: 30_000,
+        },
+        { beforeAttempt: (signal) => handle.limiter.acquire(600, signal) },
+      );
+      attempts = outcome.attempts;
+      if (outcome.ok) {
+        result = outcome.result;
+        await this.dataSource.query(
+          "INSERT INTO response_cache (key, provider, model, response) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (key) DO NOTHING",
+          [cacheKey, job.provider, job.model, JSON.stringify(result)],
+        );
+      } else {
+        error = outcome.error.message;
+      }
+    }
+    const verdict = result ? parseJudgeAnswer(result.text) : "UNPARSEABLE";
+    await this.dataSource.query(
+      `INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details)
+       SELECT $1, $2::judgment_verdict_enum, 'LLM', $3, $4, $5::jsonb
+       WHERE NOT EXISTS (SELECT 1 FROM judgment WHERE completion_id = $1 AND details->>'request' = $6)`,
+      [
+        job.completionId,
+        verdict,
+        llmJudgeName(job.provider, job.model),
+        LLM_JUDGE_VERSION,
+        JSON.stringify({
+          request: job.request,
+          answer: result?.text ?? null,
+          error,
+          attempts,
+          cacheHit: attempts === 0 && result !== null,
+          usage: result
+            ? { promptTokens: result.promptTokens, completionTokens: result.completionTokens }
+            : null,
+        }),
+        job.request,
+      ],
+    );
+  }
+}
