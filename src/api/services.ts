@@ -7,6 +7,7 @@ import { JudgmentService } from "../judgment/judgment.service";
 import { JudgmentExecutor } from "../judgment/judgment-executor";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
+import { ResultService } from "../metric/result.service";
 import { JobQueue, PgBossQueue } from "../queue/job-queue";
 import { CompletionExecutor } from "../run/completion-executor";
 import { RunService } from "../run/run.service";
@@ -28,6 +29,7 @@ export interface Services {
   executor: CompletionExecutor;
   judgments: JudgmentService;
   judgmentExecutor: JudgmentExecutor;
+  results: ResultService;
   /** Stops what the services started (the queue); the caller closes the database. */
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger, queue),
     judgments: new JudgmentService(dataSource, providers, queue),
     judgmentExecutor: new JudgmentExecutor(dataSource, providers),
+    results: new ResultService(dataSource),
     close: () => queue.stop(),
   };
 }

@@ -1,0 +1,79 @@
+// Named, parameterised SQL of the study's results. Verdicts are effective verdicts: the latest human
+// judgment of a completion, else its latest automatic one. Everything is computed on read, so a review or
+// a rejudge shows in every figure at once. `$1` is the experiment id in every statement.
+
+const EFFECTIVE_VERDICT = `(
+  SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id
+  ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1)`;
+
+/** Verdict counts per dataset x setting x k of the experiment's memorization runs. */
+export const memorizationCounts = `
+  SELECT d.name AS dataset, r.setting::text AS setting, r.shots,
+         count(*)::int AS n,
+         count(*) FILTER (WHERE v.verdict = 'EXACT')::int AS exact,
+         count(*) FILTER (WHERE v.verdict = 'NEAR_EXACT')::int AS near_exact,
+         count(*) FILTER (WHERE v.verdict = 'INEXACT')::int AS inexact,
+         count(*) FILTER (WHERE v.verdict IS NULL OR v.verdict = 'UNPARSEABLE')::int AS unjudged
+  FROM run r
+  JOIN sample s ON s.id = r.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  CROSS JOIN LATERAL (SELECT ${EFFECTIVE_VERDICT} AS verdict) v
+  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  GROUP BY d.name, r.setting, r.shots`;
+
+/** Accuracy of each repeat of the experiment's performance runs, per dataset x k. */
+export const performanceByRepeat = `
+  SELECT d.name AS dataset, r.shots, c.repeat,
+         count(*)::int AS n,
+         count(*) FILTER (WHERE c.correct)::int AS correct,
+         count(*) FILTER (WHERE c.parsed_label IS NULL)::int AS unparseable
+  FROM run r
+  JOIN sample s ON s.id = r.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  WHERE r.experiment_id = $1 AND r.kind = 'PERFORMANCE'
+  GROUP BY d.name, r.shots, c.repeat`;
+
+/**
+ * Performance on memorized vs non-memorized instances: for each memorization run (dataset, setting, k), the
+ * performance completions of the same sample and k, split by the instance's effective verdict in that run.
+ */
+export const performanceByMemorization = `
+  WITH verdicts AS (
+    SELECT r.sample_id, r.setting, r.shots, c.sampled_instance_id, ${EFFECTIVE_VERDICT} AS verdict
+    FROM run r JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  )
+  SELECT d.name AS dataset, v.setting::text AS setting, v.shots,
+         (v.verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized,
+         count(DISTINCT v.sampled_instance_id)::int AS instances,
+         count(*)::int AS n,
+         count(*) FILTER (WHERE pc.correct)::int AS correct
+  FROM verdicts v
+  JOIN run pr ON pr.experiment_id = $1 AND pr.kind = 'PERFORMANCE' AND pr.sample_id = v.sample_id AND pr.shots = v.shots
+  JOIN completion pc ON pc.run_id = pr.id AND pc.sampled_instance_id = v.sampled_instance_id AND pc.status = 'SUCCEEDED'
+  JOIN sample s ON s.id = v.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  WHERE v.verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
+  GROUP BY d.name, v.setting, v.shots, (v.verdict IN ('EXACT', 'NEAR_EXACT'))`;
+
+/** Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting. */
+export const nearExactToExact = `
+  WITH verdicts AS (
+    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, ${EFFECTIVE_VERDICT} AS verdict,
+           c.output
+    FROM run r
+    JOIN sample s ON s.id = r.sample_id
+    JOIN dataset d ON d.id = s.dataset_id
+    JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  )
+  SELECT a.dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
+         si.initial_segment, si.subsequent_segment, a.output AS near_exact_output, b.output AS exact_output
+  FROM verdicts a
+  JOIN verdicts b ON b.dataset = a.dataset AND b.setting = a.setting AND b.sampled_instance_id = a.sampled_instance_id
+                 AND b.shots > a.shots AND b.verdict = 'EXACT'
+  JOIN sampled_instance si ON si.id = a.sampled_instance_id
+  WHERE a.verdict = 'NEAR_EXACT'
+  ORDER BY a.dataset, a.setting, a.shots, b.shots, a.sampled_instance_id`;

@@ -1,0 +1,225 @@
+import { BACKENDS } from "../support/databases";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
+  memorization { dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh }
+  memorizationExactOnly { dataset setting shots n memorized rate }
+  memorizationByRegime { dataset setting regime n memorized }
+  performance { dataset shots repeats n correct unparseable meanAccuracy accuracyStandardDeviation }
+  memorizedVsNotMemorized { dataset setting shots memorized { instances n correct accuracy } notMemorized { instances n correct accuracy } }
+  correlations { dataset setting measure n pearson pearsonPValue spearman points { shots memorization performance } }
+  nearExactToExact { dataset setting fromShots toShots sampledInstanceId }
+  contamination { dataset setting shots exact nearExact contaminated }
+} }`;
+
+const RAW = `query($id: ID!) { experiment(id: $id) { runs { id kind setting shots
+  completions(first: 500) { edges { node { id repeat correct parsedLabel sampledInstance { id } effectiveJudgment { verdict } } } } } } }`;
+
+/** Independent reference: Pearson's r by its definition. */
+function pearsonReference(xs: number[], ys: number[]): number {
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const cov = xs.reduce((total, x, i) => total + (x - mx) * (ys[i] - my), 0);
+  const sx = Math.sqrt(xs.reduce((total, x) => total + (x - mx) ** 2, 0));
+  const sy = Math.sqrt(ys.reduce((total, y) => total + (y - my) ** 2, 0));
+  return cov / (sx * sy);
+}
+
+describe.each(BACKENDS)("results (%s database)", (backend) => {
+  let api: TestServer;
+  let experimentId: string;
+  let raw: any[];
+  let report: any;
+
+  const load = async () => {
+    raw = (await api.gql(RAW, { id: experimentId })).data!.experiment.runs;
+    const response = await api.gql(REPORT, { id: experimentId });
+    expect(response.errors).toBeUndefined();
+    report = response.data!.studyReport;
+  };
+
+  beforeAll(async () => {
+    const file = providersFile({
+      sim: {
+        type: "simulated",
+        simulation: {
+          memorizedAtZeroShot: 0.3,
+          memorizedAtManyShots: 0.9,
+          halfRiseShots: 5,
+          nearExactShare: 0.6,
+          seed: 7,
+        },
+      },
+    });
+    api = await startTestServer(backend, { MEMICL_PROVIDERS_FILE: file, MEMICL_IN_PROCESS_WORKERS: "16" });
+    const sampleId = await classificationSample(api, "study", {
+      rows: 200,
+      instances: 40,
+      demonstrations: 20,
+      shots: [0, 5, 20],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      { input: { name: "study", sampleIds: [sampleId], provider: "sim", model: "m", performanceRepeats: 2 } },
+    );
+    experimentId = started.data!.startExperiment.experiment.id;
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 60_000);
+    await load();
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  const memorizationRuns = () => raw.filter((run) => run.kind === "MEMORIZATION");
+  const verdictsOf = (run: any) =>
+    run.completions.edges.map((edge: any) => edge.node.effectiveJudgment?.verdict ?? null);
+
+  it("reports every memorization count and rate as the rows say", () => {
+    expect(report.memorization).toHaveLength(9);
+    for (const run of memorizationRuns()) {
+      const verdicts = verdictsOf(run);
+      const exact = verdicts.filter((v: string) => v === "EXACT").length;
+      const nearExact = verdicts.filter((v: string) => v === "NEAR_EXACT").length;
+      const inexact = verdicts.filter((v: string) => v === "INEXACT").length;
+      const row = report.memorization.find((r: any) => r.setting === run.setting && r.shots === run.shots);
+      expect(row).toMatchObject({
+        dataset: "study",
+        n: exact + nearExact + inexact,
+        exact,
+        nearExact,
+        inexact,
+        memorized: exact + nearExact,
+      });
+      expect(row.rate).toBeCloseTo((exact + nearExact) / (exact + nearExact + inexact), 10);
+      expect(row.ciLow).toBeLessThanOrEqual(row.rate);
+      expect(row.ciHigh).toBeGreaterThanOrEqual(row.rate);
+      const exactOnly = report.memorizationExactOnly.find(
+        (r: any) => r.setting === run.setting && r.shots === run.shots,
+      );
+      expect(exactOnly.memorized).toBe(exact);
+      const contamination = report.contamination.find(
+        (r: any) => r.setting === run.setting && r.shots === run.shots,
+      );
+      expect(contamination).toMatchObject({ exact, nearExact, contaminated: exact >= 1 || nearExact >= 2 });
+    }
+    const fewShot = report.memorizationByRegime.find(
+      (r: any) => r.setting === "FULL_INFORMATION" && r.regime === "FEW_SHOT",
+    );
+    const few = memorizationRuns().filter((run) => run.setting === "FULL_INFORMATION" && run.shots > 0);
+    expect(fewShot.n).toBe(
+      few.reduce(
+        (total, run) => total + verdictsOf(run).filter((v: string) => v && v !== "UNPARSEABLE").length,
+        0,
+      ),
+    );
+  });
+
+  it("reports performance per k as the mean and spread of each repeat's accuracy", () => {
+    for (const run of raw.filter((r) => r.kind === "PERFORMANCE")) {
+      const nodes = run.completions.edges.map((edge: any) => edge.node);
+      const accuracies = [0, 1].map((repeat) => {
+        const ofRepeat = nodes.filter((node: any) => node.repeat === repeat);
+        return ofRepeat.filter((node: any) => node.correct).length / ofRepeat.length;
+      });
+      const mean = (accuracies[0] + accuracies[1]) / 2;
+      const sd = Math.abs(accuracies[0] - accuracies[1]) / Math.SQRT2;
+      const row = report.performance.find((r: any) => r.shots === run.shots);
+      expect(row).toMatchObject({
+        repeats: 2,
+        n: 80,
+        correct: nodes.filter((node: any) => node.correct).length,
+      });
+      expect(row.unparseable).toBe(nodes.filter((node: any) => node.parsedLabel === null).length);
+      expect(row.meanAccuracy).toBeCloseTo(mean, 10);
+      expect(row.accuracyStandardDeviation).toBeCloseTo(sd, 10);
+    }
+  });
+
+  it("splits performance by whether the instance was memorized in the same setting and k", () => {
+    for (const run of memorizationRuns()) {
+      const memorized = new Set(
+        run.completions.edges
+          .filter((edge: any) => ["EXACT", "NEAR_EXACT"].includes(edge.node.effectiveJudgment?.verdict))
+          .map((edge: any) => edge.node.sampledInstance.id),
+      );
+      const performance = raw.find((r) => r.kind === "PERFORMANCE" && r.shots === run.shots);
+      const nodes = performance.completions.edges.map((edge: any) => edge.node);
+      const inGroup = nodes.filter((node: any) => memorized.has(node.sampledInstance.id));
+      const row = report.memorizedVsNotMemorized.find(
+        (r: any) => r.setting === run.setting && r.shots === run.shots,
+      );
+      expect(row.memorized).toMatchObject({
+        instances: memorized.size,
+        n: inGroup.length,
+        correct: inGroup.filter((n: any) => n.correct).length,
+      });
+      expect(row.notMemorized.n).toBe(nodes.length - inGroup.length);
+    }
+  });
+
+  it("correlates performance with memorization across k, as Pearson's definition gives", () => {
+    const row = report.correlations.find(
+      (r: any) => r.setting === "ONLY_SEGMENT_PAIRS" && r.measure === "EXACT_OR_NEAR_EXACT",
+    );
+    expect(row.n).toBe(3);
+    const xs = row.points.map((p: any) => p.performance);
+    const ys = row.points.map((p: any) => p.memorization);
+    expect(row.pearson).toBeCloseTo(pearsonReference(xs, ys), 10);
+    for (const point of row.points) {
+      expect(point.memorization).toBeCloseTo(
+        report.memorization.find((r: any) => r.setting === "ONLY_SEGMENT_PAIRS" && r.shots === point.shots)
+          .rate,
+        10,
+      );
+    }
+  });
+
+  it("lists the instances that move from near-exact to exact as k grows", () => {
+    const expected: string[] = [];
+    for (const setting of ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS"]) {
+      const runs = memorizationRuns().filter((run) => run.setting === setting);
+      for (const a of runs)
+        for (const b of runs) {
+          if (b.shots <= a.shots) continue;
+          const verdictAt = (run: any) =>
+            new Map(
+              run.completions.edges.map((edge: any) => [
+                edge.node.sampledInstance.id,
+                edge.node.effectiveJudgment?.verdict,
+              ]),
+            );
+          const before = verdictAt(a);
+          const after = verdictAt(b);
+          for (const [id, verdict] of before)
+            if (verdict === "NEAR_EXACT" && after.get(id) === "EXACT")
+              expected.push(`${setting}|${a.shots}|${b.shots}|${id}`);
+        }
+    }
+    const reported = report.nearExactToExact.map(
+      (r: any) => `${r.setting}|${r.fromShots}|${r.toShots}|${r.sampledInstanceId}`,
+    );
+    expect(reported.sort()).toEqual(expected.sort());
+    expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it("shows a human review in the report at once", async () => {
+    const run = memorizationRuns().find((r) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    const target = run.completions.edges.find(
+      (edge: any) => edge.node.effectiveJudgment?.verdict === "INEXACT",
+    ).node;
+    const before = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    await api.gql(
+      `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id } } }`,
+      {
+        input: { completionId: target.id, reviewer: "ana", verdict: "EXACT" },
+      },
+    );
+    await load();
+    const after = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    expect(after).toMatchObject({
+      n: before.n,
+      exact: before.exact + 1,
+      inexact: before.inexact - 1,
+      memorized: before.memorized + 1,
+    });
+  });
+});
