@@ -6,9 +6,11 @@ import { expressMiddleware } from "@as-integrations/express5";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import cors from "cors";
 import express from "express";
+import { DomainError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
+import { exportCompletions } from "../metric/export.service";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
 import { createSchema } from "./schema";
@@ -57,6 +59,35 @@ export async function startServer(
       response.status(503).json({ status: "unavailable", database: database.mode });
     }
   });
+  // Streamed exports of an experiment's completions with every judgment (CSV or JSONL).
+  app.get("/export/experiments/:id/completions.:format", async (request, response) => {
+    const format = request.params.format;
+    if (format !== "csv" && format !== "jsonl") {
+      response.status(400).json({ error: "format must be csv or jsonl" });
+      return;
+    }
+    try {
+      response.setHeader(
+        "content-type",
+        format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+      );
+      response.setHeader(
+        "content-disposition",
+        `attachment; filename="completions-${request.params.id}.${format}"`,
+      );
+      await exportCompletions(database.dataSource, request.params.id, format, response);
+      response.end();
+    } catch (error) {
+      if (error instanceof DomainError && !response.headersSent) {
+        response.status(error.code === "NOT_FOUND" ? 404 : 400).json({ error: error.message });
+      } else {
+        logger.error({ err: error }, "export failed");
+        if (!response.headersSent) response.status(500).json({ error: "Internal server error" });
+        else response.destroy();
+      }
+    }
+  });
+
   app.use(
     "/graphql",
     cors(),

@@ -9,6 +9,7 @@ import { runImport } from "./import.command";
 import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
 import { runMigrate } from "./migrate.command";
 import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
+import { runExport, runReport } from "./report.command";
 import { runSample } from "./sample.command";
 import { runServe } from "./serve.command";
 import { runWorker } from "./worker.command";
@@ -143,6 +144,21 @@ export function buildProgram(): Command {
     .description("fit the heuristic judge's thresholds on a gold CSV; report leave-one-dataset-out agreement")
     .argument("<gold>", "the gold CSV")
     .action((file) => runCalibrateJudge(file));
+
+  program
+    .command("report")
+    .description("the study's tables for one experiment")
+    .argument("<experiment>", "experiment id")
+    .option("--format <format>", "markdown, json or csv", "markdown")
+    .action((experiment, options) => runReport(loadConfig(), experiment, options));
+
+  program
+    .command("export")
+    .description("every completion of an experiment with every judgment, streamed")
+    .argument("<experiment>", "experiment id")
+    .option("--format <format>", "csv or jsonl", "csv")
+    .option("--output <file>", "write to a file instead of standard output")
+    .action((experiment, options) => runExport(loadConfig(), experiment, options));
 
   return program;
 }

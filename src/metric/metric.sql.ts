@@ -77,3 +77,24 @@ export const nearExactToExact = `
   JOIN sampled_instance si ON si.id = a.sampled_instance_id
   WHERE a.verdict = 'NEAR_EXACT'
   ORDER BY a.dataset, a.setting, a.shots, b.shots, a.sampled_instance_id`;
+
+/** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
+export const exportPage = `
+  SELECT c.id::text AS completion_id, r.id AS run_id, r.kind::text AS kind, r.setting::text AS setting, r.shots,
+         d.name AS dataset, si.id::text AS sampled_instance_id, si.instance_id::text AS instance_id, si.position,
+         c.repeat, c.status::text AS status, si.label, si.initial_segment, si.subsequent_segment AS reference,
+         c.output, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
+         c.latency_ms, c.attempts, c.error, c.reported_model, c.cache_hit, c.cost_usd::text AS cost_usd,
+         ${EFFECTIVE_VERDICT} AS effective_verdict,
+         coalesce((SELECT json_agg(json_build_object('id', j.id::text, 'verdict', j.verdict, 'judgeKind', j.judge_kind,
+                     'judgeName', j.judge_name, 'judgeVersion', j.judge_version, 'note', j.note, 'createdAt', j.created_at)
+                     ORDER BY j.created_at, j.id)
+                   FROM judgment j WHERE j.completion_id = c.id), '[]'::json) AS judgments
+  FROM completion c
+  JOIN run r ON r.id = c.run_id
+  JOIN sample s ON s.id = r.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  WHERE r.experiment_id = $1 AND c.id > $2::bigint
+  ORDER BY c.id
+  LIMIT $3`;

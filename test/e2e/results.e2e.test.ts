@@ -1,3 +1,4 @@
+import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -199,6 +200,56 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     );
     expect(reported.sort()).toEqual(expected.sort());
     expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it("exports every completion with every judgment over HTTP, as CSV and as JSONL", async () => {
+    const base = api.server.url.replace(/\/graphql$/, "");
+    const total = raw.reduce((sum, run) => sum + run.completions.edges.length, 0);
+    const jsonl = await fetch(`${base}/export/experiments/${experimentId}/completions.jsonl`);
+    expect(jsonl.headers.get("content-type")).toMatch(/ndjson/);
+    const lines = (await jsonl.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(total);
+    const memorization = lines.find((line) => line.kind === "MEMORIZATION");
+    expect(memorization.judgments[0]).toMatchObject({
+      judgeKind: "HEURISTIC",
+      verdict: memorization.effective_verdict,
+    });
+    const csv = await (await fetch(`${base}/export/experiments/${experimentId}/completions.csv`)).text();
+    const { parse } = await import("csv-parse/sync");
+    const records = parse(csv, { columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(total);
+    expect(JSON.parse(records.find((record) => record.kind === "MEMORIZATION")!.judgments)[0].judgeKind).toBe(
+      "HEURISTIC",
+    );
+    const missing = await fetch(
+      `${base}/export/experiments/00000000-0000-0000-0000-000000000000/completions.csv`,
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it("renders the report as Markdown and as a long CSV with every figure", () => {
+    const markdown = reportMarkdown(report);
+    expect(markdown).toContain("## Memorization (exact or near-exact) by dataset, setting and k");
+    expect(
+      markdown.split("\n").filter((line) => line.startsWith("| study | FULL_INFORMATION |")),
+    ).not.toHaveLength(0);
+    const { parse } = require("csv-parse/sync");
+    const records = parse(reportCsv(report), { columns: true }) as Record<string, string>[];
+    const rate = records.find(
+      (r) =>
+        r.table === "memorization" &&
+        r.setting === "ONLY_SEGMENT_PAIRS" &&
+        r.shots === "5" &&
+        r.measure === "EXACT_OR_NEAR_EXACT" &&
+        r.statistic === "rate",
+    );
+    expect(Number(rate!.value)).toBeCloseTo(
+      report.memorization.find((r: any) => r.setting === "ONLY_SEGMENT_PAIRS" && r.shots === 5).rate,
+      10,
+    );
   });
 
   it("shows a human review in the report at once", async () => {
