@@ -1,11 +1,13 @@
 // `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
 import "reflect-metadata";
 import { benchImport } from "./import.bench";
+import { benchResults } from "./results.bench";
 import { benchRuns } from "./runs.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   import: benchImport,
   runs: benchRuns,
+  results: benchResults,
 };
 
 async function main() {
