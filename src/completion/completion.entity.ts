@@ -117,6 +117,13 @@ export class Completion {
   @Field(() => Boolean, { nullable: true })
   correct: boolean | null;
 
+  /**
+   * The effective verdict (the latest human judgment, else the latest automatic one), kept up to date by a
+   * database trigger on every new judgment, so results aggregate without looking at judgments at all.
+   */
+  @Column({ name: "effective_verdict", type: "varchar", length: 20, nullable: true })
+  effectiveVerdict: string | null;
+
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
 

@@ -8,6 +8,7 @@ import { Judgment } from "../judgment/judgment.entity";
 import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { Metric } from "../metric/metric.entity";
+import { RunVerdictCount } from "../metric/run-verdict-count.entity";
 import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -28,4 +29,5 @@ export const ENTITIES = [
   Metric,
   ResponseCacheEntry,
   ProviderRateBucket,
+  RunVerdictCount,
 ];

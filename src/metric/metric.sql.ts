@@ -1,26 +1,29 @@
-// Named, parameterised SQL of the study's results. Verdicts are effective verdicts: the latest human
-// judgment of a completion, else its latest automatic one. Everything is computed on read, so a review or
-// a rejudge shows in every figure at once. `$1` is the experiment id in every statement.
+// Named, parameterised SQL of the study's results. Verdicts are effective verdicts (the latest human
+// judgment of a completion, else its latest automatic one), which a trigger on `judgment` writes to
+// `completion.effective_verdict` and counts per run in `run_verdict_count` as each judgment arrives: a review
+// or a rejudge shows in every figure at once, and reads never scan judgments. `$1` is the experiment id.
 
-const EFFECTIVE_VERDICT = `(
-  SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id
-  ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1)`;
-
-/** Verdict counts per dataset x setting x k of the experiment's memorization runs. */
+/**
+ * Verdict counts per dataset x setting x k of the experiment's memorization runs, from the per-run counts the
+ * judgment trigger keeps (`run_verdict_count`): a few rows per run, whatever the number of completions.
+ * Stored completions without a readable verdict are `unjudged`.
+ */
 export const memorizationCounts = `
-  SELECT d.name AS dataset, r.setting::text AS setting, r.shots,
-         count(*)::int AS n,
-         count(*) FILTER (WHERE v.verdict = 'EXACT')::int AS exact,
-         count(*) FILTER (WHERE v.verdict = 'NEAR_EXACT')::int AS near_exact,
-         count(*) FILTER (WHERE v.verdict = 'INEXACT')::int AS inexact,
-         count(*) FILTER (WHERE v.verdict IS NULL OR v.verdict = 'UNPARSEABLE')::int AS unjudged
-  FROM run r
-  JOIN sample s ON s.id = r.sample_id
-  JOIN dataset d ON d.id = s.dataset_id
-  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-  CROSS JOIN LATERAL (SELECT ${EFFECTIVE_VERDICT} AS verdict) v
-  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-  GROUP BY d.name, r.setting, r.shots`;
+  SELECT dataset, setting, shots, sum(stored)::int AS n, sum(exact)::int AS exact, sum(near_exact)::int AS near_exact,
+         sum(inexact)::int AS inexact, sum(stored - exact - near_exact - inexact)::int AS unjudged
+  FROM (
+    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, r.done_count AS stored,
+           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'EXACT'), 0) AS exact,
+           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'NEAR_EXACT'), 0) AS near_exact,
+           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'INEXACT'), 0) AS inexact
+    FROM run r
+    JOIN sample s ON s.id = r.sample_id
+    JOIN dataset d ON d.id = s.dataset_id
+    LEFT JOIN run_verdict_count v ON v.run_id = r.id
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+    GROUP BY d.name, r.setting, r.shots, r.id
+  ) AS per_run
+  GROUP BY dataset, setting, shots`;
 
 /** Accuracy of each repeat of the experiment's performance runs, per dataset x k. */
 export const performanceByRepeat = `
@@ -37,31 +40,33 @@ export const performanceByRepeat = `
 
 /**
  * Performance on memorized vs non-memorized instances: for each memorization run (dataset, setting, k), the
- * performance completions of the same sample and k, split by the instance's effective verdict in that run.
+ * performance completions of the same sample and k (aggregated per instance first), split by the instance's
+ * effective verdict in that run.
  */
 export const performanceByMemorization = `
-  WITH verdicts AS (
-    SELECT r.sample_id, r.setting, r.shots, c.sampled_instance_id, ${EFFECTIVE_VERDICT} AS verdict
-    FROM run r JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  WITH performance AS (
+    SELECT pr.sample_id, pr.shots, pc.sampled_instance_id, count(*) AS n, count(*) FILTER (WHERE pc.correct) AS correct
+    FROM run pr JOIN completion pc ON pc.run_id = pr.id AND pc.status = 'SUCCEEDED'
+    WHERE pr.experiment_id = $1 AND pr.kind = 'PERFORMANCE'
+    GROUP BY pr.sample_id, pr.shots, pc.sampled_instance_id
   )
-  SELECT d.name AS dataset, v.setting::text AS setting, v.shots,
-         (v.verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized,
-         count(DISTINCT v.sampled_instance_id)::int AS instances,
-         count(*)::int AS n,
-         count(*) FILTER (WHERE pc.correct)::int AS correct
-  FROM verdicts v
-  JOIN run pr ON pr.experiment_id = $1 AND pr.kind = 'PERFORMANCE' AND pr.sample_id = v.sample_id AND pr.shots = v.shots
-  JOIN completion pc ON pc.run_id = pr.id AND pc.sampled_instance_id = v.sampled_instance_id AND pc.status = 'SUCCEEDED'
-  JOIN sample s ON s.id = v.sample_id
+  SELECT d.name AS dataset, r.setting::text AS setting, r.shots,
+         (c.effective_verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized,
+         count(DISTINCT c.sampled_instance_id)::int AS instances,
+         sum(p.n)::int AS n,
+         sum(p.correct)::int AS correct
+  FROM run r
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED' AND c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
+  JOIN performance p ON p.sample_id = r.sample_id AND p.shots = r.shots AND p.sampled_instance_id = c.sampled_instance_id
+  JOIN sample s ON s.id = r.sample_id
   JOIN dataset d ON d.id = s.dataset_id
-  WHERE v.verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
-  GROUP BY d.name, v.setting, v.shots, (v.verdict IN ('EXACT', 'NEAR_EXACT'))`;
+  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  GROUP BY d.name, r.setting, r.shots, (c.effective_verdict IN ('EXACT', 'NEAR_EXACT'))`;
 
 /** Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting. */
 export const nearExactToExact = `
   WITH verdicts AS (
-    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, ${EFFECTIVE_VERDICT} AS verdict,
+    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, c.effective_verdict AS verdict,
            c.output
     FROM run r
     JOIN sample s ON s.id = r.sample_id
@@ -85,7 +90,7 @@ export const exportPage = `
          c.repeat, c.status::text AS status, si.label, si.initial_segment, si.subsequent_segment AS reference,
          c.output, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
          c.latency_ms, c.attempts, c.error, c.reported_model, c.cache_hit, c.cost_usd::text AS cost_usd,
-         ${EFFECTIVE_VERDICT} AS effective_verdict,
+         c.effective_verdict,
          coalesce((SELECT json_agg(json_build_object('id', j.id::text, 'verdict', j.verdict, 'judgeKind', j.judge_kind,
                      'judgeName', j.judge_name, 'judgeVersion', j.judge_version, 'note', j.note, 'createdAt', j.created_at)
                      ORDER BY j.created_at, j.id)
