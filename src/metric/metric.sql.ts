@@ -63,16 +63,20 @@ export const performanceByMemorization = `
   WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
   GROUP BY d.name, r.setting, r.shots, (c.effective_verdict IN ('EXACT', 'NEAR_EXACT'))`;
 
-/** Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting. */
+/**
+ * Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting.
+ * Where a dataset x setting x k has several runs, its latest run speaks for it. At most 1,000 rows.
+ */
 export const nearExactToExact = `
   WITH verdicts AS (
-    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, c.effective_verdict AS verdict,
-           c.output
+    SELECT DISTINCT ON (d.name, r.setting, r.shots, c.sampled_instance_id)
+           d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, c.effective_verdict AS verdict, c.output
     FROM run r
     JOIN sample s ON s.id = r.sample_id
     JOIN dataset d ON d.id = s.dataset_id
     JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND c.effective_verdict IN ('NEAR_EXACT', 'EXACT')
+    ORDER BY d.name, r.setting, r.shots, c.sampled_instance_id, r.created_at DESC, r.id DESC, c.repeat
   )
   SELECT a.dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
          si.initial_segment, si.subsequent_segment, a.output AS near_exact_output, b.output AS exact_output
@@ -81,7 +85,8 @@ export const nearExactToExact = `
                  AND b.shots > a.shots AND b.verdict = 'EXACT'
   JOIN sampled_instance si ON si.id = a.sampled_instance_id
   WHERE a.verdict = 'NEAR_EXACT'
-  ORDER BY a.dataset, a.setting, a.shots, b.shots, a.sampled_instance_id`;
+  ORDER BY a.dataset, a.setting, a.shots, b.shots, a.sampled_instance_id
+  LIMIT 1000`;
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
 export const exportPage = `
