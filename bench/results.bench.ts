@@ -159,7 +159,8 @@ export async function benchResults(args: string[]) {
     for (const [label, durations] of [
       ["memorizationBreakdown (dataset x setting x k)", breakdown],
       ["studyReport", report],
-    ] as const) {
+      ...parts,
+    ] as [string, number[]][]) {
       console.log(
         `| ${label} | ${durations.length} | ${percentile(durations, 50).toFixed(0)} | ${percentile(durations, 95).toFixed(0)} | ${Math.max(...durations).toFixed(0)} |`,
       );

@@ -49,43 +49,51 @@ export const performanceByMemorization = `
     FROM run pr JOIN completion pc ON pc.run_id = pr.id AND pc.status = 'SUCCEEDED'
     WHERE pr.experiment_id = $1 AND pr.kind = 'PERFORMANCE'
     GROUP BY pr.sample_id, pr.shots, pc.sampled_instance_id
+  ), memorization AS (
+    -- One row per instance and verdict class, with how many of the cell's completions fell in it.
+    SELECT r.sample_id, r.setting, r.shots, c.sampled_instance_id,
+           (c.effective_verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized, count(*) AS times
+    FROM run r JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
+    GROUP BY r.sample_id, r.setting, r.shots, c.sampled_instance_id, (c.effective_verdict IN ('EXACT', 'NEAR_EXACT'))
   )
-  SELECT d.name AS dataset, r.setting::text AS setting, r.shots,
-         (c.effective_verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized,
-         count(DISTINCT c.sampled_instance_id)::int AS instances,
-         sum(p.n)::int AS n,
-         sum(p.correct)::int AS correct
-  FROM run r
-  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED' AND c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
-  JOIN performance p ON p.sample_id = r.sample_id AND p.shots = r.shots AND p.sampled_instance_id = c.sampled_instance_id
-  JOIN sample s ON s.id = r.sample_id
+  SELECT d.name AS dataset, m.setting::text AS setting, m.shots, m.memorized,
+         count(DISTINCT m.sampled_instance_id)::int AS instances,
+         sum(m.times * p.n)::int AS n,
+         sum(m.times * p.correct)::int AS correct
+  FROM memorization m
+  JOIN performance p ON p.sample_id = m.sample_id AND p.shots = m.shots AND p.sampled_instance_id = m.sampled_instance_id
+  JOIN sample s ON s.id = m.sample_id
   JOIN dataset d ON d.id = s.dataset_id
-  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-  GROUP BY d.name, r.setting, r.shots, (c.effective_verdict IN ('EXACT', 'NEAR_EXACT'))`;
+  GROUP BY d.name, m.setting, m.shots, m.memorized`;
 
 /**
  * Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting.
  * Where a dataset x setting x k has several runs, its latest run speaks for it. At most 1,000 rows.
  */
 export const nearExactToExact = `
-  WITH verdicts AS (
-    SELECT DISTINCT ON (d.name, r.setting, r.shots, c.sampled_instance_id)
-           d.name AS dataset, r.setting::text AS setting, r.shots, c.sampled_instance_id, c.effective_verdict AS verdict, c.output
+  WITH latest AS (
+    SELECT DISTINCT ON (r.sample_id, r.setting, r.shots) r.id, r.sample_id, r.setting::text AS setting, r.shots
     FROM run r
-    JOIN sample s ON s.id = r.sample_id
-    JOIN dataset d ON d.id = s.dataset_id
-    JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND c.effective_verdict IN ('NEAR_EXACT', 'EXACT')
-    ORDER BY d.name, r.setting, r.shots, c.sampled_instance_id, r.created_at DESC, r.id DESC, c.repeat
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+    ORDER BY r.sample_id, r.setting, r.shots, r.created_at DESC, r.id DESC
+  ), verdicts AS (
+    SELECT DISTINCT ON (l.id, c.sampled_instance_id) l.sample_id, l.setting, l.shots, c.sampled_instance_id,
+           c.effective_verdict AS verdict, c.output
+    FROM latest l JOIN completion c ON c.run_id = l.id AND c.status = 'SUCCEEDED'
+    WHERE c.effective_verdict IN ('NEAR_EXACT', 'EXACT')
+    ORDER BY l.id, c.sampled_instance_id, c.repeat
   )
-  SELECT a.dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
+  SELECT d.name AS dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
          si.initial_segment, si.subsequent_segment, a.output AS near_exact_output, b.output AS exact_output
   FROM verdicts a
-  JOIN verdicts b ON b.dataset = a.dataset AND b.setting = a.setting AND b.sampled_instance_id = a.sampled_instance_id
+  JOIN verdicts b ON b.sample_id = a.sample_id AND b.setting = a.setting AND b.sampled_instance_id = a.sampled_instance_id
                  AND b.shots > a.shots AND b.verdict = 'EXACT'
   JOIN sampled_instance si ON si.id = a.sampled_instance_id
+  JOIN sample s ON s.id = a.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
   WHERE a.verdict = 'NEAR_EXACT'
-  ORDER BY a.dataset, a.setting, a.shots, b.shots, a.sampled_instance_id
+  ORDER BY d.name, a.setting, a.shots, b.shots, a.sampled_instance_id
   LIMIT 1000`;
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
