@@ -78,10 +78,15 @@ export const nearExactToExact = `
     WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
     ORDER BY r.sample_id, r.setting, r.shots, r.created_at DESC, r.id DESC
   ), verdicts AS (
+    -- LATERAL: read each latest run's completions through the (run_id, status) index, never the whole table.
     SELECT DISTINCT ON (l.id, c.sampled_instance_id) l.sample_id, l.setting, l.shots, c.sampled_instance_id,
-           c.effective_verdict AS verdict, c.output
-    FROM latest l JOIN completion c ON c.run_id = l.id AND c.status = 'SUCCEEDED'
-    WHERE c.effective_verdict IN ('NEAR_EXACT', 'EXACT')
+           c.verdict, c.output
+    FROM latest l
+    CROSS JOIN LATERAL (
+      SELECT completion.sampled_instance_id, completion.effective_verdict AS verdict, completion.output, completion.repeat
+      FROM completion
+      WHERE completion.run_id = l.id AND completion.status = 'SUCCEEDED' AND completion.effective_verdict IN ('NEAR_EXACT', 'EXACT')
+    ) AS c
     ORDER BY l.id, c.sampled_instance_id, c.repeat
   )
   SELECT d.name AS dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
