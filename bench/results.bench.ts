@@ -132,9 +132,12 @@ export async function benchResults(args: string[]) {
       ["  part: nearExactToExact", await time(3, () => results.transitions(bench))],
       ["  part: contamination", await time(3, () => results.contamination(bench))],
     ];
-    const plan = (
-      await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql.memorizationCounts}`, [bench])
-    ).rows.map((row) => row["QUERY PLAN"]);
+    const explain = async (statement: string) =>
+      (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, [bench])).rows.map(
+        (row) => row["QUERY PLAN"] as string,
+      );
+    const plan = await explain(sql.memorizationCounts);
+    const transitionPlan = args.includes("--plans") ? await explain(sql.nearExactToExact) : [];
 
     let written = 0;
     let peakRss = process.memoryUsage().rss;
@@ -171,6 +174,7 @@ export async function benchResults(args: string[]) {
     console.log("\nplan of the memorization counts:\n```");
     for (const line of plan) console.log(line);
     console.log("```");
+    for (const line of transitionPlan) console.log(line);
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -79,8 +79,7 @@ export const nearExactToExact = `
     ORDER BY r.sample_id, r.setting, r.shots, r.created_at DESC, r.id DESC
   ), verdicts AS (
     -- LATERAL: read each latest run's completions through the (run_id, status) index, never the whole table.
-    SELECT DISTINCT ON (l.id, c.sampled_instance_id) l.sample_id, l.setting, l.shots, c.sampled_instance_id,
-           c.verdict, c.output
+    SELECT DISTINCT ON (l.id, c.sampled_instance_id) l.sample_id, l.setting, l.shots, c.sampled_instance_id, c.verdict, c.output
     FROM latest l
     CROSS JOIN LATERAL (
       SELECT completion.sampled_instance_id, completion.effective_verdict AS verdict, completion.output, completion.repeat
@@ -88,17 +87,28 @@ export const nearExactToExact = `
       WHERE completion.run_id = l.id AND completion.status = 'SUCCEEDED' AND completion.effective_verdict IN ('NEAR_EXACT', 'EXACT')
     ) AS c
     ORDER BY l.id, c.sampled_instance_id, c.repeat
+  ), per_instance AS (
+    -- One row per instance and setting with its near-exact and exact k values (no self-join: that is quadratic).
+    SELECT sample_id, setting, sampled_instance_id,
+           array_agg(shots ORDER BY shots) FILTER (WHERE verdict = 'NEAR_EXACT') AS near_shots,
+           array_agg(output ORDER BY shots) FILTER (WHERE verdict = 'NEAR_EXACT') AS near_outputs,
+           array_agg(shots ORDER BY shots) FILTER (WHERE verdict = 'EXACT') AS exact_shots,
+           array_agg(output ORDER BY shots) FILTER (WHERE verdict = 'EXACT') AS exact_outputs
+    FROM verdicts
+    GROUP BY sample_id, setting, sampled_instance_id
+    HAVING min(shots) FILTER (WHERE verdict = 'NEAR_EXACT') < max(shots) FILTER (WHERE verdict = 'EXACT')
   )
-  SELECT d.name AS dataset, a.setting, a.shots AS from_shots, b.shots AS to_shots, a.sampled_instance_id::text AS sampled_instance_id,
-         si.initial_segment, si.subsequent_segment, a.output AS near_exact_output, b.output AS exact_output
-  FROM verdicts a
-  JOIN verdicts b ON b.sample_id = a.sample_id AND b.setting = a.setting AND b.sampled_instance_id = a.sampled_instance_id
-                 AND b.shots > a.shots AND b.verdict = 'EXACT'
-  JOIN sampled_instance si ON si.id = a.sampled_instance_id
-  JOIN sample s ON s.id = a.sample_id
+  SELECT d.name AS dataset, p.setting, near.shots AS from_shots, exact.shots AS to_shots,
+         p.sampled_instance_id::text AS sampled_instance_id, si.initial_segment, si.subsequent_segment,
+         near.output AS near_exact_output, exact.output AS exact_output
+  FROM per_instance p
+  CROSS JOIN LATERAL unnest(p.near_shots, p.near_outputs) AS near(shots, output)
+  CROSS JOIN LATERAL unnest(p.exact_shots, p.exact_outputs) AS exact(shots, output)
+  JOIN sampled_instance si ON si.id = p.sampled_instance_id
+  JOIN sample s ON s.id = p.sample_id
   JOIN dataset d ON d.id = s.dataset_id
-  WHERE a.verdict = 'NEAR_EXACT'
-  ORDER BY d.name, a.setting, a.shots, b.shots, a.sampled_instance_id
+  WHERE exact.shots > near.shots
+  ORDER BY d.name, p.setting, near.shots, exact.shots, p.sampled_instance_id
   LIMIT 1000`;
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
