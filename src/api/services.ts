@@ -51,10 +51,10 @@ export function createServices(database: Database, config: Config, logger: Logge
     prompts,
     providers,
     queue,
-    runs: new RunService(dataSource, samples, prompts, providers, queue),
+    runs: new RunService(dataSource, samples, prompts, providers, queue, templates),
     executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger, queue),
-    judgments: new JudgmentService(dataSource, providers, queue),
-    judgmentExecutor: new JudgmentExecutor(dataSource, providers),
+    judgments: new JudgmentService(dataSource, providers, queue, templates),
+    judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),
     results: new ResultService(dataSource),
     close: () => queue.stop(),
   };

@@ -45,13 +45,14 @@ export async function runJudgeAgreement(
     try {
       const registry = new ProviderRegistry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);
+      const { prompt } = await command.services.templates.judgePrompt();
       verdicts = [];
       for (const pair of pairs) {
         const outcome = await callWithRetries(
           provider,
           {
             model,
-            messages: judgePrompt(pair.reference, pair.candidate),
+            messages: judgePrompt(pair.reference, pair.candidate, prompt),
             temperature: 0,
             maxOutputTokens: 10,
           },

@@ -9,8 +9,32 @@ export interface JudgeExample {
   answer: "exact match" | "near-exact match" | "inexact match";
 }
 
+/** The judge's prompt: stored as versioned template `judge/llm`, of which this is version 1. */
+export interface JudgePromptBody {
+  instruction: string;
+  examples: JudgeExample[];
+}
+
+export const JUDGE_PROMPT_KEY = "judge/llm";
+
+const ANSWERS = ["exact match", "near-exact match", "inexact match"];
+
+/** Problems with a judge prompt; empty when it is usable. */
+export function checkJudgePrompt(prompt: JudgePromptBody): string[] {
+  const problems: string[] = [];
+  if (!prompt.instruction?.trim()) problems.push("instruction: must not be empty");
+  if (!Array.isArray(prompt.examples) || prompt.examples.length > 20) problems.push("examples: at most 20");
+  for (const [index, example] of (prompt.examples ?? []).entries()) {
+    if (!example.reference?.trim() || !example.candidate?.trim())
+      problems.push(`examples[${index}]: reference and candidate must not be empty`);
+    if (!ANSWERS.includes(example.answer))
+      problems.push(`examples[${index}]: answer must be one of ${ANSWERS.join(", ")}`);
+  }
+  return problems;
+}
+
 /** The instruction and four worked examples (one exact, three near-exact), written for memicl. */
-export const LLM_JUDGE_PROMPT = {
+export const LLM_JUDGE_PROMPT: JudgePromptBody = {
   instruction:
     "You compare a candidate text with a reference text and classify the candidate as one of: " +
     '"exact match" (the same text, ignoring case, spacing and punctuation), ' +
@@ -39,11 +63,15 @@ export const LLM_JUDGE_PROMPT = {
       candidate: "Officials said that the bridge would reopen next month once repairs are done.",
       answer: "near-exact match",
     },
-  ] satisfies JudgeExample[],
+  ],
 };
 
 /** The chat messages asking the judge about one pair. */
-export function judgePrompt(reference: string, candidate: string, prompt = LLM_JUDGE_PROMPT): ChatMessage[] {
+export function judgePrompt(
+  reference: string,
+  candidate: string,
+  prompt: JudgePromptBody = LLM_JUDGE_PROMPT,
+): ChatMessage[] {
   const item = (example: { reference: string; candidate: string }) =>
     `Reference text: ${example.reference}\nCandidate text: ${example.candidate}\nAnswer:`;
   const examples = prompt.examples.map((example) => `${item(example)} ${example.answer}`).join("\n\n");

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
-import { judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
+import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
 import { callWithRetries } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JudgmentJob } from "../queue/job-queue";
+import { TemplateService } from "../template/template.service";
 
 /** `llm:<provider>/<model>`: how LLM judges are named on judgments. */
 export function llmJudgeName(provider: string, model: string): string {
@@ -18,10 +19,24 @@ export function llmJudgeName(provider: string, model: string): string {
  * Idempotent per (completion, request): a retried job adds no second judgment.
  */
 export class JudgmentExecutor {
+  private readonly prompts = new Map<number, Promise<JudgePromptBody>>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly providers: ProviderRegistry,
+    private readonly templates: TemplateService,
   ) {}
+
+  /** Judge prompt versions never change, so each is read once per process. */
+  private prompt(version: number): Promise<JudgePromptBody> {
+    let prompt = this.prompts.get(version);
+    if (!prompt) {
+      prompt = this.templates.judgePrompt(version).then((found) => found.prompt);
+      prompt.catch(() => this.prompts.delete(version));
+      this.prompts.set(version, prompt);
+    }
+    return prompt;
+  }
 
   async executeBatch(jobs: JudgmentJob[]): Promise<(Error | null)[]> {
     return Promise.all(
@@ -44,7 +59,7 @@ export class JudgmentExecutor {
     );
     if (!row || row.done) return;
     const handle = this.providers.get(job.provider);
-    const messages = judgePrompt(row.reference, row.output ?? "");
+    const messages = judgePrompt(row.reference, row.output ?? "", await this.prompt(job.promptVersion));
     const request = { model: job.model, messages, temperature: 0, maxOutputTokens: 10 };
     const cacheKey = createHash("sha256")
       .update(JSON.stringify(["judge", job.provider, job.model, messages]))
@@ -90,7 +105,7 @@ export class JudgmentExecutor {
         job.completionId,
         verdict,
         llmJudgeName(job.provider, job.model),
-        LLM_JUDGE_VERSION,
+        `${LLM_JUDGE_VERSION}/prompt-v${job.promptVersion}`,
         JSON.stringify({
           request: job.request,
           answer: result?.text ?? null,

@@ -57,6 +57,10 @@ export class JudgeInput {
   @IsOptional()
   @MaxLength(200)
   model?: string;
+
+  @Field(() => Int, { nullable: true, description: "LLM: the judge prompt version; the latest when absent." })
+  @IsOptional()
+  promptVersion?: number;
 }
 
 @InputType({ description: "Judge the scope again (new judgments; old ones stay)." })

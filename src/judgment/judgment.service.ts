@@ -16,6 +16,7 @@ import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { Run, RunKind } from "../run/run.entity";
 import { rowToCompletion } from "../run/run.service";
+import { TemplateService } from "../template/template.service";
 import { JudgeKind, Judgment } from "./judgment.entity";
 import { JudgeAgreement, JudgeSelector, JudgingScope, ReviewReason } from "./judgment.inputs";
 import * as sql from "./judgment.sql";
@@ -26,6 +27,7 @@ export class JudgmentService {
     private readonly dataSource: DataSource,
     private readonly providers: ProviderRegistry,
     private readonly queue: JobQueue,
+    private readonly templates: TemplateService,
   ) {}
 
   /**
@@ -36,14 +38,16 @@ export class JudgmentService {
     scope: JudgingScope,
     provider: string,
     model: string,
+    promptVersion?: number | null,
   ): Promise<{ request: string; queuedCount: number }> {
     this.providers.config(provider);
+    const { version } = await this.templates.judgePrompt(promptVersion);
     const runIds = await this.runIds(scope);
     const rows: { id: string }[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
     const request = `rejudge:${randomUUID()}`;
     await this.queue.enqueue(
       "judgment",
-      rows.map((row) => ({ completionId: String(row.id), provider, model, request })),
+      rows.map((row) => ({ completionId: String(row.id), provider, model, request, promptVersion: version })),
     );
     this.queue.wake();
     return { request, queuedCount: rows.length };

@@ -15,6 +15,8 @@ export interface JudgmentJob {
   model: string;
   /** Identifies the request (a run's automatic judging, or one rejudge) so a retried job adds one judgment. */
   request: string;
+  /** Version of the judge prompt (template `judge/llm`). */
+  promptVersion: number;
 }
 
 export interface JobKinds {

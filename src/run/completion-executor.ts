@@ -236,6 +236,7 @@ export class CompletionExecutor {
           provider: judge.provider,
           model: judge.model,
           request: `auto:${run.id}`,
+          promptVersion: judge.promptVersion,
         },
       ]);
     }

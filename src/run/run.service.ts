@@ -13,6 +13,7 @@ import { JobQueue } from "../queue/job-queue";
 import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptService } from "../template/prompt.service";
+import { TemplateService } from "../template/template.service";
 import { MemorizationSetting, Run, RunKind, RunStatus } from "./run.entity";
 import { RunFilter, StartExperimentInput, StartRunInput } from "./run.inputs";
 import * as sql from "./run.sql";
@@ -34,7 +35,9 @@ interface RunRequest {
 }
 
 /** The automatic judge of a run's memorization answers, as recorded on the run. */
-export type RunJudge = { kind: "HEURISTIC" } | { kind: "LLM"; provider: string; model: string };
+export type RunJudge =
+  | { kind: "HEURISTIC" }
+  | { kind: "LLM"; provider: string; model: string; promptVersion: number };
 
 /** Runs as domain records: starting (idempotent), cancelling, resuming, retrying; the queue only delivers work. */
 export class RunService {
@@ -44,6 +47,7 @@ export class RunService {
     private readonly prompts: PromptService,
     private readonly providers: ProviderRegistry,
     private readonly queue: JobQueue,
+    private readonly templates: TemplateService,
   ) {}
 
   async get(id: string): Promise<Run> {
@@ -155,7 +159,7 @@ export class RunService {
       templateVersion: input.templateVersion ?? null,
       cache: input.cache,
       idempotencyKey: input.idempotencyKey ?? null,
-      judge: this.judgeOf(input.judge),
+      judge: await this.judgeOf(input.judge),
     };
     if (request.idempotencyKey) {
       const existing = await this.dataSource.manager.findOneBy(Run, {
@@ -195,6 +199,7 @@ export class RunService {
         };
     }
     this.providers.config(input.provider);
+    const judge = await this.judgeOf(input.judge);
     const requests: RunRequest[] = [];
     for (const sampleId of input.sampleIds) {
       const sample = await this.samples.get(sampleId);
@@ -217,7 +222,7 @@ export class RunService {
               templateVersion: null,
               cache: input.cache,
               idempotencyKey: null,
-              judge: this.judgeOf(input.judge),
+              judge,
             });
           }
         }
@@ -317,13 +322,15 @@ export class RunService {
     return run;
   }
 
-  private judgeOf(input: JudgeInput | undefined): RunJudge {
+  /** The run's judge as recorded: an LLM judge is pinned to the judge prompt version current at the start. */
+  private async judgeOf(input: JudgeInput | undefined): Promise<RunJudge> {
     if (!input || input.kind === JudgeKind.HEURISTIC) return { kind: "HEURISTIC" };
     if (input.kind !== JudgeKind.LLM || !input.provider || !input.model) {
       throw new BadInputError("judge: HEURISTIC, or LLM with a provider and a model", { field: "judge" });
     }
     this.providers.config(input.provider);
-    return { kind: "LLM", provider: input.provider, model: input.model };
+    const { version } = await this.templates.judgePrompt(input.promptVersion);
+    return { kind: "LLM", provider: input.provider, model: input.model, promptVersion: version };
   }
 
   /** Stops new calls: workers skip the run's items; calls already in flight are stored when they return. */

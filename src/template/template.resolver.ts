@@ -1,11 +1,14 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import { Context } from "../api/context";
+import { JudgeExample, JudgePromptBody } from "../judge/llm-judge";
 import { estimateGrid, TOKENIZER } from "./prompt.service";
 import { PromptTemplate } from "./prompt-template.entity";
 import {
+  CreateJudgePromptVersionInput,
   CreatePromptTemplateVersionInput,
   EstimateGridInput,
   GridEstimate,
+  JudgePromptView,
   PromptTemplateView,
   RenderedPrompt,
   RenderPromptInput,
@@ -62,6 +65,51 @@ export class TemplateResolver {
       query: input.query,
     };
     return toView(await services.templates.createVersion(input.key, body, input.note ?? null));
+  }
+
+  @Query(() => JudgePromptView, {
+    description: "The LLM judge's prompt; the latest version when none is given.",
+  })
+  async judgePrompt(
+    @Arg("version", () => Int, { nullable: true }) version: number | undefined,
+    @Ctx() { services }: Context,
+  ) {
+    const { prompt, template } = await services.templates.judgePrompt(version);
+    return {
+      version: template.version,
+      instruction: prompt.instruction,
+      examples: prompt.examples,
+      note: template.note,
+      createdAt: template.createdAt,
+    };
+  }
+
+  @Mutation(() => JudgePromptView, {
+    description: "Adds the next version of the LLM judge's prompt; judgments record the version they used.",
+  })
+  async createJudgePromptVersion(
+    @Arg("input") input: CreateJudgePromptVersionInput,
+    @Ctx() { services }: Context,
+  ) {
+    const template = await services.templates.createJudgePromptVersion(
+      {
+        instruction: input.instruction,
+        examples: input.examples.map(({ reference, candidate, answer }) => ({
+          reference,
+          candidate,
+          answer: answer as JudgeExample["answer"],
+        })),
+      },
+      input.note ?? null,
+    );
+    const prompt = template.body as unknown as JudgePromptBody;
+    return {
+      version: template.version,
+      instruction: prompt.instruction,
+      examples: prompt.examples,
+      note: template.note,
+      createdAt: template.createdAt,
+    };
   }
 
   @Query(() => RenderedPrompt, {

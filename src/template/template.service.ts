@@ -1,5 +1,6 @@
 import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
+import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT } from "../judge/llm-judge";
 import { PromptTemplate } from "./prompt-template.entity";
 import { checkTemplateBody, DEFAULT_TEMPLATES, TemplateBody } from "./template-body";
 
@@ -12,7 +13,10 @@ export class TemplateService {
   /** Writes the built-in version 1 of every template once per database (idempotent). */
   ensureDefaults(): Promise<void> {
     this.defaultsEnsured ??= (async () => {
-      for (const [key, body] of Object.entries(DEFAULT_TEMPLATES)) {
+      for (const [key, body] of [
+        ...Object.entries(DEFAULT_TEMPLATES),
+        [JUDGE_PROMPT_KEY, LLM_JUDGE_PROMPT] as const,
+      ]) {
         await this.dataSource.query(
           `INSERT INTO prompt_template (key, version, body, note) VALUES ($1, 1, $2, 'built-in default')
            ON CONFLICT (key, version) DO NOTHING`,
@@ -48,6 +52,7 @@ export class TemplateService {
       .orderBy("template.key", "ASC")
       .addOrderBy("template.version", "DESC");
     if (key) query.where("template.key = :key", { key });
+    else query.where("template.key <> :judge", { judge: JUDGE_PROMPT_KEY }); // a different shape: see judgePrompt
     return query.getMany();
   }
 
@@ -56,6 +61,34 @@ export class TemplateService {
     const problems = checkTemplateBody(key, body);
     if (problems.length > 0)
       throw new BadInputError(`invalid template: ${problems.join("; ")}`, { problems });
+    return this.insertVersion(key, { ...body }, note);
+  }
+
+  /** The LLM judge's prompt (instruction and worked examples), a given version or the latest. */
+  async judgePrompt(
+    version?: number | null,
+  ): Promise<{ version: number; prompt: JudgePromptBody; template: PromptTemplate }> {
+    const template = await this.get(JUDGE_PROMPT_KEY, version);
+    return { version: template.version, prompt: template.body as unknown as JudgePromptBody, template };
+  }
+
+  /** Adds the next version of the LLM judge's prompt; judgments record the version they were made with. */
+  async createJudgePromptVersion(prompt: JudgePromptBody, note: string | null): Promise<PromptTemplate> {
+    const problems = checkJudgePrompt(prompt);
+    if (problems.length > 0)
+      throw new BadInputError(`invalid judge prompt: ${problems.join("; ")}`, { problems });
+    return this.insertVersion(
+      JUDGE_PROMPT_KEY,
+      { instruction: prompt.instruction, examples: prompt.examples },
+      note,
+    );
+  }
+
+  private async insertVersion(
+    key: string,
+    body: Record<string, unknown>,
+    note: string | null,
+  ): Promise<PromptTemplate> {
     await this.ensureDefaults();
     return this.dataSource.transaction(async (manager) => {
       // Serialise version numbers per key: a concurrent edit waits rather than colliding.
@@ -64,7 +97,7 @@ export class TemplateService {
         "SELECT coalesce(max(version), 0) + 1 AS next FROM prompt_template WHERE key = $1",
         [key],
       );
-      return manager.save(manager.create(PromptTemplate, { key, version: next, body: { ...body }, note }));
+      return manager.save(manager.create(PromptTemplate, { key, version: next, body, note }));
     });
   }
 }

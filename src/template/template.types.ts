@@ -245,3 +245,56 @@ export class GridEstimate {
   @Field({ description: "How exact the figures are." })
   note: string;
 }
+
+@ObjectType()
+@InputType("JudgeExampleInput")
+export class JudgeExampleView {
+  @Field()
+  @MaxLength(5_000)
+  reference: string;
+
+  @Field()
+  @MaxLength(5_000)
+  candidate: string;
+
+  @Field({ description: "`exact match`, `near-exact match` or `inexact match`." })
+  @MaxLength(50)
+  answer: string;
+}
+
+@ObjectType({
+  description:
+    "A version of the LLM judge's prompt: an instruction and worked examples, then the pair to judge.",
+})
+export class JudgePromptView {
+  @Field(() => Int)
+  version: number;
+
+  @Field()
+  instruction: string;
+
+  @Field(() => [JudgeExampleView])
+  examples: JudgeExampleView[];
+
+  @Field(() => String, { nullable: true })
+  note: string | null;
+
+  @Field()
+  createdAt: Date;
+}
+
+@InputType({ description: "The next version of the LLM judge's prompt." })
+export class CreateJudgePromptVersionInput {
+  @Field()
+  @MaxLength(20_000)
+  instruction: string;
+
+  @Field(() => [JudgeExampleView])
+  @ArrayMaxSize(20)
+  examples: JudgeExampleView[];
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  note?: string;
+}

@@ -7,7 +7,7 @@ import { startTestServer, TestServer } from "../support/server";
 const COMPLETIONS = `query($id: ID!) { run(id: $id) { completions(first: 500) { edges { node {
   id output sampledInstance { subsequentSegment }
   effectiveJudgment { id verdict judgeKind judgeName supersedesId details }
-  judgments { id verdict judgeKind judgeName note supersedesId } } } } } }`;
+  judgments { id verdict judgeKind judgeName judgeVersion note supersedesId } } } } } }`;
 
 describe.each(BACKENDS)("judging (%s database)", (backend) => {
   let api: TestServer;
@@ -235,6 +235,38 @@ describe.each(BACKENDS)("the LLM judge and the review queue (%s database)", (bac
     expect(
       fake.requests.filter((request) => request.messages.at(-1)!.content.includes("Reference text:")),
     ).toHaveLength(30);
+
+    // A new version of the judge prompt is what the next request uses, and judgments say which they used.
+    const created = await api.gql(
+      `mutation($input: CreateJudgePromptVersionInput!) { createJudgePromptVersion(input: $input) { version instruction examples { answer } } }`,
+      {
+        input: {
+          instruction: "Compare the texts. Answer with the category only.",
+          examples: [{ reference: "a b c", candidate: "a b c", answer: "exact match" }],
+        },
+      },
+    );
+    expect(created.data?.createJudgePromptVersion).toMatchObject({
+      version: 2,
+      examples: [{ answer: "exact match" }],
+    });
+    const bad = await api.gql(
+      `mutation($input: CreateJudgePromptVersionInput!) { createJudgePromptVersion(input: $input) { version } }`,
+      {
+        input: { instruction: "x", examples: [{ reference: "a", candidate: "b", answer: "maybe" }] },
+      },
+    );
+    expect(bad.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    await api.gql(`mutation($input: RejudgeInput!) { rejudge(input: $input) { queuedCount } }`, {
+      input: { scope: { runId: run.id }, judge: { kind: "LLM", provider: "judge", model: "judge-model" } },
+    });
+    const third = await waitForJudgments(run.id, 3);
+    expect(third[0].judgments[0].judgeVersion).toBe("llm-judge-1/prompt-v2");
+    expect(fake.requests.at(-1)!.messages[0].content).toBe(
+      "Compare the texts. Answer with the category only.",
+    );
+    const first = await api.gql(`{ judgePrompt(version: 1) { version examples { answer } } }`);
+    expect(first.data?.judgePrompt.examples).toHaveLength(4);
 
     // The heuristic judge next to it: where they disagree, the review queue says so.
     await api.gql(`mutation($input: RejudgeInput!) { rejudge(input: $input) { judgedCount } }`, {
