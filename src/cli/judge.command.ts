@@ -7,7 +7,7 @@ import { readGoldCsv } from "../judge/gold-file";
 import { judgeHeuristically } from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
 import { JudgeVerdict } from "../judge/verdicts";
-import { callWithRetries } from "../llm/call-with-retries";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { openForCommand } from "./open-database";
 
@@ -56,12 +56,7 @@ export async function runJudgeAgreement(
             temperature: 0,
             maxOutputTokens: 10,
           },
-          {
-            maxAttempts: providerConfig.maxAttempts,
-            timeoutMs: providerConfig.timeoutSeconds * 1000,
-            baseDelayMs: 500,
-            maxDelayMs: 30_000,
-          },
+          retryPolicyOf(providerConfig),
           { beforeAttempt: (signal) => limiter.acquire(400, signal) },
         );
         verdicts.push(outcome.ok ? parseJudgeAnswer(outcome.result.text) : "UNPARSEABLE");

@@ -1,4 +1,5 @@
 import { ClassType, Field, Int, ObjectType } from "type-graphql";
+import { BadInputError } from "./errors";
 
 @ObjectType()
 export class PageInfo {
@@ -44,6 +45,13 @@ export function toPage<T>(rows: T[], first: number, cursorOf: (row: T) => string
 }
 
 export const MAX_PAGE_SIZE = 500;
+
+/** Every connection's `first`: 0 to MAX_PAGE_SIZE, else BAD_USER_INPUT. */
+export function checkPageSize(first: number): void {
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+    throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
+  }
+}
 
 /** `first` argument shared by every connection field. */
 export const firstArg = { type: () => Int, defaultValue: 20, description: `Page size, 0-${MAX_PAGE_SIZE}.` };

@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
@@ -210,12 +210,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   return groups;
-}
-
-function checkPageSize(first: number) {
-  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-    throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-  }
 }
 
 function escapeLike(text: string): string {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
-import { callWithRetries } from "../llm/call-with-retries";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JudgmentJob } from "../queue/job-queue";
@@ -74,17 +74,9 @@ export class JudgmentExecutor {
     if (hits.length > 0) {
       result = hits[0].response;
     } else {
-      const outcome = await callWithRetries(
-        handle.provider,
-        request,
-        {
-          maxAttempts: handle.config.maxAttempts,
-          timeoutMs: handle.config.timeoutSeconds * 1000,
-          baseDelayMs: 500,
-          maxDelayMs: 30_000,
-        },
-        { beforeAttempt: (signal) => handle.limiter.acquire(600, signal) },
-      );
+      const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
+        beforeAttempt: (signal) => handle.limiter.acquire(600, signal),
+      });
       attempts = outcome.attempts;
       if (outcome.ok) {
         result = outcome.result;

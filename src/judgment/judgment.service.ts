@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
-import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
@@ -166,9 +166,7 @@ export class JudgmentService {
     after: string | null,
     seed: string,
   ): Promise<Page<Completion>> {
-    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-      throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-    }
+    checkPageSize(first);
     const runIds = await this.runIds(scope);
     const [sortKey, afterId] = after ? decodeCursor("Review", after) : ["", "0"];
     const rows: Record<string, unknown>[] = await this.dataSource.query(sql.completionsToReview, [

@@ -56,3 +56,13 @@ export async function callWithRetries(
     latencyMs,
   };
 }
+
+/** A provider's retry policy as configured: its attempts and timeout, backoff from 0.5 s up to 30 s. */
+export function retryPolicyOf(config: { maxAttempts: number; timeoutSeconds: number }): RetryPolicy {
+  return {
+    maxAttempts: config.maxAttempts,
+    timeoutMs: config.timeoutSeconds * 1000,
+    baseDelayMs: 500,
+    maxDelayMs: 30_000,
+  };
+}

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { parseAnswer } from "../completion/answer-parser";
 import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
-import { callWithRetries } from "../llm/call-with-retries";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
@@ -117,31 +117,21 @@ export class CompletionExecutor {
     const handle = this.providers.get(run.provider);
     const estimatedTokens = handle.limiter.limited ? countChatTokens(messages) + run.maxOutputTokens : 0;
     let lost = false;
-    const outcome = await callWithRetries(
-      handle.provider,
-      request,
-      {
-        maxAttempts: handle.config.maxAttempts,
-        timeoutMs: handle.config.timeoutSeconds * 1000,
-        baseDelayMs: 500,
-        maxDelayMs: 30_000,
+    const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
+      beforeAttempt: async (signal) => {
+        await handle.limiter.acquire(estimatedTokens, signal);
       },
-      {
-        beforeAttempt: async (signal) => {
-          await handle.limiter.acquire(estimatedTokens, signal);
-        },
-        shouldStop: async () => {
-          const [renewed]: [unknown[], number] = await this.dataSource.query(sql.renewLease, [
-            claimed.id,
-            claimed.lease_token,
-            this.leaseSeconds,
-          ]);
-          if (renewed.length === 0) lost = true;
-          const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
-          return lost || (status !== "QUEUED" && status !== "RUNNING");
-        },
+      shouldStop: async () => {
+        const [renewed]: [unknown[], number] = await this.dataSource.query(sql.renewLease, [
+          claimed.id,
+          claimed.lease_token,
+          this.leaseSeconds,
+        ]);
+        if (renewed.length === 0) lost = true;
+        const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
+        return lost || (status !== "QUEUED" && status !== "RUNNING");
       },
-    );
+    });
     if (lost) {
       this.logger.warn(
         { completionId },

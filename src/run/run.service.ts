@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from "typeorm";
-import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, ConflictError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
@@ -63,9 +63,7 @@ export class RunService {
   }
 
   async list(first: number, after: string | null, filter: RunFilter = {}): Promise<Page<Run>> {
-    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-      throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-    }
+    checkPageSize(first);
     const query = this.filtered(filter)
       .orderBy("run.created_at", "ASC")
       .addOrderBy("run.id", "ASC")
@@ -104,9 +102,7 @@ export class RunService {
     for (const shape of new Set(keys.map(group))) {
       const members = keys.filter((key) => group(key) === shape);
       const { first, after, status } = members[0];
-      if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-        throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-      }
+      checkPageSize(first);
       const afterId = after ? String(decodeCursor("Completion", after)[0]) : "0";
       const rows: Record<string, unknown>[] = await this.dataSource.query(sql.completionPages, [
         members.map((key) => key.runId),

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { DataSource, EntityManager } from "typeorm";
-import { MAX_PAGE_SIZE, Page, toPage } from "../common/connection";
+import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
@@ -37,9 +37,7 @@ export class SampleService {
   }
 
   async list(first: number, after: string | null, filter: SampleFilter = {}): Promise<Page<Sample>> {
-    if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-      throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-    }
+    checkPageSize(first);
     const query = this.dataSource.manager
       .createQueryBuilder(Sample, "sample")
       .orderBy("sample.created_at", "ASC")
@@ -275,9 +273,7 @@ export class SampleService {
     }
     for (const [group, sampleIds] of groups) {
       const [first, after] = JSON.parse(group) as [number, string | null];
-      if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
-        throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
-      }
+      checkPageSize(first);
       const afterPosition = after ? Number(decodeCursor("SampledInstance", after)[0]) : -1;
       const rows = await this.dataSource.query(sql.sampledInstancePages, [
         sampleIds,

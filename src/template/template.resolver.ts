@@ -30,6 +30,17 @@ function toView(template: PromptTemplate): PromptTemplateView {
   };
 }
 
+function toJudgeView(template: PromptTemplate): JudgePromptView {
+  const prompt = template.body as unknown as JudgePromptBody;
+  return {
+    version: template.version,
+    instruction: prompt.instruction,
+    examples: prompt.examples,
+    note: template.note,
+    createdAt: template.createdAt,
+  };
+}
+
 @Resolver()
 export class TemplateResolver {
   @Query(() => [PromptTemplateView], { description: "Template versions, newest first within each key." })
@@ -74,14 +85,7 @@ export class TemplateResolver {
     @Arg("version", () => Int, { nullable: true }) version: number | undefined,
     @Ctx() { services }: Context,
   ) {
-    const { prompt, template } = await services.templates.judgePrompt(version);
-    return {
-      version: template.version,
-      instruction: prompt.instruction,
-      examples: prompt.examples,
-      note: template.note,
-      createdAt: template.createdAt,
-    };
+    return toJudgeView((await services.templates.judgePrompt(version)).template);
   }
 
   @Mutation(() => JudgePromptView, {
@@ -102,14 +106,7 @@ export class TemplateResolver {
       },
       input.note ?? null,
     );
-    const prompt = template.body as unknown as JudgePromptBody;
-    return {
-      version: template.version,
-      instruction: prompt.instruction,
-      examples: prompt.examples,
-      note: template.note,
-      createdAt: template.createdAt,
-    };
+    return toJudgeView(template);
   }
 
   @Query(() => RenderedPrompt, {
