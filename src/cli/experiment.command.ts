@@ -17,7 +17,6 @@ export interface ExperimentCommandOptions {
   repeats: number;
   idempotencyKey?: string;
   wait: boolean;
-  noCache?: boolean;
   cache: boolean;
 }
 
