@@ -1,16 +1,8 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsOptional,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from "class-validator";
+import { ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Experiment } from "../experiment/experiment.entity";
 import { JudgeInput } from "../judgment/judgment.inputs";
+import { GridInput } from "./grid.input";
 import { MemorizationSetting, Run, RunKind } from "./run.entity";
 
 @InputType({ description: "One run: a sample, a kind, a setting (memorization), k, a model." })
@@ -95,15 +87,10 @@ export class StartRunInput {
 @InputType({
   description: "The grid for one model: every sample x k x (memorization settings + performance).",
 })
-export class StartExperimentInput {
+export class StartExperimentInput extends GridInput {
   @Field()
   @MaxLength(200)
   name: string;
-
-  @Field(() => [ID])
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  sampleIds: string[];
 
   @Field()
   @MaxLength(100)
@@ -115,39 +102,12 @@ export class StartExperimentInput {
 
   @Field(() => [RunKind], { defaultValue: [RunKind.MEMORIZATION, RunKind.PERFORMANCE] })
   @ArrayMinSize(1)
-  kinds: RunKind[];
-
-  @Field(() => [MemorizationSetting], {
-    defaultValue: [
-      MemorizationSetting.FULL_INFORMATION,
-      MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
-      MemorizationSetting.ONLY_SEGMENT_PAIRS,
-    ],
-  })
-  settings: MemorizationSetting[];
-
-  @Field(() => [Int], { nullable: true, description: "k values; each sample's own when absent." })
-  @IsOptional()
-  @ArrayMaxSize(20)
-  shots?: number[];
+  declare kinds: RunKind[];
 
   @Field(() => Float, { defaultValue: 0 })
   @Min(0)
   @Max(2)
   temperature: number;
-
-  @Field(() => Int, { defaultValue: 100 })
-  @Min(1)
-  memorizationMaxOutputTokens: number;
-
-  @Field(() => Int, { defaultValue: 10 })
-  @Min(1)
-  performanceMaxOutputTokens: number;
-
-  @Field(() => Int, { defaultValue: 3 })
-  @Min(1)
-  @Max(100)
-  performanceRepeats: number;
 
   @Field({ defaultValue: true })
   cache: boolean;

@@ -10,10 +10,12 @@ import { JudgeKind } from "../judgment/judgment.entity";
 import { JudgeInput } from "../judgment/judgment.inputs";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
+import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { gridCells } from "./grid";
 import { MemorizationSetting, Run, RunKind, RunStatus } from "./run.entity";
 import { RunFilter, StartExperimentInput, StartRunInput } from "./run.inputs";
 import * as sql from "./run.sql";
@@ -196,34 +198,23 @@ export class RunService {
     }
     this.providers.config(input.provider);
     const judge = await this.judgeOf(input.judge);
-    const requests: RunRequest[] = [];
-    for (const sampleId of input.sampleIds) {
-      const sample = await this.samples.get(sampleId);
-      for (const shots of input.shots ?? sample.shotCounts) {
-        for (const kind of input.kinds) {
-          for (const setting of kind === RunKind.MEMORIZATION ? input.settings : [null]) {
-            requests.push({
-              sampleId,
-              kind,
-              setting,
-              shots,
-              provider: input.provider,
-              model: input.model,
-              temperature: input.temperature,
-              maxOutputTokens:
-                kind === RunKind.MEMORIZATION
-                  ? input.memorizationMaxOutputTokens
-                  : input.performanceMaxOutputTokens,
-              repeats: kind === RunKind.MEMORIZATION ? 1 : input.performanceRepeats,
-              templateVersion: null,
-              cache: input.cache,
-              idempotencyKey: null,
-              judge,
-            });
-          }
-        }
-      }
-    }
+    const sampleRows: Sample[] = [];
+    for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
+    const requests: RunRequest[] = gridCells(sampleRows, input).map((cell) => ({
+      sampleId: cell.sample.id,
+      kind: cell.kind,
+      setting: cell.setting,
+      shots: cell.shots,
+      provider: input.provider,
+      model: input.model,
+      temperature: input.temperature,
+      maxOutputTokens: cell.maxOutputTokens,
+      repeats: cell.repeats,
+      templateVersion: null,
+      cache: input.cache,
+      idempotencyKey: null,
+      judge,
+    }));
     const planned: Awaited<ReturnType<RunService["plan"]>>[] = [];
     for (const request of requests) planned.push(await this.plan(request));
     await this.queue.start();

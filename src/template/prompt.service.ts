@@ -5,6 +5,7 @@ import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
+import { GridSpec, gridCells } from "../run/grid";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { presentationOrder } from "../sample/design/design-sample";
 import { Sample } from "../sample/sample.entity";
@@ -178,14 +179,8 @@ export function countChatTokens(messages: ChatMessage[]): number {
   return encodeChat(messages, "gpt-4o").length;
 }
 
-export interface GridEstimateRequest {
+export interface GridEstimateRequest extends GridSpec {
   sampleIds: string[];
-  kinds: RunKind[];
-  settings: MemorizationSetting[];
-  shots?: number[];
-  performanceRepeats: number;
-  memorizationMaxOutputTokens: number;
-  performanceMaxOutputTokens: number;
   inputPricePerMillionTokens?: number;
   outputPricePerMillionTokens?: number;
 }
@@ -206,36 +201,25 @@ export async function estimateGrid(
     promptTokens: number;
     maxOutputTokens: number;
   }[] = [];
-  for (const sampleId of request.sampleIds) {
-    const sample = await samples.get(sampleId);
-    for (const shots of request.shots ?? sample.shotCounts) {
-      for (const kind of request.kinds) {
-        const settings = kind === RunKind.MEMORIZATION ? request.settings : [null];
-        for (const setting of settings) {
-          const { prompts: instances, promptTokens } = await prompts.estimateRunTokens({
-            sampleId,
-            kind,
-            setting,
-            shots,
-          });
-          const repeats = kind === RunKind.PERFORMANCE ? request.performanceRepeats : 1;
-          const maxOutput =
-            kind === RunKind.PERFORMANCE
-              ? request.performanceMaxOutputTokens
-              : request.memorizationMaxOutputTokens;
-          rows.push({
-            sample,
-            kind,
-            setting,
-            shots,
-            repeats,
-            calls: instances * repeats,
-            promptTokens: promptTokens * repeats,
-            maxOutputTokens: instances * repeats * maxOutput,
-          });
-        }
-      }
-    }
+  const sampleRows: Sample[] = [];
+  for (const sampleId of request.sampleIds) sampleRows.push(await samples.get(sampleId));
+  for (const cell of gridCells(sampleRows, request)) {
+    const { prompts: instances, promptTokens } = await prompts.estimateRunTokens({
+      sampleId: cell.sample.id,
+      kind: cell.kind,
+      setting: cell.setting,
+      shots: cell.shots,
+    });
+    rows.push({
+      sample: cell.sample,
+      kind: cell.kind,
+      setting: cell.setting,
+      shots: cell.shots,
+      repeats: cell.repeats,
+      calls: instances * cell.repeats,
+      promptTokens: promptTokens * cell.repeats,
+      maxOutputTokens: instances * cell.repeats * cell.maxOutputTokens,
+    });
   }
   const sum = (pick: (row: (typeof rows)[number]) => number): number =>
     rows.reduce((total, row) => total + pick(row), 0);

@@ -1,5 +1,6 @@
-import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, MaxLength, Min } from "class-validator";
+import { ArrayMaxSize, IsOptional, Max, MaxLength, Min } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { GridInput } from "../run/grid.input";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -142,45 +143,7 @@ export class RenderedPrompt {
 }
 
 @InputType({ description: "The grid to price: every sample x kind x setting x k." })
-export class EstimateGridInput {
-  @Field(() => [ID])
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  sampleIds: string[];
-
-  @Field(() => [RunKind], { defaultValue: [RunKind.MEMORIZATION, RunKind.PERFORMANCE] })
-  kinds: RunKind[];
-
-  @Field(() => [MemorizationSetting], {
-    defaultValue: [
-      MemorizationSetting.FULL_INFORMATION,
-      MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
-      MemorizationSetting.ONLY_SEGMENT_PAIRS,
-    ],
-  })
-  settings: MemorizationSetting[];
-
-  @Field(() => [Int], { nullable: true, description: "k values; each sample's own when absent." })
-  @IsOptional()
-  @ArrayMaxSize(20)
-  shots?: number[];
-
-  @Field(() => Int, {
-    defaultValue: 3,
-    description: "Repeats of each performance prompt (the study averages 3).",
-  })
-  @Min(1)
-  @Max(100)
-  performanceRepeats: number;
-
-  @Field(() => Int, { defaultValue: 100 })
-  @Min(1)
-  memorizationMaxOutputTokens: number;
-
-  @Field(() => Int, { defaultValue: 10 })
-  @Min(1)
-  performanceMaxOutputTokens: number;
-
+export class EstimateGridInput extends GridInput {
   @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
   @IsOptional()
   @Min(0)
