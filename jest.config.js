@@ -1,12 +1,11 @@
-/** Jest runs TypeScript through swc; the allow-list transforms the ESM-only packages (pg-boss) and PGlite's dynamic imports. */
+/** Jest runs TypeScript through swc; every test file's databases live on one embedded PostgreSQL server (global setup). */
 module.exports = {
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
   testTimeout: 60_000,
   setupFiles: ["reflect-metadata"],
-  transformIgnorePatterns: [
-    "/node_modules/(?!(pg-boss|serialize-error|non-error|@electric-sql/pglite|@electric-sql/pglite-socket)/)",
-  ],
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   transform: {
     "^.+\\.(t|j|mj|cj)s$": [
       "@swc/jest",

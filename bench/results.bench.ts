@@ -100,7 +100,7 @@ export async function benchResults(args: string[]) {
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await connect("server", url.toString(), name, null, {}, 4);
+  const db = await connect("server", url.toString(), name, null, { poolSize: 4 });
   try {
     const client = new Client({ connectionString: url.toString() });
     await client.connect();

@@ -1,13 +1,16 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import OpenAI from "openai";
 import { Client } from "pg";
-import { createServices, Services, startWorkers } from "../src/api/services";
+import { createServices, Services } from "../src/api/services";
 import { Config, loadConfig } from "../src/config/config";
 import { inlineSource } from "../src/dataset/import/import-source";
 import { connect, Database } from "../src/db/database";
-import { startInMemory } from "../src/db/embedded";
+import { joinCluster } from "../src/db/embedded";
 import { createLogger } from "../src/logging/logger";
 import { MemorizationSetting, RunKind } from "../src/run/run.entity";
+import { RunningWorkers, startWorkers } from "../src/worker/workers";
 import { FakeOpenAiServer } from "../test/support/fake-openai-server";
 
 const CONCURRENCY = 32;
@@ -52,9 +55,16 @@ async function database(
   adminUrl: string,
 ): Promise<Database & { drop(): Promise<void> }> {
   if (backend === "embedded") {
-    const server = await startInMemory();
-    const db = await connect("embedded", server.url, "in-memory PGlite", server, {}, 8);
-    return { ...db, drop: () => db.close() };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-bench-"));
+    const cluster = await joinCluster(dataDir, createLogger("warn"));
+    const db = await connect("embedded", cluster.url, "embedded PostgreSQL", cluster, {});
+    return {
+      ...db,
+      async drop() {
+        await db.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `memicl_bench_runs_${process.pid}_${Date.now()}`;
   const admin = new Client({ connectionString: adminUrl });
@@ -63,7 +73,7 @@ async function database(
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await connect("server", url.toString(), name, null, {}, 8);
+  const db = await connect("server", url.toString(), name, null, {});
   return {
     ...db,
     async drop() {
@@ -85,6 +95,7 @@ async function memicl(
   rows: number,
 ): Promise<Result & { prompts: string[] }> {
   const services: Services = createServices(db, config, createLogger("silent"));
+  let workers: RunningWorkers | null = null;
   try {
     const lines = Array.from({ length: rows }, (_, i) =>
       JSON.stringify({ text: `Benchmark text number ${i} has exactly ten words here.`, label: `l${i % 4}` }),
@@ -108,7 +119,11 @@ async function memicl(
       cutMin: 0.6,
       cutMax: 0.8,
     });
-    await startWorkers(services, config, CONCURRENCY);
+    workers = await startWorkers(services, config, {
+      role: "worker",
+      concurrency: CONCURRENCY,
+      logger: createLogger("silent"),
+    });
     const started = performance.now();
     const { run } = await services.runs.startRun({
       sampleId: sample.id,
@@ -137,6 +152,7 @@ async function memicl(
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
+    await workers?.stop();
     await services.close();
   }
 }

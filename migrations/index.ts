@@ -2,6 +2,7 @@ import { InitialSchema1764417600000 } from "./1764417600000-InitialSchema";
 import { SampleContentHashAndPromptName1764421200000 } from "./1764421200000-SampleContentHashAndPromptName";
 import { RunExecution1764424800000 } from "./1764424800000-RunExecution";
 import { EffectiveVerdicts1764428400000 } from "./1764428400000-EffectiveVerdicts";
+import { Workers1764432000000 } from "./1764432000000-Workers";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -10,4 +11,5 @@ export const MIGRATIONS: Function[] = [
   SampleContentHashAndPromptName1764421200000,
   RunExecution1764424800000,
   EffectiveVerdicts1764428400000,
+  Workers1764432000000,
 ];

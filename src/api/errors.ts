@@ -50,6 +50,8 @@ export function formatError(logger: Logger) {
         },
       };
     }
+    const rejected = rejectedValue(original);
+    if (rejected) return { message: rejected, path, extensions: { code: "BAD_USER_INPUT" } };
     const code = formatted.extensions?.code;
     if (typeof code === "string" && CLIENT_CODES.has(code)) {
       return { message: formatted.message, locations: formatted.locations, path, extensions: { code } };
@@ -57,4 +59,26 @@ export function formatError(logger: Logger) {
     logger.error({ err: original, path }, "unexpected error while answering a GraphQL request");
     return { message: "Internal server error", path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
   };
+}
+
+/**
+ * PostgreSQL's data exceptions that only a value from the request can cause (an id that is not a uuid or a
+ * number, a NUL character in a filter string, a number out of range): the request is at fault, and the
+ * database's one-line reason (which names neither SQL nor files) says why.
+ */
+const VALUE_ERRORS: Record<string, string> = {
+  "22P02": "a value in the request has the wrong form",
+  "22021": "a value in the request holds a character PostgreSQL cannot store (NUL)",
+  "22003": "a number in the request is out of range",
+  "22007": "a date in the request has the wrong form",
+  "22008": "a date in the request is out of range",
+  "22001": "a value in the request is too long",
+};
+
+function rejectedValue(error: unknown): string | null {
+  const driverError = (error as { driverError?: { code?: string; message?: string } } | null)?.driverError;
+  const code = driverError?.code;
+  if (!code || !(code in VALUE_ERRORS)) return null;
+  const reason = (driverError.message ?? "").split("\n")[0].slice(0, 300);
+  return `${VALUE_ERRORS[code]}: ${reason.replaceAll("\u0000", "\\0")}`;
 }

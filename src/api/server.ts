@@ -11,10 +11,11 @@ import { Config } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
 import { exportCompletions } from "../metric/export.service";
+import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
 import { createSchema } from "./schema";
-import { createServices, startWorkers } from "./services";
+import { createServices } from "./services";
 
 export interface RunningServer {
   url: string;
@@ -29,7 +30,10 @@ export async function startServer(
   database: Database,
 ): Promise<RunningServer> {
   const services = createServices(database, config, logger);
-  if (config.inProcessWorkers > 0) await startWorkers(services, config, config.inProcessWorkers);
+  const workers =
+    config.inProcessWorkers > 0
+      ? await startWorkers(services, config, { role: "serve", concurrency: config.inProcessWorkers, logger })
+      : null;
   const app = express();
   const httpServer = http.createServer(app);
   const apollo = new ApolloServer<Context>({
@@ -105,6 +109,7 @@ export async function startServer(
     port,
     async close() {
       await apollo.stop();
+      await workers?.stop();
       await services.close();
     },
   };

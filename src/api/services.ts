@@ -14,6 +14,7 @@ import { RunService } from "../run/run.service";
 import { SampleService } from "../sample/sample.service";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { WorkerRegistration } from "../worker/worker-registry";
 
 /** Every service, built once per process around one database. */
 export interface Services {
@@ -30,7 +31,9 @@ export interface Services {
   judgments: JudgmentService;
   judgmentExecutor: JudgmentExecutor;
   results: ResultService;
-  /** Stops what the services started (the queue); the caller closes the database. */
+  /** This process as a worker (registered only when it works on the queue). */
+  worker: WorkerRegistration;
+  /** Stops what the services started (workers, the queue); the caller closes the database. */
   close(): Promise<void>;
 }
 
@@ -41,7 +44,8 @@ export function createServices(database: Database, config: Config, logger: Logge
   const templates = new TemplateService(dataSource);
   const prompts = new PromptService(dataSource, samples, datasets, templates);
   const providers = new ProviderRegistry(config.providers, dataSource);
-  const queue = new PgBossQueue(database.url, logger, config.leaseSeconds);
+  const queue = new PgBossQueue(database.url, logger);
+  const worker = new WorkerRegistration(dataSource, queue, logger, { leaseSeconds: config.leaseSeconds });
   return {
     dataSource,
     datasets,
@@ -52,30 +56,22 @@ export function createServices(database: Database, config: Config, logger: Logge
     providers,
     queue,
     runs: new RunService(dataSource, samples, prompts, providers, queue, templates),
-    executor: new CompletionExecutor(dataSource, prompts, providers, config.leaseSeconds, logger, queue),
+    executor: new CompletionExecutor(
+      dataSource,
+      prompts,
+      providers,
+      config.leaseSeconds,
+      logger,
+      queue,
+      worker.id,
+    ),
     judgments: new JudgmentService(dataSource, providers, queue, templates),
     judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),
     results: new ResultService(dataSource),
-    close: () => queue.stop(),
-  };
-}
-
-/** Works on completions in this process until `services.close()`. */
-export async function startWorkers(services: Services, config: Config, concurrency: number): Promise<void> {
-  const providerConcurrency = Object.fromEntries(
-    Object.values(config.providers).map((provider) => [provider.name, provider.maxConcurrency]),
-  );
-  await services.queue.start();
-  await services.queue.work(
-    "completion",
-    (jobs) => services.executor.executeBatch(jobs.map((job) => job.completionId)),
-    {
-      concurrency,
-      providerConcurrency,
+    worker,
+    close: async () => {
+      await queue.stop();
+      await worker.stop();
     },
-  );
-  await services.queue.work("judgment", (jobs) => services.judgmentExecutor.executeBatch(jobs), {
-    concurrency,
-    providerConcurrency,
-  });
+  };
 }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
-import { startWorkers } from "../api/services";
 import { Config } from "../config/config";
 import { MemorizationSetting, RunKind, RunStatus } from "../run/run.entity";
+import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
 import { parseSetting } from "./prompt.command";
 
@@ -27,7 +27,7 @@ const FINISHED = new Set<string>([RunStatus.SUCCEEDED, RunStatus.FAILED, RunStat
  * (unless a server or workers already do) and shows progress until every run has finished.
  */
 export async function runExperiment(config: Config, options: ExperimentCommandOptions): Promise<void> {
-  const command = await openForCommand(config, 8);
+  const command = await openForCommand(config);
   const { services } = command;
   try {
     const { experiment, runs, created } = await services.runs.startExperiment({
@@ -53,8 +53,12 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
     );
     if (!options.wait) return;
 
-    if (command.database.mode !== "embedded-shared")
-      await startWorkers(services, config, config.workerConcurrency);
+    const workers = await startWorkers(services, config, {
+      role: "experiment",
+      concurrency: config.workerConcurrency,
+      logger: command.logger,
+    });
+    command.onClose(() => workers.stop());
     const bars = process.stderr.isTTY
       ? new MultiBar(
           { format: "{bar} {value}/{total} completions | {runs}", stream: process.stderr },

@@ -5,6 +5,7 @@ import { Config } from "../config/config";
 import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { formatFromFileName, ImportFormat } from "../dataset/import/import-format";
 import { fileSource } from "../dataset/import/import-source";
+import { ImportEncoding } from "../dataset/import/text-decoding";
 import { parseVerbalizerFile } from "../dataset/import/verbalizer-file";
 import { openForCommand } from "./open-database";
 
@@ -17,6 +18,7 @@ export interface ImportCommandOptions {
   idField?: string;
   columns?: string[];
   trecLabels?: "coarse" | "fine";
+  encoding?: ImportEncoding;
   verbalizers?: string;
 }
 
@@ -50,6 +52,8 @@ export async function runImport(config: Config, file: string, options: ImportCom
         idField: options.idField,
         columns: options.columns,
         trecLabels: options.trecLabels,
+        encoding: options.encoding,
+        maxFieldBytes: config.maxFieldBytes,
         verbalizers,
       },
       (progress) => bar?.update(progress.bytesRead, { rows: progress.rowsRead }),

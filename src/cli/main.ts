@@ -3,7 +3,7 @@ import { DomainError } from "../common/errors";
 import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
-import { DataFolderInUseError } from "../db/embedded";
+import { EmbeddedDatabaseError } from "../db/embedded";
 import { runExperiment } from "./experiment.command";
 import { runImport } from "./import.command";
 import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
@@ -61,6 +61,14 @@ export function buildProgram(): Command {
       if (value !== "coarse" && value !== "fine") throw new InvalidArgumentError("coarse or fine");
       return value;
     })
+    .option(
+      "--encoding <encoding>",
+      "how the file's bytes are text: utf8 (default, strict) or latin1",
+      (value) => {
+        if (value !== "utf8" && value !== "latin1") throw new InvalidArgumentError("utf8 or latin1");
+        return value;
+      },
+    )
     .option(
       "--verbalizers <file>",
       "label verbalizers, one `label: words` per line (e.g. DBpedia's classes.txt)",
@@ -189,7 +197,7 @@ export async function main(argv: string[]): Promise<void> {
       error instanceof ConfigError ||
       error instanceof DomainError ||
       error instanceof ImportError ||
-      error instanceof DataFolderInUseError
+      error instanceof EmbeddedDatabaseError
     ) {
       process.stderr.write(`memicl: ${error.message}\n`);
     } else {

@@ -5,7 +5,7 @@ import { createLogger } from "../logging/logger";
 
 export async function runServe(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, logger, { shareEmbedded: false });
+  const database = await openDatabase(config, logger);
   logger.info({ database: database.mode }, `database: ${database.description}`);
   const server = await startServer(config, logger, database);
   logger.info({ url: server.url }, `memicl is serving GraphQL at http://localhost:${server.port}/graphql`);

@@ -1,12 +1,16 @@
-import { startWorkers } from "../api/services";
 import { Config } from "../config/config";
+import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
 
 /** `memicl worker`: works on queued completions (no HTTP) until SIGINT/SIGTERM; run as many as you like. */
 export async function runWorker(config: Config, options: { concurrency?: number }): Promise<void> {
-  const command = await openForCommand(config, 8);
+  const command = await openForCommand(config);
   const concurrency = options.concurrency ?? config.workerConcurrency;
-  await startWorkers(command.services, config, concurrency);
+  const workers = await startWorkers(command.services, config, {
+    role: "worker",
+    concurrency,
+    logger: command.logger,
+  });
   process.stderr.write(
     `memicl: worker (pid ${process.pid}) making up to ${concurrency} calls at once; database: ${command.database.description}\n`,
   );
@@ -15,6 +19,7 @@ export async function runWorker(config: Config, options: { concurrency?: number 
     if (stopping) return;
     stopping = true;
     setTimeout(() => process.exit(1), 20_000).unref();
+    await workers.stop();
     await command.close();
     process.exit(0);
   };

@@ -86,6 +86,10 @@ export class Completion {
   @Column({ name: "lease_until", type: "timestamptz", nullable: true })
   leaseUntil: Date | null;
 
+  /** The worker holding the lease; its lease lives while that worker beats. */
+  @Column({ name: "lease_owner", type: "uuid", nullable: true })
+  leaseOwner: string | null;
+
   @Column({ name: "cost_usd", type: "numeric", precision: 12, scale: 8, nullable: true })
   costUsd: string | null;
 

@@ -8,7 +8,7 @@ import { loadProviders, ProviderConfig } from "../llm/provider-config";
  */
 export interface Config {
   port: number;
-  /** Unset: the embedded database (PGlite) under `dataDir`. */
+  /** Unset: the embedded PostgreSQL server whose cluster is kept under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
   logLevel: LogLevel;
@@ -16,6 +16,8 @@ export interface Config {
   maxQueryDepth: number;
   /** Largest inline body accepted by `importDataset`, in bytes. */
   maxInlineImportBytes: number;
+  /** Largest field of an imported row, in bytes. */
+  maxFieldBytes: number;
   /** Model providers by name; `simulated` is built in. */
   providers: Record<string, ProviderConfig>;
   /** Calls `memicl serve` makes at once in its own process (0: it runs no workers; `memicl worker` does). */
@@ -48,6 +50,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   MEMICL_MAX_QUERY_DEPTH: integer(2, 100).default(12),
   MEMICL_MAX_INLINE_IMPORT_BYTES: integer(1, 1_000_000_000).default(20_000_000),
+  MEMICL_MAX_FIELD_BYTES: integer(1, 1_000_000_000).default(1_000_000),
   MEMICL_PROVIDERS_FILE: z.string().min(1).optional(),
   MEMICL_IN_PROCESS_WORKERS: integer(0, 1000).default(32),
   MEMICL_WORKER_CONCURRENCY: integer(1, 1000).default(32),
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: value.LOG_LEVEL,
     maxQueryDepth: value.MEMICL_MAX_QUERY_DEPTH,
     maxInlineImportBytes: value.MEMICL_MAX_INLINE_IMPORT_BYTES,
+    maxFieldBytes: value.MEMICL_MAX_FIELD_BYTES,
     providers,
     inProcessWorkers: value.MEMICL_IN_PROCESS_WORKERS,
     workerConcurrency: value.MEMICL_WORKER_CONCURRENCY,

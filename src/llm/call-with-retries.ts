@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
+import { ChatRequest, ChatResult, ModelProvider, ProviderCallError, storableResult } from "./model-provider";
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -34,13 +34,14 @@ export async function callWithRetries(
     attempts += 1;
     const started = performance.now();
     try {
-      const result = await provider.complete(request, signal);
+      const result = storableResult(await provider.complete(request, signal));
       latencyMs = Math.round(performance.now() - started);
       return { ok: true, result, attempts, latencyMs };
     } catch (error) {
       latencyMs = Math.round(performance.now() - started);
-      lastError =
-        error instanceof ProviderCallError
+      lastError = signal.aborted
+        ? new ProviderCallError(`timeout after ${policy.timeoutMs / 1000} s`, null, true)
+        : error instanceof ProviderCallError
           ? error
           : new ProviderCallError(`the call failed: ${(error as Error)?.message}`, null, true);
       if (!lastError.retryable || attempts >= policy.maxAttempts) break;

@@ -1,3 +1,4 @@
+import { scrubSecrets, storableText } from "../common/secrets";
 import { ChatMessage } from "../template/prompt-rendering";
 
 export interface ChatRequest {
@@ -29,8 +30,19 @@ export class ProviderCallError extends Error {
     /** What the provider asked us to wait (Retry-After), in milliseconds. */
     readonly retryAfterMs: number | null = null,
   ) {
-    super(message);
+    super(storableText(scrubSecrets(message)));
   }
+}
+
+/** A result PostgreSQL can store as is (no NUL characters in any text). */
+export function storableResult(result: ChatResult): ChatResult {
+  return {
+    ...result,
+    text: storableText(result.text),
+    finishReason: storableText(result.finishReason),
+    reportedModel: storableText(result.reportedModel),
+    systemFingerprint: storableText(result.systemFingerprint),
+  };
 }
 
 /** One model API. Implementations make exactly one call per `complete`; retrying is the caller's business. */

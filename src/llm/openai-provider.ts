@@ -13,9 +13,11 @@ import { ProviderConfig } from "./provider-config";
 export class OpenAiProvider implements ModelProvider {
   readonly name: string;
   private readonly client: OpenAI;
+  private readonly timeoutSeconds: number;
 
   constructor(config: Extract<ProviderConfig, { type: "openai" | "azure" }>) {
     this.name = config.name;
+    this.timeoutSeconds = config.timeoutSeconds;
     const common = {
       apiKey: config.apiKey ?? "unused",
       timeout: config.timeoutSeconds * 1000,
@@ -41,7 +43,7 @@ export class OpenAiProvider implements ModelProvider {
         { signal },
       );
     } catch (error) {
-      throw toCallError(error);
+      throw toCallError(error, this.timeoutSeconds);
     }
     const choice = response?.choices?.[0];
     if (!choice || typeof choice.message?.content !== "string") {
@@ -59,9 +61,9 @@ export class OpenAiProvider implements ModelProvider {
   }
 }
 
-function toCallError(error: unknown): ProviderCallError {
+function toCallError(error: unknown, timeoutSeconds: number): ProviderCallError {
   if (error instanceof APIConnectionTimeoutError)
-    return new ProviderCallError("the request timed out", null, true);
+    return new ProviderCallError(`timeout after ${timeoutSeconds} s`, null, true);
   if (error instanceof APIConnectionError)
     return new ProviderCallError(`connection failed: ${error.message}`, null, true);
   if (error instanceof APIError && typeof error.status === "number") {

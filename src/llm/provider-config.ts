@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { z } from "zod";
+import { registerSecret } from "../common/secrets";
 
 const price = z.object({
   inputPerMillion: z.number().nonnegative(),
@@ -62,8 +63,15 @@ const providersFile = z.object({ providers: z.record(z.string().regex(/^[\w.-]{1
 export type ProviderEntry = z.infer<typeof providerEntry>;
 export type SimulationSettings = z.infer<typeof simulation>;
 
-/** A provider as the server knows it: settings plus the key read from the environment (kept in memory only). */
-export type ProviderConfig = ProviderEntry & { name: string; apiKey: string | null };
+/**
+ * A provider as the server knows it: settings plus the key read from the environment (kept in memory only),
+ * or why this process cannot call it (its key is not set here). One unusable provider never stops the process.
+ */
+export type ProviderConfig = ProviderEntry & {
+  name: string;
+  apiKey: string | null;
+  unusableReason: string | null;
+};
 
 /** The simulated provider is always there, so an offline study works out of the box. */
 export const BUILT_IN_PROVIDERS: Record<string, ProviderEntry> = {
@@ -96,10 +104,14 @@ export function loadProviders(
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, entry] of Object.entries(entries)) {
     const keyName = "apiKeyEnv" in entry ? entry.apiKeyEnv : undefined;
-    if (keyName && !env[keyName]) {
-      throw new Error(`provider "${name}" reads its API key from ${keyName}, which is not set`);
-    }
-    providers[name] = { ...entry, name, apiKey: keyName ? env[keyName]! : null };
+    const key = keyName ? env[keyName] || null : null;
+    registerSecret(key);
+    providers[name] = {
+      ...entry,
+      name,
+      apiKey: key,
+      unusableReason: keyName && !key ? `its API key variable ${keyName} is not set in this process` : null,
+    };
   }
   return providers;
 }

@@ -35,10 +35,28 @@ export class ProviderRegistry {
     return config;
   }
 
+  /** The providers this process can call. */
+  usable(): ProviderConfig[] {
+    return this.names()
+      .map((name) => this.configs[name])
+      .filter((config) => config.unusableReason === null);
+  }
+
+  all(): ProviderConfig[] {
+    return this.names().map((name) => this.configs[name]);
+  }
+
   get(name: string): ProviderHandle {
     const existing = this.handles.get(name);
     if (existing) return existing;
     const config = this.config(name);
+    if (config.unusableReason)
+      throw new BadInputError(
+        `provider "${name}" cannot be called from this process: ${config.unusableReason}`,
+        {
+          field: "provider",
+        },
+      );
     const provider =
       config.type === "simulated"
         ? new SimulatedProvider(name, config.simulation, databaseKnowledge(this.dataSource))

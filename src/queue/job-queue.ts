@@ -1,4 +1,4 @@
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { EntityManager } from "typeorm";
 import { Logger } from "../logging/logger";
 
@@ -26,73 +26,86 @@ export interface JobKinds {
 export type JobKind = keyof JobKinds;
 
 export interface WorkOptions {
-  /** Completions this process works on at once. */
+  /** Jobs of this kind this process works on at once. */
   concurrency: number;
-  /** Calls in flight per provider across every process on the database. */
-  providerConcurrency: Record<string, number>;
+  /** The providers this process can call, with the calls it makes to each at once; jobs of others stay queued. */
+  providers: Record<string, number>;
+}
+
+export interface EnqueueOptions {
+  /** Enqueue inside the caller's transaction, so rows and their jobs appear together or not at all. */
+  transaction?: EntityManager;
+  /** Not before this many seconds from now (a retry's backoff). */
+  delaySeconds?: number;
 }
 
 /** The queue behind runs. The Run and Completion rows are the record; a job only says "work on this one". */
 export interface JobQueue {
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Enqueues inside the caller's transaction, so a run and its jobs appear together or not at all. */
-  enqueue<K extends JobKind>(kind: K, jobs: JobKinds[K][], transaction?: EntityManager): Promise<void>;
-  /** Hands batches of jobs to `handler`, which answers with the failure (or null) of each job, by position. */
+  enqueue<K extends JobKind>(kind: K, jobs: JobKinds[K][], options?: EnqueueOptions): Promise<void>;
+  /**
+   * Hands jobs of `kind` to `handler`, one at a time per slot: a slot takes the next job as soon as its own
+   * finishes. A handler that throws fails its job, which the queue retries with backoff.
+   */
   work<K extends JobKind>(
     kind: K,
-    handler: (jobs: JobKinds[K][]) => Promise<(Error | null)[]>,
+    handler: (job: JobKinds[K]) => Promise<void>,
     options: WorkOptions,
   ): Promise<void>;
   /** Tells this process's idle workers to look for jobs now rather than at their next poll. */
   wake(): void;
+  /** Of these completions, the ones with a job of `kind` waiting to be taken (not yet handed to a worker). */
+  waitingCompletionIds(kind: JobKind, completionIds: string[]): Promise<Set<string>>;
+  /** Jobs this process is working on now, by kind. */
+  inFlight(): Record<JobKind, number>;
 }
 
-const QUEUES: Record<JobKind, string> = { completion: "memicl-completion", judgment: "memicl-judgment" };
-const BATCH = 8;
+const QUEUE_PREFIX: Record<JobKind, string> = {
+  completion: "memicl-completion",
+  judgment: "memicl-judgment",
+};
 
-/** pg-boss on the service's own PostgreSQL (or on the embedded database, through its socket). */
+/** Jobs of one kind for one provider share a queue, so a worker takes only what it can call. */
+export function queueName(kind: JobKind, provider: string): string {
+  return `${QUEUE_PREFIX[kind]}.${provider}`;
+}
+
+const POLL_MS = 500;
+const ACK_BATCH = 32;
+const ACK_DELAY_MS = 20;
+
+/** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
 export class PgBossQueue implements JobQueue {
   private readonly boss: PgBoss;
   private starting: Promise<void> | null = null;
-  private readonly workerIds: string[] = [];
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly dispatchers: Dispatcher<JobKind>[] = [];
 
   constructor(
     connectionString: string,
     private readonly logger: Logger,
-    private readonly leaseSeconds: number,
   ) {
     this.boss = new PgBoss({
       connectionString,
       max: 4,
       application_name: "memicl-queue",
-      // Jobs of a worker that died are noticed and handed out again well within a lease or two.
-      superviseIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 2))),
+      // Dead workers' items are found by memicl's reconciler from the completions' leases, not by job expiry.
+      schedule: false,
     });
-    this.boss.on("error", (error) => this.logger.error({ err: error }, "job queue error"));
+    this.boss.on("error", (error: Error) => this.logger.error({ err: error }, "job queue error"));
   }
 
   /** Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work. */
   start(): Promise<void> {
-    this.starting ??= this.boot().catch((error) => {
-      this.starting = null;
-      throw error;
-    });
-    return this.starting;
-  }
-
-  private async boot(): Promise<void> {
-    await this.boss.start();
-    for (const queue of Object.values(QUEUES)) {
-      await this.boss.createQueue(queue, {
-        // A job whose worker vanished expires after its completion's lease has lapsed, then is retried.
-        expireInSeconds: this.leaseSeconds + 10,
-        retryLimit: 20,
-        retryDelay: 1,
-        retryBackoff: true,
-        retryDelayMax: 60,
+    this.starting ??= this.boss
+      .start()
+      .then(() => undefined)
+      .catch((error) => {
+        this.starting = null;
+        throw error;
       });
-    }
+    return this.starting;
   }
 
   async stop(): Promise<void> {
@@ -100,12 +113,37 @@ export class PgBossQueue implements JobQueue {
     const starting = this.starting;
     this.starting = null;
     await starting.catch(() => {});
-    await this.boss.stop({ graceful: true, timeout: 10_000 });
+    await Promise.all(this.dispatchers.map((dispatcher) => dispatcher.stop()));
+    await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 
-  async enqueue<K extends JobKind>(kind: K, jobs: JobKinds[K][], transaction?: EntityManager): Promise<void> {
+  private ensureQueue(name: string): Promise<void> {
+    let created = this.queues.get(name);
+    if (!created) {
+      created = this.boss.createQueue(name, {
+        name,
+        // Handler failures (the database unreachable, say) are retried; model errors never reach the queue.
+        retryLimit: 50,
+        retryDelay: 1,
+        retryBackoff: true,
+        expireInSeconds: 3 * 3600,
+      });
+      created.catch(() => this.queues.delete(name));
+      this.queues.set(name, created);
+    }
+    return created;
+  }
+
+  async enqueue<K extends JobKind>(
+    kind: K,
+    jobs: JobKinds[K][],
+    options: EnqueueOptions = {},
+  ): Promise<void> {
     if (jobs.length === 0) return;
     await this.start();
+    const providers = [...new Set(jobs.map((job) => job.provider))];
+    for (const provider of providers) await this.ensureQueue(queueName(kind, provider));
+    const transaction = options.transaction;
     const db = transaction
       ? {
           executeSql: async (text: string, values?: unknown[]) => {
@@ -114,57 +152,183 @@ export class PgBossQueue implements JobQueue {
           },
         }
       : undefined;
+    const startAfter = options.delaySeconds ? new Date(Date.now() + options.delaySeconds * 1000) : undefined;
     for (let start = 0; start < jobs.length; start += 5_000) {
-      const chunk = jobs.slice(start, start + 5_000).map((job) => ({
+      const chunk: PgBoss.JobInsert[] = jobs.slice(start, start + 5_000).map((job) => ({
+        name: queueName(kind, job.provider),
         data: job,
-        group: { id: job.provider, tier: job.provider },
+        ...(startAfter ? { startAfter } : {}),
       }));
-      await this.boss.insert(QUEUES[kind], chunk, db ? { db } : undefined);
+      if (db) await this.boss.insert(chunk, { db });
+      else await this.boss.insert(chunk);
     }
   }
 
   async work<K extends JobKind>(
     kind: K,
-    handler: (jobs: JobKinds[K][]) => Promise<(Error | null)[]>,
+    handler: (job: JobKinds[K]) => Promise<void>,
     options: WorkOptions,
   ): Promise<void> {
     await this.start();
-    const workerId = await this.boss.work<JobKinds[K]>(
-      QUEUES[kind],
-      {
-        batchSize: BATCH,
-        localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
-        burstWhenBatchFull: true,
-        pollingIntervalSeconds: 0.5,
-        perJobResults: true,
-        groupConcurrency: { default: 8, tiers: options.providerConcurrency },
-      },
-      async (jobs) => {
-        let outcomes: (Error | null)[];
-        try {
-          outcomes = await handler(jobs.map((job) => job.data));
-        } catch (error) {
-          outcomes = jobs.map(() => error as Error);
-        }
-        return jobs.map((job, index) => {
-          const error = outcomes[index] ?? null;
-          if (!error) return { id: job.id, status: "completed" as const };
-          this.logger.error(
-            { err: error, kind, completionId: job.data.completionId },
-            "job failed; it will be retried",
-          );
-          return {
-            id: job.id,
-            status: "failed" as const,
-            output: { message: String(error.message ?? error) },
-          };
-        });
-      },
-    );
-    this.workerIds.push(workerId);
+    for (const provider of Object.keys(options.providers)) await this.ensureQueue(queueName(kind, provider));
+    const dispatcher = new Dispatcher<K>(this.boss, kind, handler, options, this.logger);
+    this.dispatchers.push(dispatcher as unknown as Dispatcher<JobKind>);
+    dispatcher.run();
   }
 
   wake(): void {
-    for (const id of this.workerIds) this.boss.notifyWorker(id);
+    for (const dispatcher of this.dispatchers) dispatcher.wake();
+  }
+
+  async waitingCompletionIds(kind: JobKind, completionIds: string[]): Promise<Set<string>> {
+    if (completionIds.length === 0) return new Set();
+    await this.start();
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT DISTINCT data->>'completionId' AS id FROM pgboss.job
+       WHERE name LIKE $1 AND state IN ('created', 'retry') AND data->>'completionId' = ANY($2::text[])`,
+      [`${QUEUE_PREFIX[kind]}.%`, completionIds],
+    );
+    return new Set(rows.map((row: { id: string }) => row.id));
+  }
+
+  inFlight(): Record<JobKind, number> {
+    const counts: Record<JobKind, number> = { completion: 0, judgment: 0 };
+    for (const dispatcher of this.dispatchers) counts[dispatcher.kind] += dispatcher.busy;
+    return counts;
+  }
+}
+
+/**
+ * A pool of slots over pg-boss's fetch/complete/fail: fetches as many jobs as there are free slots (within
+ * each provider's own limit), runs each in its own slot, and acknowledges them in small batches.
+ */
+class Dispatcher<K extends JobKind> {
+  busy = 0;
+  private readonly perProvider = new Map<string, number>();
+  private running = true;
+  private signal: (() => void) | null = null;
+  private readonly acks = new Map<string, string[]>();
+  private ackTimer: NodeJS.Timeout | null = null;
+  private readonly handlers = new Set<Promise<void>>();
+  private loop: Promise<void> | null = null;
+  private providerOrder: string[];
+
+  constructor(
+    private readonly boss: PgBoss,
+    readonly kind: K,
+    private readonly handler: (job: JobKinds[K]) => Promise<void>,
+    private readonly options: WorkOptions,
+    private readonly logger: Logger,
+  ) {
+    this.providerOrder = Object.keys(options.providers);
+  }
+
+  run(): void {
+    this.loop = this.fetchLoop().catch((error) =>
+      this.logger.error({ err: error }, "job dispatcher stopped"),
+    );
+  }
+
+  wake(): void {
+    const signal = this.signal;
+    this.signal = null;
+    signal?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.allSettled([...this.handlers]);
+    await this.flushAcks();
+  }
+
+  private async fetchLoop(): Promise<void> {
+    while (this.running) {
+      let fetched = 0;
+      // Rotate so no provider starves the others of slots.
+      this.providerOrder.push(this.providerOrder.shift()!);
+      for (const provider of this.providerOrder) {
+        const free = Math.min(
+          this.options.concurrency - this.busy,
+          this.options.providers[provider] - (this.perProvider.get(provider) ?? 0),
+        );
+        if (free <= 0 || !this.running) continue;
+        let jobs: PgBoss.Job<JobKinds[K]>[];
+        try {
+          jobs = await this.boss.fetch<JobKinds[K]>(queueName(this.kind, provider), { batchSize: free });
+        } catch (error) {
+          this.logger.error({ err: error, provider }, "could not fetch jobs; trying again in a second");
+          await this.pause(1_000);
+          continue;
+        }
+        for (const job of jobs) this.dispatch(provider, job);
+        fetched += jobs.length;
+      }
+      if (!this.running) break;
+      if (fetched === 0) await this.pause(POLL_MS);
+      else if (this.busy >= this.options.concurrency) await this.pause(POLL_MS);
+    }
+  }
+
+  /** Waits for a slot to free, a wake-up, or `ms`. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.signal = null;
+        resolve();
+      }, ms);
+      this.signal = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private dispatch(provider: string, job: PgBoss.Job<JobKinds[K]>): void {
+    this.busy += 1;
+    this.perProvider.set(provider, (this.perProvider.get(provider) ?? 0) + 1);
+    const handled = this.handler(job.data)
+      .then(
+        () => this.ack(job.name, job.id),
+        async (error: Error) => {
+          this.logger.error(
+            { err: error, kind: this.kind, job: job.data },
+            "job failed; the queue will retry it",
+          );
+          await this.boss
+            .fail(job.name, job.id, { message: String(error?.message ?? error) })
+            .catch((failure) => this.logger.error({ err: failure }, "could not mark a job failed"));
+        },
+      )
+      .finally(() => {
+        this.busy -= 1;
+        this.perProvider.set(provider, (this.perProvider.get(provider) ?? 1) - 1);
+        this.handlers.delete(handled);
+        this.wake();
+      });
+    this.handlers.add(handled);
+  }
+
+  private ack(queue: string, id: string): void {
+    const ids = this.acks.get(queue) ?? [];
+    ids.push(id);
+    this.acks.set(queue, ids);
+    if (ids.length >= ACK_BATCH) void this.flushAcks();
+    else this.ackTimer ??= setTimeout(() => void this.flushAcks(), ACK_DELAY_MS);
+  }
+
+  private async flushAcks(): Promise<void> {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+    const batches = [...this.acks.entries()];
+    this.acks.clear();
+    for (const [queue, ids] of batches) {
+      // A job left unacknowledged (the process died first) is harmless: its completion is already written,
+      // and whoever takes the job again finds nothing to do.
+      await this.boss
+        .complete(queue, ids)
+        .catch((error) => this.logger.warn({ err: error }, "could not acknowledge jobs"));
+    }
   }
 }

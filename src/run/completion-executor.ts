@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
+import { scrubSecrets, storableText } from "../common/secrets";
 import { parseAnswer } from "../completion/answer-parser";
 import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
@@ -18,6 +19,7 @@ interface ClaimedRow {
   run_id: string;
   repeat: number;
   lease_token: string;
+  attempts: number;
   item_id: string;
   sample_id: string;
   instance_id: string;
@@ -51,26 +53,58 @@ export class CompletionExecutor {
     private readonly leaseSeconds: number,
     private readonly logger: Logger,
     private readonly queue: JobQueue,
+    /** The worker (this process) that holds the leases it takes. */
+    private readonly workerId: string,
   ) {}
 
   /**
-   * Claims a batch of completions in one statement, then works on each. Ids that cannot be claimed (done
-   * already, claimed by a live worker, or their run is not active) need nothing. Resolves with one outcome per id.
+   * Claims the completion and works on it. One that cannot be claimed (done already, claimed by a live
+   * worker, or its run is not active) needs nothing. An error of ours after the claim (not the model's: a
+   * failed insert, an unrenderable prompt) never orphans the item: it is released with the error recorded
+   * and queued again after a backoff, or failed once its attempts are spent.
    */
-  async executeBatch(completionIds: string[]): Promise<(Error | null)[]> {
-    const claimedRows: ClaimedRow[] = await this.dataSource.query(sql.claimCompletions, [
-      completionIds,
+  async execute(job: { completionId: string }): Promise<void> {
+    const [claimed]: ClaimedRow[] = await this.dataSource.query(sql.claimCompletion, [
+      job.completionId,
       this.leaseSeconds,
+      this.workerId,
     ]);
-    const outcomes = new Map<string, Error | null>(completionIds.map((id) => [id, null]));
-    await Promise.all(
-      claimedRows.map((claimed) =>
-        this.executeClaimed(claimed).catch((error: Error) => {
-          outcomes.set(String(claimed.id), error);
-        }),
-      ),
+    if (!claimed) return;
+    try {
+      await this.executeClaimed(claimed);
+    } catch (error) {
+      await this.recover(claimed, error as Error);
+    }
+  }
+
+  private async recover(claimed: ClaimedRow, error: Error): Promise<void> {
+    const message = scrubSecrets(storableText(`memicl could not store this item: ${error.message}`)).slice(
+      0,
+      2000,
     );
-    return completionIds.map((id) => outcomes.get(id) ?? null);
+    this.logger.warn({ err: error, completionId: claimed.id }, "error after claiming an item; releasing it");
+    const plan = await this.plan(claimed.run_id).catch(() => null);
+    const maxAttempts = plan ? this.providers.config(plan.run.provider).maxAttempts : 1;
+    if (claimed.attempts + 1 >= maxAttempts || !plan) {
+      await this.dataSource.query(sql.failCompletion, [
+        claimed.id,
+        claimed.lease_token,
+        message,
+        1,
+        null,
+        null,
+        plan ? this.providers.config(plan.run.provider).circuitBreakerFailures : 1_000_000,
+      ]);
+      return;
+    }
+    await this.dataSource.query(sql.releaseAfterError, [claimed.id, claimed.lease_token, message]);
+    await this.queue.enqueue(
+      "completion",
+      [{ completionId: String(claimed.id), provider: plan.run.provider }],
+      {
+        delaySeconds: Math.min(60, 2 ** claimed.attempts),
+      },
+    );
   }
 
   private async executeClaimed(claimed: ClaimedRow): Promise<void> {
@@ -122,14 +156,12 @@ export class CompletionExecutor {
         await handle.limiter.acquire(estimatedTokens, signal);
       },
       shouldStop: async () => {
-        const [renewed]: [unknown[], number] = await this.dataSource.query(sql.renewLease, [
+        const [state]: { run_status: string; held: boolean }[] = await this.dataSource.query(sql.claimState, [
           claimed.id,
           claimed.lease_token,
-          this.leaseSeconds,
         ]);
-        if (renewed.length === 0) lost = true;
-        const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
-        return lost || (status !== "QUEUED" && status !== "RUNNING");
+        if (!state?.held) lost = true;
+        return lost || (state.run_status !== "QUEUED" && state.run_status !== "RUNNING");
       },
     });
     if (lost) {
@@ -158,7 +190,7 @@ export class CompletionExecutor {
     await this.dataSource.query(sql.failCompletion, [
       claimed.id,
       claimed.lease_token,
-      outcome.error.message,
+      scrubSecrets(outcome.error.message),
       outcome.attempts,
       outcome.latencyMs,
       promptHash,

@@ -174,6 +174,15 @@ export class Run {
   @Field(() => String, { nullable: true })
   lastError: string | null;
 
+  /** Why work that is waiting is not moving (no capable worker, rate limit, breaker); null when it moves. */
+  @Column({ name: "waiting_reason", type: "text", nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Why waiting work is not moving (e.g. no live worker can call its provider); null when it moves.",
+  })
+  waitingReason: string | null;
+
   @Column({ name: "idempotency_key", type: "varchar", length: 200, nullable: true, unique: true })
   @Field(() => String, { nullable: true })
   idempotencyKey: string | null;

@@ -304,7 +304,7 @@ export class RunService {
     await this.queue.enqueue(
       "completion",
       ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
-      manager,
+      { transaction: manager },
     );
     return run;
   }
@@ -346,10 +346,17 @@ export class RunService {
     );
   }
 
-  /** Puts failed items back in the queue (their attempts and last error are kept until they succeed). */
+  /**
+   * Puts failed items back in the queue (their attempts and last error are kept until they succeed), with
+   * everything else still missing: a run the circuit breaker stopped also has items it never got to.
+   */
   async retryFailed(runId: string): Promise<{ run: Run; affectedCount: number }> {
     await this.get(runId);
-    return this.requeue(runId, "status = 'FAILED'", true);
+    return this.requeue(
+      runId,
+      "status IN ('FAILED', 'PENDING') OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      true,
+    );
   }
 
   private async requeue(
@@ -358,25 +365,32 @@ export class RunService {
     resetFailed: boolean,
   ): Promise<{ run: Run; affectedCount: number }> {
     const affected = await this.dataSource.transaction(async (manager) => {
-      const [rows]: [{ id: string }[], number] = await manager.query(
-        `UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL
-         WHERE run_id = $1 AND (${which}) RETURNING id`,
+      const rows: { id: string; was: string }[] = await manager.query(
+        `WITH target AS (
+           SELECT id, status::text AS was FROM completion WHERE run_id = $1 AND (${which}) FOR UPDATE
+         ), updated AS (
+           UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+           FROM target WHERE completion.id = target.id
+           RETURNING completion.id, target.was
+         )
+         SELECT id, was FROM updated`,
         [runId],
       );
+      const failed = rows.filter((row) => row.was === "FAILED").length;
       if (rows.length > 0) {
         await manager.query(
           `UPDATE run
            SET status = CASE WHEN status IN ('CANCELLED', 'FAILED') THEN 'QUEUED'::run_status_enum ELSE status END,
                finished_at = NULL, consecutive_failures = 0, failed_count = failed_count - $2
            WHERE id = $1`,
-          [runId, resetFailed ? rows.length : 0],
+          [runId, resetFailed ? failed : 0],
         );
       }
       const run = await manager.findOneByOrFail(Run, { id: runId });
       await this.queue.enqueue(
         "completion",
         rows.map(({ id }) => ({ completionId: String(id), provider: run.provider })),
-        manager,
+        { transaction: manager },
       );
       return rows.length;
     });

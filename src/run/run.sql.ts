@@ -1,33 +1,47 @@
 // Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
 
-/** Claims completions for `$2` seconds where their run is active and nobody holds a live claim; returns what calls need. */
-export const claimCompletions = `
+/**
+ * Claims a completion for worker `$3` for `$2` seconds (renewed by the worker's beats) where its run is
+ * active and nobody holds a live claim; returns what the call needs.
+ */
+export const claimCompletion = `
   WITH claimed AS (
     UPDATE completion AS c
-    SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2)
+    SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2),
+        lease_owner = $3
     FROM run AS r
-    WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
+    WHERE c.id = $1 AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
-    RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id
+    RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts
   ), started AS (
     UPDATE run SET status = 'RUNNING', started_at = coalesce(started_at, clock_timestamp())
     WHERE run.id IN (SELECT run_id FROM claimed) AND run.status = 'QUEUED'
   )
-  SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token,
+  SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token, claimed.attempts,
          si.id AS item_id, si.sample_id, si.instance_id, si.position, si.label, si.initial_segment, si.subsequent_segment,
          si.cut_token_index, si.token_count, i.text, i.second_text
   FROM claimed
   JOIN sampled_instance AS si ON si.id = claimed.sampled_instance_id
   JOIN instance AS i ON i.id = si.instance_id`;
 
-export const renewLease = `
-  UPDATE completion SET lease_until = clock_timestamp() + make_interval(secs => $3)
-  WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
-  RETURNING id`;
+/** Is the claim still ours, and is the run still active? (Asked between attempts.) */
+export const claimState = `
+  SELECT r.status AS run_status, (c.lease_token = $2 AND c.status = 'RUNNING') AS held
+  FROM completion c JOIN run r ON r.id = c.run_id WHERE c.id = $1`;
 
 export const releaseCompletion = `
-  UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL
+  UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
   WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'`;
+
+/** Gives an item back after an error of ours (not the model's), recording it; the caller queues it again. */
+export const releaseAfterError = `
+  WITH released AS (
+    UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL,
+        error = $3, attempts = attempts + 1
+    WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+    RETURNING run_id
+  )
+  UPDATE run SET last_error = $3 FROM released WHERE run.id = released.run_id AND run.status IN ('QUEUED', 'RUNNING')`;
 
 export const runStatus = `SELECT status FROM run WHERE id = $1`;
 
@@ -44,7 +58,7 @@ export const completeCompletion = `
     SET status = 'SUCCEEDED', output = $3, finish_reason = $4, prompt_tokens = $5, completion_tokens = $6,
         cached_tokens = $7, latency_ms = $8, attempts = attempts + $9, error = NULL, reported_model = $10,
         system_fingerprint = $11, cache_hit = $12, parsed_label = $13, correct = $14, prompt_hash = $15,
-        cost_usd = $16, lease_token = NULL, lease_until = NULL, completed_at = clock_timestamp()
+        cost_usd = $16, lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
     RETURNING run_id
   ), cached AS (
@@ -74,13 +88,14 @@ export const failCompletion = `
   WITH failed AS (
     UPDATE completion
     SET status = 'FAILED', error = $3, attempts = attempts + $4, latency_ms = $5, prompt_hash = $6,
-        lease_token = NULL, lease_until = NULL, completed_at = clock_timestamp()
+        lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
     RETURNING run_id
   )
   UPDATE run
   SET failed_count = failed_count + 1, consecutive_failures = consecutive_failures + 1,
-      last_error = CASE WHEN status IN ('QUEUED', 'RUNNING') AND consecutive_failures + 1 >= $7::int
+      last_error = CASE WHEN status NOT IN ('QUEUED', 'RUNNING') THEN last_error
+                        WHEN consecutive_failures + 1 >= $7::int
                         THEN 'circuit breaker: ' || $7::int || ' items failed in a row; the last one: ' || $3::text
                         ELSE $3 END,
       status = CASE WHEN status NOT IN ('QUEUED', 'RUNNING') THEN status

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MIGRATIONS } from "../../migrations";
+import { serverPidOf, stopCluster } from "../../src/db/embedded";
+import { createLogger } from "../../src/logging/logger";
 import { freePort, runCli, startServe } from "../support/cli";
 import { nliCsv } from "../support/fixtures";
 
@@ -22,35 +24,48 @@ describe("the memicl command on an embedded data folder", () => {
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-cli-"));
+    // As root, the embedded server runs as the postgres user, which must reach the data folder.
+    fs.chmodSync(dir, 0o755);
     env = { MEMICL_DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" };
     csv = path.join(dir, "pairs.csv");
     fs.writeFileSync(csv, nliCsv(12));
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
-  it("imports on its own, shares the folder with a running server, and the server keeps the data across restarts", async () => {
+  it("imports on its own, shares the server with other memicl processes, and the last one out stops it", async () => {
     const alone = await runCli(["import", csv, "--name", "first"], env);
     expect(alone.stderr).toBe("");
-    expect(alone.stdout).toMatch(/database: embedded database in .*data\n/);
+    expect(alone.stdout).toMatch(/database: embedded PostgreSQL [\d.]+ in .*data, started by this process/);
     expect(alone.stdout).toMatch(
       /imported 12 rows from pairs.csv into new dataset "first" \(split train, NLI\)/,
     );
     expect(alone.stdout).toMatch(/dataset id: [0-9a-f-]{36}/);
+    // The command was the last (only) one out: the server stopped with it.
+    expect(serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"))).toBeNull();
+    // Only the owner may read the password; the cluster itself is the engine's alone.
+    expect(fs.statSync(path.join(env.MEMICL_DATA_DIR, "password")).mode & 0o077).toBe(0);
+    expect(fs.statSync(path.join(env.MEMICL_DATA_DIR, "pg")).mode & 0o077).toBe(0);
 
     const port = freePort();
     const server = await startServe(env, port);
     try {
       const shared = await runCli(["import", csv, "--name", "second"], env);
-      expect(shared.stdout).toMatch(/through the running memicl process \(pid \d+\)/);
+      expect(shared.stdout).toMatch(/already running \(pid \d+\)/);
       expect(shared.stdout).toMatch(/imported 12 rows/);
       expect(await datasetNames(server.url)).toEqual(["first:12", "second:12"]);
 
-      const rival = await runCli(["serve"], { ...env, PORT: String(freePort()) });
-      expect(rival.code).toBe(1);
-      expect(rival.stderr).toMatch(/in use by another memicl process \(pid \d+/);
+      const second = await startServe(env, freePort());
+      expect(await datasetNames(second.url)).toEqual(["first:12", "second:12"]);
+      expect(await second.stop()).toBe(0);
+      // The first server still has its database.
+      expect(await datasetNames(server.url)).toEqual(["first:12", "second:12"]);
     } finally {
       expect(await server.stop()).toBe(0);
     }
+    expect(serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"))).toBeNull();
 
     const again = await startServe(env, port);
     try {
@@ -58,6 +73,45 @@ describe("the memicl command on an embedded data folder", () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it("recovers after memicl serve is killed with SIGKILL, with no manual step and nothing lost", async () => {
+    const port = freePort();
+    const killed = await startServe(env, port);
+    expect(await killed.stop("SIGKILL")).toBeNull();
+    // The server outlives a killed owner; the next process joins it at once.
+    const pid = serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"));
+    expect(pid).not.toBeNull();
+    const again = await startServe(env, port);
+    try {
+      expect(await datasetNames(again.url)).toEqual(["first:12", "second:12"]);
+      expect(again.output()).toMatch(/already running/);
+    } finally {
+      await again.stop();
+    }
+
+    // Now the server itself dies uncleanly: the next start recovers it from its write-ahead log.
+    const third = await startServe(env, port);
+    const serverPid = serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"))!;
+    process.kill(serverPid, "SIGKILL");
+    await third.stop("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const recovered = await startServe(env, port);
+    try {
+      expect(await datasetNames(recovered.url)).toEqual(["first:12", "second:12"]);
+    } finally {
+      await recovered.stop();
+    }
+  });
+
+  it("recognises a folder of the PGlite era and leaves it untouched", async () => {
+    const old = path.join(dir, "old");
+    fs.mkdirSync(path.join(old, "pgdata"), { recursive: true });
+    fs.writeFileSync(path.join(old, "pgdata", "PG_VERSION"), "17\n");
+    const result = await runCli(["migrate"], { ...env, MEMICL_DATA_DIR: old });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/holds a database of an earlier memicl \(PGlite/);
+    expect(fs.readdirSync(old)).toEqual(["pgdata"]);
   });
 
   it("says that a file was imported before and changes nothing", async () => {

@@ -1,11 +1,8 @@
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Client } from "pg";
 import { MIGRATIONS } from "../../migrations";
 import { connect, Database } from "../../src/db/database";
-import { startInMemory } from "../../src/db/embedded";
+import { TEST_CLUSTER_ENV } from "./test-cluster";
 
 export type Backend = "embedded" | "postgres";
 
@@ -14,53 +11,56 @@ export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["embedded", 
 
 export interface TestDatabase extends Database {
   backend: Backend;
+  /** The URL of the server's maintenance database (for tests that create databases of their own). */
+  adminUrl: string;
+}
+
+/** The maintenance URL of a backend: the test run's embedded server (see test-cluster.ts), or TEST_DATABASE_URL. */
+export function adminUrlOf(backend: Backend): string {
+  const url = backend === "embedded" ? process.env[TEST_CLUSTER_ENV] : process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error(`no ${backend} database for tests (is jest's globalSetup configured?)`);
+  return url;
 }
 
 /**
- * A fresh, migrated database of its own: an in-memory PGlite loaded from a migrated template
- * (cached on disk per migration set, since a cold PGlite takes seconds), or a new database on the server.
+ * A fresh, migrated database of its own on the backend's server, cloned from a migrated template database
+ * (made once per migration set), and dropped on close.
  */
 export async function createTestDatabase(
   backend: Backend,
   options: { onQuery?: (sql: string) => void; poolSize?: number } = {},
 ): Promise<TestDatabase> {
-  const poolSize = options.poolSize ?? 6;
-  if (backend === "embedded") {
-    const server = await startInMemory(await migratedTemplate());
-    const database = await connect(
-      "embedded",
-      server.url,
-      "in-memory PGlite",
-      server,
-      { onQuery: options.onQuery },
-      poolSize,
-    );
-    return { ...database, backend };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const adminUrl = adminUrlOf(backend);
+  const template = await migratedTemplate(adminUrl);
   const name = `memicl_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await connect(
-    "server",
-    url.toString(),
-    `PostgreSQL ${name}`,
-    null,
-    { onQuery: options.onQuery },
-    poolSize,
-  );
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const database = await connect("server", urlOf(adminUrl, name), `${backend} ${name}`, null, {
+    onQuery: options.onQuery,
+    poolSize: options.poolSize ?? 6,
+  });
   return {
     ...database,
+    mode: backend === "embedded" ? "embedded" : "server",
     backend,
+    adminUrl,
     async close() {
       await database.close();
-      await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await dropDatabase(adminUrl, name);
     },
   };
 }
 
-async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+export function urlOf(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+export async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -70,19 +70,26 @@ async function withClient<T>(url: string, use: (client: Client) => Promise<T>): 
   }
 }
 
-async function migratedTemplate(): Promise<Blob> {
+async function migratedTemplate(adminUrl: string): Promise<string> {
   const names = MIGRATIONS.map((migration) => migration.name).join(",");
-  const tag = createHash("sha256").update(names).digest("hex").slice(0, 16);
-  const file = path.join(os.tmpdir(), `memicl-test-template-${tag}.tar.gz`);
-  if (!fs.existsSync(file)) {
-    const server = await startInMemory();
-    const database = await connect("embedded", server.url, "template", null, {}, 2);
-    await database.close();
-    const blob = await server.dump();
-    await server.close();
-    const tmp = `${file}.${process.pid}`;
-    fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
-    fs.renameSync(tmp, file);
-  }
-  return new Blob([fs.readFileSync(file)]);
+  const name = `memicl_template_${createHash("sha256").update(names).digest("hex").slice(0, 12)}`;
+  return withClient(adminUrl, async (client) => {
+    await client.query("SELECT pg_advisory_lock(hashtext('memicl:test-template'))");
+    try {
+      const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (rowCount === 0) {
+        const building = `${name}_building`;
+        await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await client.query(`CREATE DATABASE ${building}`);
+        const database = await connect("server", urlOf(adminUrl, building), "template", null, {
+          poolSize: 2,
+        });
+        await database.close();
+        await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+      return name;
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('memicl:test-template'))");
+    }
+  });
 }

@@ -14,6 +14,26 @@ import { ImportError } from "./import.errors";
 import { ImportFormat, RawRecord, readRecords } from "./import-format";
 import { ImportSource } from "./import-source";
 import { createInstanceWriter } from "./instance-writer";
+import { decodingStream, ImportEncoding } from "./text-decoding";
+
+/** Fields above this size are almost surely a broken file (a missing quote swallowing the rest). */
+export const DEFAULT_MAX_FIELD_BYTES = 1_000_000;
+
+async function* limitFieldSize(
+  records: AsyncIterable<RawRecord>,
+  maxBytes: number,
+): AsyncIterable<RawRecord> {
+  for await (const record of records) {
+    for (const [name, value] of Object.entries(record.fields)) {
+      if (typeof value === "string" && value.length > maxBytes / 4 && Buffer.byteLength(value) > maxBytes)
+        throw new ImportError(
+          record.line,
+          `field "${name}" is ${Buffer.byteLength(value)} bytes, over the limit of ${maxBytes} (MEMICL_MAX_FIELD_BYTES)`,
+        );
+    }
+    yield record;
+  }
+}
 
 export interface ImportOptions extends FieldMappingOptions {
   datasetName: string;
@@ -21,6 +41,10 @@ export interface ImportOptions extends FieldMappingOptions {
   split: string;
   columns?: string[];
   trecLabels?: "coarse" | "fine";
+  /** How the file's bytes are text (default UTF-8, strictly). */
+  encoding?: ImportEncoding;
+  /** Largest field accepted, in bytes of UTF-8. */
+  maxFieldBytes?: number;
   /** Words to show for labels in prompts (label -> verbalizer); unnamed labels stand for themselves. */
   verbalizers?: Record<string, string>;
 }
@@ -105,11 +129,16 @@ export class DatasetImportService {
     stream.on("data", (chunk: Buffer) => {
       bytesRead += chunk.length;
     });
-    const records = readRecords(stream, {
-      format: options.format,
-      columns: options.columns,
-      trecLabels: options.trecLabels,
-    })[Symbol.asyncIterator]();
+    const text = decodingStream(options.encoding ?? "utf8");
+    stream.on("error", (error) => text.destroy(error));
+    const records = limitFieldSize(
+      readRecords(stream.pipe(text), {
+        format: options.format,
+        columns: options.columns,
+        trecLabels: options.trecLabels,
+      }),
+      options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
+    )[Symbol.asyncIterator]();
 
     const first = await records.next();
     if (first.done) throw new ImportError(1, "the file has no rows");
@@ -239,6 +268,8 @@ export function sourceFingerprint(source: ImportSource, options: ImportOptions):
     labelField: trec ? null : (options.labelField ?? "label"),
     idField: trec ? null : (options.idField ?? "guessed"),
     trecLabels: trec ? (options.trecLabels ?? "coarse") : null,
+    // Only a non-default encoding is spelled out, so fingerprints of earlier UTF-8 imports stay the same.
+    ...(options.encoding && options.encoding !== "utf8" ? { encoding: options.encoding } : {}),
   };
   return createHash("sha256").update(JSON.stringify(reading)).digest("hex");
 }

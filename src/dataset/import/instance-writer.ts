@@ -10,8 +10,8 @@ export interface InstanceWriter {
 
 /**
  * Batched `INSERT ... SELECT FROM unnest(...)`, one array parameter per column, with one batch in
- * flight while the next is parsed. (COPY measured no faster here: the server is the bottleneck either way,
- * and PGlite's socket does not speak the COPY sub-protocol; see docs/BENCHMARKS.md.)
+ * flight while the next is parsed. (COPY measured no faster here: the server is the bottleneck either way;
+ * see docs/BENCHMARKS.md.)
  */
 export function createInstanceWriter(
   runner: QueryRunner,

@@ -1,0 +1,113 @@
+import os from "node:os";
+import { DataSource } from "typeorm";
+import { isProcessAlive } from "../common/process";
+import { Logger } from "../logging/logger";
+import { JobQueue } from "../queue/job-queue";
+import { deadAfterSeconds, WorkerTiming } from "../worker/worker-registry";
+
+export interface ReconcileResult {
+  deadWorkers: number;
+  released: number;
+  requeued: number;
+}
+
+const BATCH = 20_000;
+
+/**
+ * Keeps the invariant "every completion of an active run that is not finished has a live lease or a waiting
+ * job". One pass:
+ * 1. workers that stopped beating (or, on this host, whose process is gone) are removed;
+ * 2. items claimed by a worker that is gone, or whose lease lapsed, are released;
+ * 3. waiting items of active runs that have no waiting job get one;
+ * 4. each active run's `waitingReason` says when no live worker can call its provider.
+ * Only one process reconciles at a time (an advisory lock); the others skip the pass.
+ */
+export async function reconcile(
+  dataSource: DataSource,
+  queue: JobQueue,
+  logger: Logger,
+  timing: WorkerTiming,
+): Promise<ReconcileResult | null> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    const [{ locked }] = await runner.query(
+      "SELECT pg_try_advisory_lock(hashtext('memicl:reconciler')) AS locked",
+    );
+    if (!locked) return null;
+    try {
+      return await reconcileLocked(dataSource, queue, logger, timing);
+    } finally {
+      await runner.query("SELECT pg_advisory_unlock(hashtext('memicl:reconciler'))");
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+async function reconcileLocked(
+  dataSource: DataSource,
+  queue: JobQueue,
+  logger: Logger,
+  timing: WorkerTiming,
+): Promise<ReconcileResult> {
+  const sameHost: { id: string; pid: number }[] = await dataSource.query(
+    "SELECT id, pid FROM worker WHERE host = $1",
+    [os.hostname()],
+  );
+  const goneHere = sameHost.filter((worker) => !isProcessAlive(worker.pid)).map((worker) => worker.id);
+  const [dead]: [{ id: string }[], number] = await dataSource.query(
+    `DELETE FROM worker
+     WHERE last_seen_at < clock_timestamp() - make_interval(secs => $1) OR id = ANY($2::uuid[])
+     RETURNING id`,
+    [deadAfterSeconds(timing), goneHere],
+  );
+  const [released]: [{ id: string }[], number] = await dataSource.query(
+    `UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+     WHERE status = 'RUNNING'
+       AND (lease_until < clock_timestamp()
+            OR lease_owner IS NULL
+            OR NOT EXISTS (SELECT 1 FROM worker WHERE worker.id = completion.lease_owner))
+     RETURNING id`,
+  );
+  let requeued = 0;
+  const waiting: { id: string; provider: string }[] = await dataSource.query(
+    `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
+     WHERE r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'
+     LIMIT ${BATCH}`,
+  );
+  if (waiting.length > 0) {
+    const queued = await queue.waitingCompletionIds(
+      "completion",
+      waiting.map((row) => row.id),
+    );
+    const orphans = waiting.filter((row) => !queued.has(row.id));
+    if (orphans.length > 0) {
+      await queue.enqueue(
+        "completion",
+        orphans.map((row) => ({ completionId: row.id, provider: row.provider })),
+      );
+      queue.wake();
+      requeued = orphans.length;
+    }
+  }
+  await dataSource.query(
+    `UPDATE run SET waiting_reason = reason.text
+     FROM (
+       SELECT r.id,
+              CASE WHEN NOT EXISTS (
+                     SELECT 1 FROM worker w
+                     WHERE w.last_seen_at > clock_timestamp() - make_interval(secs => $1) AND r.provider = ANY(w.providers))
+                   THEN format('no live worker can call provider "%s"', r.provider)
+              END AS text
+       FROM run r WHERE r.status IN ('QUEUED', 'RUNNING')
+     ) AS reason
+     WHERE run.id = reason.id AND run.waiting_reason IS DISTINCT FROM reason.text`,
+    [deadAfterSeconds(timing)],
+  );
+  if (dead.length + released.length + requeued > 0)
+    logger.info(
+      { deadWorkers: dead.length, released: released.length, requeued },
+      "reconciled: released the items of workers that are gone and queued what had no job",
+    );
+  return { deadWorkers: dead.length, released: released.length, requeued };
+}

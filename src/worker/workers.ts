@@ -1,0 +1,62 @@
+import { Services } from "../api/services";
+import { Config } from "../config/config";
+import { Logger } from "../logging/logger";
+import { reconcile } from "../run/reconciler";
+import { beatIntervalMs } from "./worker-registry";
+
+export interface RunningWorkers {
+  stop(): Promise<void>;
+}
+
+/**
+ * Works on queued completions and judgments in this process: registers the worker, starts a slot pool per
+ * job kind over the providers this process can call, and reconciles (at once, then every beat) so a dead
+ * worker's items come back within a lease.
+ */
+export async function startWorkers(
+  services: Services,
+  config: Config,
+  options: { role: string; concurrency: number; logger: Logger },
+): Promise<RunningWorkers> {
+  const { queue, worker, dataSource } = services;
+  const usable = services.providers.usable();
+  const providers = Object.fromEntries(
+    usable.map((provider) => [provider.name, Math.min(provider.maxConcurrency, options.concurrency)]),
+  );
+  await queue.start();
+  await worker.start({
+    role: options.role,
+    concurrency: options.concurrency,
+    providers: usable.map((provider) => provider.name),
+  });
+  const timing = { leaseSeconds: config.leaseSeconds };
+  let reconciling: Promise<unknown> = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
+    options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
+  );
+  await reconciling;
+  const timer = setInterval(() => {
+    reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
+      options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
+    );
+  }, beatIntervalMs(timing));
+  timer.unref();
+  await queue.work("completion", (job) => services.executor.execute(job), {
+    concurrency: options.concurrency,
+    providers,
+  });
+  await queue.work("judgment", (job) => services.judgmentExecutor.execute(job), {
+    concurrency: options.concurrency,
+    providers,
+  });
+  let stopped = false;
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      await reconciling;
+      await queue.stop();
+      await worker.stop();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { startTestCluster } from "./test-cluster";
+
+export default startTestCluster;

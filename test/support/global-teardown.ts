@@ -1,0 +1,3 @@
+import { stopTestCluster } from "./test-cluster";
+
+export default stopTestCluster;
