@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { MEMICL_BIN } from "../support/cli";
+import { BACKENDS } from "../support/databases";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import {
   classificationSample,
@@ -11,10 +12,7 @@ import {
 } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
-/** Separate `memicl worker` processes share a database only through a server: these tests need PostgreSQL. */
-const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-describeOnPostgres("memicl worker processes on one PostgreSQL", () => {
+describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend) => {
   const fake = new FakeOpenAiServer();
   let api: TestServer;
   let env: Record<string, string>;
@@ -43,7 +41,7 @@ describeOnPostgres("memicl worker processes on one PostgreSQL", () => {
       limited: { type: "openai", baseUrl: url, maxConcurrency: 8, requestsPerMinute: 120 },
     });
     env = { MEMICL_PROVIDERS_FILE: file, MEMICL_LEASE_SECONDS: "3" };
-    api = await startTestServer("postgres", env);
+    api = await startTestServer(backend, env);
     env.DATABASE_URL = api.database.url;
   }, 60_000);
   afterAll(async () => {

@@ -11,6 +11,8 @@ import {
 } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
+const SECRET_KEY = "sk-test-4f9c1e7a2b3d5e6f";
+
 const SIMULATION = {
   memorizedAtZeroShot: 0.2,
   memorizedAtManyShots: 0.8,
@@ -42,12 +44,21 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
         prices: { "model-x": { inputPerMillion: 1000, outputPerMillion: 2000 } },
       },
       serial: { ...common, maxConcurrency: 1 },
+      once: { ...common, maxConcurrency: 4, maxAttempts: 1, timeoutSeconds: 1, circuitBreakerFailures: 100 },
+      sturdy: { ...common, maxConcurrency: 4, circuitBreakerFailures: 100 },
+      keyed: {
+        ...common,
+        maxConcurrency: 4,
+        apiKeyEnv: "MEMICL_TEST_SECRET_KEY",
+        circuitBreakerFailures: 100,
+      },
       sim: { type: "simulated", maxConcurrency: 16, simulation: SIMULATION },
     });
     api = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: file,
       MEMICL_IN_PROCESS_WORKERS: "16",
       MEMICL_LEASE_SECONDS: "5",
+      MEMICL_TEST_SECRET_KEY: SECRET_KEY,
     });
     small = await classificationSample(api, "small", {
       rows: 40,
@@ -210,18 +221,97 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
       lastError: expect.stringMatching(/^circuit breaker: 3 items failed in a row/),
     });
     fake.fallback = { kind: "answer" };
-    await api.gql(
+    // One mutation brings the run back: the failed items and the ones the breaker kept from being tried.
+    const retried = await api.gql(
       `mutation($input: RunIdInput!) { retryFailedCompletions(input: $input) { affectedCount } }`,
       { input: { runId: run.id } },
     );
-    await api.gql(`mutation($input: RunIdInput!) { resumeRun(input: $input) { affectedCount } }`, {
-      input: { runId: run.id },
-    });
+    expect(retried.data?.retryFailedCompletions.affectedCount).toBe(6);
     const done = await waitForRun(api, run.id, (r) => r.status === "SUCCEEDED", 60_000);
     expect(done).toMatchObject({ doneCount: 6, failedCount: 0 });
     const completions = await completionsOf(api, run.id);
     expect(completions.filter((c) => c.status === "SUCCEEDED")).toHaveLength(6);
   }, 90_000);
+
+  it("records a timeout as such", async () => {
+    fake.fallback = { kind: "hang" };
+    const { run } = await startRun(api, {
+      sampleId: small,
+      kind: "PERFORMANCE",
+      shots: 0,
+      repeats: 1,
+      provider: "once",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    const completions = await completionsOf(api, run.id);
+    expect(completions[0].error).toBe("timeout after 1 s");
+    expect(done.lastError).toMatch(/timeout after 1 s/);
+  }, 90_000);
+
+  it("stores answers holding NUL characters (which PostgreSQL text cannot hold) instead of stalling", async () => {
+    let calls = 0;
+    const original = fake.answer;
+    fake.answer = () => (++calls % 3 === 0 ? "bad\u0000answer" : "fine answer");
+    try {
+      const { run } = await startRun(api, {
+        sampleId: small,
+        kind: "MEMORIZATION",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        provider: "fake",
+        model: "m",
+      });
+      const done = await waitForRun(api, run.id, finished, 60_000);
+      expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 6, failedCount: 0 });
+      const outputs = (await completionsOf(api, run.id)).map((c) => c.output);
+      expect(outputs).toContain("bad\uFFFDanswer");
+    } finally {
+      fake.answer = original;
+    }
+  });
+
+  it("never orphans an item whose answer cannot be stored: it is retried, then failed with the reason", async () => {
+    fake.fallback = { kind: "answer", finishReason: "x".repeat(80) };
+    const { run } = await startRun(api, {
+      sampleId: small,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "sturdy",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 90_000);
+    expect(done).toMatchObject({ status: "FAILED", doneCount: 0, failedCount: 6 });
+    const completions = await completionsOf(api, run.id);
+    for (const completion of completions) {
+      expect(completion.status).toBe("FAILED");
+      expect(completion.error).toMatch(/^memicl could not store this item: .*too long/);
+      expect(completion.attempts).toBe(4);
+    }
+  }, 120_000);
+
+  it("scrubs a key the provider echoes from stored errors and responses", async () => {
+    fake.fallback = { kind: "status", status: 400, echoAuthorization: true };
+    const { run } = await startRun(api, {
+      sampleId: small,
+      kind: "PERFORMANCE",
+      shots: 0,
+      repeats: 1,
+      provider: "keyed",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    const completions = await completionsOf(api, run.id);
+    const served = JSON.stringify({ done, completions });
+    expect(served).toContain("[redacted]");
+    expect(served).not.toContain(SECRET_KEY);
+    const stored = await api.database.dataSource.query(
+      "SELECT count(*)::int AS n FROM completion WHERE error LIKE '%' || $1 || '%'",
+      [SECRET_KEY],
+    );
+    expect(stored[0].n).toBe(0);
+  });
 
   it("starts a run once per idempotency key", async () => {
     const input = {
@@ -329,7 +419,7 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     );
     expect(response.errors?.[0]).toMatchObject({
       extensions: { code: "BAD_USER_INPUT" },
-      message: expect.stringMatching(/configured: fake, serial, sim, simulated/),
+      message: expect.stringMatching(/configured: fake, keyed, once, serial, sim, simulated, sturdy/),
     });
     expect(JSON.stringify(response)).not.toContain("127.0.0.1");
   });

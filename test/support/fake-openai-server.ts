@@ -3,8 +3,15 @@ import { AddressInfo } from "node:net";
 
 /** What the server does with the next requests, consumed in order; then `fallback` for the rest. */
 export type Behaviour =
-  | { kind: "answer"; delayMs?: number }
-  | { kind: "status"; status: number; retryAfterSeconds?: number; body?: string }
+  | { kind: "answer"; delayMs?: number; content?: string; finishReason?: string }
+  | {
+      kind: "status";
+      status: number;
+      retryAfterSeconds?: number;
+      body?: string;
+      /** Quote the request's Authorization header in the error body (as some proxies do). */
+      echoAuthorization?: boolean;
+    }
   | { kind: "hang" }
   | { kind: "malformed" };
 
@@ -45,7 +52,7 @@ export class FakeOpenAiServer {
       request.on("data", (chunk) => {
         body += chunk;
       });
-      request.on("end", () => void this.handle(body, response));
+      request.on("end", () => void this.handle(body, response, request.headers.authorization ?? ""));
     });
     this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
@@ -59,7 +66,7 @@ export class FakeOpenAiServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  private async handle(body: string, response: http.ServerResponse) {
+  private async handle(body: string, response: http.ServerResponse, authorization: string) {
     const parsed = JSON.parse(body || "{}");
     const request: RecordedRequest = {
       at: Date.now(),
@@ -97,21 +104,35 @@ export class FakeOpenAiServer {
         return this.json(
           response,
           behaviour.status,
-          behaviour.body ? JSON.parse(behaviour.body) : { error: { message: `status ${behaviour.status}` } },
+          behaviour.body
+            ? JSON.parse(behaviour.body)
+            : {
+                error: {
+                  message: behaviour.echoAuthorization
+                    ? `invalid request with header Authorization: ${authorization}`
+                    : `status ${behaviour.status}`,
+                },
+              },
           behaviour.retryAfterSeconds !== undefined
             ? { "retry-after": String(behaviour.retryAfterSeconds) }
             : {},
         );
       case "answer": {
         if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
-        const content = this.answer(request);
+        const content = behaviour.content ?? this.answer(request);
         return this.json(response, 200, {
           id: `chatcmpl-${this.requests.length}`,
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
           model: `${request.model}-2026-01-01`,
           system_fingerprint: "fp_fake",
-          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content },
+              finish_reason: behaviour.finishReason ?? "stop",
+            },
+          ],
           usage: {
             prompt_tokens: JSON.stringify(request.messages).length,
             completion_tokens: content.length,
