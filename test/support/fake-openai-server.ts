@@ -31,8 +31,12 @@ export interface RecordedRequest {
  */
 export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
+  /** Calls answered with a well-formed completion (the ones a provider would bill). */
+  answered = 0;
   private readonly script: Behaviour[] = [];
   fallback: Behaviour = { kind: "answer" };
+  /** When set, decides each request's behaviour once the script is used up (a fault mix). */
+  choose: (() => Behaviour) | null = null;
   answer: (request: RecordedRequest) => string = (request) =>
     request.messages.at(-1)!.content.split("\n").at(-1)!.split("").reverse().join("");
   requestsPerMinute: number | null = null;
@@ -91,7 +95,7 @@ export class FakeOpenAiServer {
       this.served.push(Date.now());
     }
     this.requests.push(request);
-    const behaviour = this.script.shift() ?? this.fallback;
+    const behaviour = this.script.shift() ?? this.choose?.() ?? this.fallback;
     switch (behaviour.kind) {
       case "hang":
         this.hanging.add(response);
@@ -120,6 +124,7 @@ export class FakeOpenAiServer {
       case "answer": {
         if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
         const content = behaviour.content ?? this.answer(request);
+        if (!response.destroyed) this.answered += 1;
         return this.json(response, 200, {
           id: `chatcmpl-${this.requests.length}`,
           object: "chat.completion",

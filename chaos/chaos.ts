@@ -1,0 +1,400 @@
+// `npm run chaos -- [--short] [--backend embedded|postgres|both] [--pg URL]`: a run under provider faults while
+// `memicl serve` and `memicl worker` processes are killed with SIGKILL and restarted at random moments.
+// Asserts that the run ends on its own with exact counts, nothing stored twice, and no key anywhere.
+import "reflect-metadata";
+import { ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { stopCluster } from "../src/db/embedded";
+import { createLogger } from "../src/logging/logger";
+import { Behaviour, FakeOpenAiServer } from "../test/support/fake-openai-server";
+
+const BIN = path.resolve(__dirname, "../../bin/memicl.js");
+
+interface Options {
+  completions: number;
+  kills: number;
+  backend: "embedded" | "postgres";
+  pg: string;
+}
+
+interface KillRecord {
+  target: string;
+  doneAtKill: number;
+  recoverySeconds: number | null;
+}
+
+/** Faults, each with its share of calls: the rest are answered. */
+const FAULTS: [number, Behaviour][] = [
+  [0.08, { kind: "status", status: 429, retryAfterSeconds: 1 }],
+  [0.08, { kind: "status", status: 500 }],
+  [0.03, { kind: "status", status: 500, echoAuthorization: true }],
+  [0.04, { kind: "hang" }],
+  [0.08, { kind: "malformed" }],
+];
+
+class ChaosProvider extends FakeOpenAiServer {
+  private random = 1;
+
+  constructor() {
+    super();
+    this.fallback = { kind: "answer", delayMs: 20 };
+  }
+
+  /** A deterministic stream of faults (xorshift), so two runs of the script meet the same mix. */
+  pick(): Behaviour {
+    this.random ^= this.random << 13;
+    this.random ^= this.random >>> 17;
+    this.random ^= this.random << 5;
+    let draw = ((this.random >>> 0) % 10_000) / 10_000;
+    for (const [share, behaviour] of FAULTS) {
+      if (draw < share) return behaviour;
+      draw -= share;
+    }
+    // 5% of answers carry a NUL character, which PostgreSQL text cannot hold.
+    return draw < 0.05 ? { kind: "answer", delayMs: 20, content: "nul\u0000answer" } : this.fallback;
+  }
+}
+
+function spawnMemicl(args: string[], env: NodeJS.ProcessEnv, log: fs.WriteStream): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  return child;
+}
+
+async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`memicl ${args[0]}: ${out}`))));
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error("memicl serve exited while starting");
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  throw new Error("memicl serve did not start");
+}
+
+const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (!alive(child)) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill(signal);
+  return exited;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function chaos(options: Options): Promise<Record<string, string | number>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-chaos-"));
+  fs.chmodSync(dir, 0o755);
+  const key = `sk-chaos-${randomBytes(12).toString("hex")}`;
+  const provider = new ChaosProvider();
+  const providerUrl = await provider.start();
+  // Every request draws its behaviour from the fault mix.
+  provider.choose = () => provider.pick();
+
+  const providersFile = path.join(dir, "providers.json");
+  fs.writeFileSync(
+    providersFile,
+    JSON.stringify({
+      providers: {
+        chaos: {
+          type: "openai",
+          baseUrl: providerUrl,
+          apiKeyEnv: "CHAOS_API_KEY",
+          maxConcurrency: 32,
+          timeoutSeconds: 2,
+          maxAttempts: 10,
+          circuitBreakerFailures: 1000,
+        },
+      },
+    }),
+  );
+  let databaseName: string | null = null;
+  const env: NodeJS.ProcessEnv = {
+    MEMICL_PROVIDERS_FILE: providersFile,
+    CHAOS_API_KEY: key,
+    LOG_LEVEL: "info",
+    MEMICL_DATA_DIR: path.join(dir, "data"),
+    DATABASE_URL: "",
+  };
+  if (options.backend === "postgres") {
+    databaseName = `memicl_chaos_${process.pid}`;
+    const admin = new Client({ connectionString: options.pg });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    await admin.end();
+    const url = new URL(options.pg);
+    url.pathname = `/${databaseName}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const logPath = path.join(dir, "memicl.log");
+  const log = fs.createWriteStream(logPath);
+  const processes: ChildProcess[] = [];
+  try {
+    const rows = Array.from({ length: options.completions }, (_, i) =>
+      JSON.stringify({
+        text: `chaos row ${i} holds a sentence of about twelve words for the model ${i % 7}`,
+        label: `l${i % 4}`,
+      }),
+    );
+    const data = path.join(dir, "rows.jsonl");
+    fs.writeFileSync(data, `${rows.join("\n")}\n`);
+    await cli(["import", data, "--name", "chaos"], env);
+    const sampled = await cli(
+      [
+        "sample",
+        "--dataset",
+        "chaos",
+        "--instances",
+        String(options.completions),
+        "--demonstrations",
+        "0",
+        "--shots",
+        "0",
+      ],
+      env,
+    );
+    const sampleId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/.exec(sampled)?.[1];
+    if (!sampleId) throw new Error(`no sample id in: ${sampled}`);
+
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const url = `http://127.0.0.1:${port}`;
+    const startServe = async () => {
+      const child = spawnMemicl(["serve"], { ...env, PORT: String(port) }, log);
+      processes.push(child);
+      await waitForHealth(url, child);
+      return child;
+    };
+    const startWorker = () => {
+      const child = spawnMemicl(["worker", "--concurrency", "16"], env, log);
+      processes.push(child);
+      return child;
+    };
+    let serve = await startServe();
+    let worker = startWorker();
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as { data?: any; errors?: unknown[] };
+    };
+    const started = await gql(
+      `mutation($input: StartRunInput!) { startRun(input: $input) { run { id expectedCount } } }`,
+      {
+        input: {
+          sampleId,
+          kind: "MEMORIZATION",
+          setting: "ONLY_SEGMENT_PAIRS",
+          shots: 0,
+          provider: "chaos",
+          model: "chaos-model",
+        },
+      },
+    );
+    const runId: string = started.data?.startRun.run.id;
+    if (!runId) throw new Error(`startRun failed: ${JSON.stringify(started)}`);
+    const state = async () => {
+      for (;;) {
+        try {
+          const response = await gql(
+            `query($id: ID!) { run(id: $id) { status doneCount failedCount expectedCount lastError waitingReason } }`,
+            { id: runId },
+          );
+          if (response.data?.run) return response.data.run;
+        } catch {
+          // the server is down for a moment
+        }
+        await sleep(200);
+      }
+    };
+
+    const kills: KillRecord[] = [];
+    const startedAt = Date.now();
+    const deadline = startedAt + (options.completions <= 500 ? 5 : 15) * 60_000;
+    let current = await state();
+    while (!["SUCCEEDED", "FAILED", "CANCELLED"].includes(current.status)) {
+      if (Date.now() > deadline) throw new Error(`the run did not finish: ${JSON.stringify(current)}`);
+      const progress = current.doneCount + current.failedCount;
+      if (
+        kills.length < options.kills &&
+        progress > ((kills.length + 1) * current.expectedCount) / (options.kills + 2)
+      ) {
+        const target = kills.length % 2 === 0 ? "serve" : "worker";
+        const victim = target === "serve" ? serve : worker;
+        await stopChild(victim, "SIGKILL");
+        await sleep(500 + Math.random() * 1500);
+        const record: KillRecord = { target, doneAtKill: progress, recoverySeconds: null };
+        kills.push(record);
+        const restartedAt = Date.now();
+        if (target === "serve") serve = await startServe();
+        else worker = startWorker();
+        // Recovery: how long after the restart progress resumed beyond what it was at the kill.
+        void (async () => {
+          for (;;) {
+            const now = await state();
+            if (now.doneCount + now.failedCount > record.doneAtKill + 32 || now.status !== "RUNNING") {
+              record.recoverySeconds = (Date.now() - restartedAt) / 1000;
+              return;
+            }
+            await sleep(250);
+          }
+        })();
+      }
+      await sleep(300);
+      current = await state();
+    }
+    const seconds = (Date.now() - startedAt) / 1000;
+    await sleep(1000);
+
+    // What the database holds.
+    const db = new Client({
+      connectionString:
+        env.DATABASE_URL ||
+        (() => {
+          const cluster = JSON.parse(fs.readFileSync(path.join(dir, "data", "cluster.json"), "utf8"));
+          const password = fs.readFileSync(path.join(dir, "data", "password"), "utf8").trim();
+          return `postgres://memicl:${encodeURIComponent(password)}@127.0.0.1:${cluster.port}/memicl`;
+        })(),
+    });
+    await db.connect();
+    const [counts] = (
+      await db.query(
+        `SELECT count(*)::int AS rows,
+                count(*) FILTER (WHERE status = 'SUCCEEDED')::int AS succeeded,
+                count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+                count(DISTINCT (sampled_instance_id, repeat))::int AS distinct_items,
+                count(*) FILTER (WHERE output LIKE '%' || $2 || '%' OR error LIKE '%' || $2 || '%')::int AS with_key
+         FROM completion WHERE run_id = $1`,
+        [runId, key],
+      )
+    ).rows;
+    const [run] = (
+      await db.query(
+        "SELECT status, expected_count, done_count, failed_count, coalesce(last_error, '') AS last_error FROM run WHERE id = $1",
+        [runId],
+      )
+    ).rows;
+    await db.end();
+    await Promise.all(processes.filter(alive).map((child) => stopChild(child, "SIGTERM")));
+    log.end();
+    const logs = fs.readFileSync(logPath, "utf8");
+    const served = JSON.stringify(current);
+
+    const paidTwice = provider.answered - counts.succeeded;
+    const checks: [string, boolean][] = [
+      ["the run reached an end without a manual step", ["SUCCEEDED", "FAILED"].includes(run.status)],
+      ["done + failed = expected", run.done_count + run.failed_count === run.expected_count],
+      ["counters match the rows", run.done_count === counts.succeeded && run.failed_count === counts.failed],
+      [
+        "one row per item, none stored twice",
+        counts.rows === run.expected_count && counts.distinct_items === counts.rows,
+      ],
+      ["every stored success was a successful call", counts.succeeded <= provider.answered],
+      [
+        "calls paid twice are only those in flight at a kill",
+        paidTwice >= 0 && paidTwice <= kills.length * 32,
+      ],
+      ["no key in the database", counts.with_key === 0 && !run.last_error.includes(key)],
+      ["no key in the logs", !logs.includes(key)],
+      ["no key in responses", !served.includes(key)],
+      [
+        "every kill was recovered from",
+        kills.every((kill) => kill.recoverySeconds !== null || run.status !== "RUNNING"),
+      ],
+    ];
+    const failed = checks.filter(([, ok]) => !ok);
+    for (const [name, ok] of checks) process.stdout.write(`  ${ok ? "ok  " : "FAIL"} ${name}\n`);
+    if (failed.length > 0) {
+      process.stdout.write(`  logs kept in ${logPath}\n`);
+      throw new Error(`chaos on ${options.backend}: ${failed.map(([name]) => name).join("; ")}`);
+    }
+    const recoveries = kills
+      .map((kill) => `${kill.target} ${kill.recoverySeconds?.toFixed(1) ?? "-"} s`)
+      .join(", ");
+    return {
+      backend: options.backend,
+      completions: run.expected_count,
+      calls: provider.requests.length,
+      "successful calls": provider.answered,
+      "stored successes": counts.succeeded,
+      failed: counts.failed,
+      "calls paid twice": paidTwice,
+      kills: kills.length,
+      "progress resumed after restart": recoveries,
+      seconds: Math.round(seconds),
+    };
+  } finally {
+    await Promise.all(processes.filter(alive).map((child) => stopChild(child, "SIGKILL")));
+    await provider.stop();
+    if (options.backend === "embedded") await stopCluster(path.join(dir, "data"), createLogger("silent"));
+    if (databaseName) {
+      const admin = new Client({ connectionString: options.pg });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await admin.end();
+    }
+    if (!process.exitCode) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const option = (name: string, fallback: string) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? args[index + 1] : fallback;
+  };
+  const short = args.includes("--short");
+  const backend = option("--backend", "both");
+  const pg = option("--pg", process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test");
+  const backends =
+    backend === "both" ? (["embedded", "postgres"] as const) : [backend as "embedded" | "postgres"];
+  const results = [];
+  for (const which of backends) {
+    process.stdout.write(`chaos on ${which}:\n`);
+    results.push(
+      await chaos({
+        backend: which,
+        pg,
+        completions: Number(option("--completions", short ? "300" : "2000")),
+        kills: Number(option("--kills", short ? "2" : "6")),
+      }),
+    );
+  }
+  const columns = Object.keys(results[0]);
+  process.stdout.write(`\n| ${columns.join(" | ")} |\n| ${columns.map(() => "---").join(" | ")} |\n`);
+  for (const result of results)
+    process.stdout.write(`| ${columns.map((column) => String(result[column])).join(" | ")} |\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
