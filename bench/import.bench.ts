@@ -10,7 +10,7 @@ const WORDS =
   );
 
 /** A DBpedia-like CSV: label,text with ~50 words per row (quoted, with commas). */
-function writeCsv(file: string, rows: number) {
+export function writeCsv(file: string, rows: number) {
   const fd = fs.openSync(file, "w");
   let seed = 42;
   const next = () => {
@@ -132,7 +132,7 @@ export async function benchImport(args: string[]) {
       }
       if (!args.includes("--skip-embedded")) {
         results.push(
-          measure("embedded (PGlite)", file, rows, {
+          measure("embedded PostgreSQL", file, rows, {
             DATABASE_URL: "",
             MEMICL_DATA_DIR: path.join(dir, `data-${rows}`),
           }),

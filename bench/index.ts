@@ -1,10 +1,12 @@
 // `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
 import "reflect-metadata";
+import { benchEmbedded } from "./embedded.bench";
 import { benchImport } from "./import.bench";
 import { benchResults } from "./results.bench";
 import { benchRuns } from "./runs.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
+  embedded: benchEmbedded,
   import: benchImport,
   runs: benchRuns,
   results: benchResults,

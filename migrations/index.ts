@@ -3,6 +3,7 @@ import { SampleContentHashAndPromptName1764421200000 } from "./1764421200000-Sam
 import { RunExecution1764424800000 } from "./1764424800000-RunExecution";
 import { EffectiveVerdicts1764428400000 } from "./1764428400000-EffectiveVerdicts";
 import { Workers1764432000000 } from "./1764432000000-Workers";
+import { HonestVerdicts1764435600000 } from "./1764435600000-HonestVerdicts";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -12,4 +13,5 @@ export const MIGRATIONS: Function[] = [
   RunExecution1764424800000,
   EffectiveVerdicts1764428400000,
   Workers1764432000000,
+  HonestVerdicts1764435600000,
 ];

@@ -7,6 +7,7 @@ import { ResultResolver } from "../metric/result.resolver";
 import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";
+import { WorkerResolver } from "../worker/worker.resolver";
 
 export const RESOLVERS = [
   DatasetResolver,
@@ -21,6 +22,7 @@ export const RESOLVERS = [
   JudgmentResolver,
   CompletionJudgmentResolver,
   ResultResolver,
+  WorkerResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

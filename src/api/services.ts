@@ -14,6 +14,7 @@ import { RunService } from "../run/run.service";
 import { SampleService } from "../sample/sample.service";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { WorkerService } from "../worker/worker.service";
 import { WorkerRegistration } from "../worker/worker-registry";
 
 /** Every service, built once per process around one database. */
@@ -33,6 +34,7 @@ export interface Services {
   results: ResultService;
   /** This process as a worker (registered only when it works on the queue). */
   worker: WorkerRegistration;
+  workers: WorkerService;
   /** Stops what the services started (workers, the queue); the caller closes the database. */
   close(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),
     results: new ResultService(dataSource),
     worker,
+    workers: new WorkerService(dataSource, providers, { leaseSeconds: config.leaseSeconds }),
     close: async () => {
       await queue.stop();
       await worker.stop();

@@ -51,7 +51,11 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
     process.stdout.write(
       `${created ? "queued" : "found existing"} experiment ${experiment.id}: ${runs.length} runs, ${expected} completions\n`,
     );
-    if (!options.wait) return;
+    if (!options.wait) {
+      for (const warning of await services.workers.warningsFor(options.provider))
+        process.stdout.write(`warning: ${warning}\n`);
+      return;
+    }
 
     const workers = await startWorkers(services, config, {
       role: "experiment",
@@ -66,8 +70,14 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
         )
       : null;
     const bar = bars?.create(expected, 0, { runs: "" });
+    const said = new Set<string>();
     for (;;) {
       const current = (await services.runs.runsByExperiments([experiment.id]))[0];
+      for (const reason of new Set(current.map((run) => run.waitingReason).filter(Boolean) as string[])) {
+        if (said.has(reason)) continue;
+        said.add(reason);
+        process.stderr.write(`waiting: ${reason}\n`);
+      }
       const finished = current.filter((run) => FINISHED.has(run.status)).length;
       const done = current.reduce((sum, run) => sum + run.doneCount + run.failedCount, 0);
       bar?.update(done, { runs: `${finished}/${current.length} runs finished` });

@@ -34,6 +34,7 @@ export async function runJudgeAgreement(
 ): Promise<void> {
   const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
   let verdicts: JudgeVerdict[];
+  let firstUnreadable: string | null = null;
   if (options.judge === "heuristic") {
     verdicts = pairs.map((pair) => judgeHeuristically(pair.reference, pair.candidate).verdict);
   } else {
@@ -59,17 +60,31 @@ export async function runJudgeAgreement(
           retryPolicyOf(providerConfig),
           { beforeAttempt: (signal) => limiter.acquire(400, signal) },
         );
-        verdicts.push(outcome.ok ? parseJudgeAnswer(outcome.result.text) : "UNPARSEABLE");
+        const verdict = outcome.ok ? parseJudgeAnswer(outcome.result.text) : "UNPARSEABLE";
+        if (verdict === "UNPARSEABLE")
+          firstUnreadable ??= outcome.ok
+            ? `it answered ${JSON.stringify(outcome.result.text.slice(0, 200))}`
+            : `the call failed: ${outcome.error.message}`;
+        verdicts.push(verdict);
       }
     } finally {
       await command.close();
     }
   }
+  const unreadable = verdicts.filter((verdict) => verdict === "UNPARSEABLE").length;
+  if (pairs.length > 0 && unreadable === pairs.length)
+    throw new BadInputError(
+      `judge ${options.judge} gave no readable verdict on any of the ${pairs.length} pairs (${firstUnreadable}); no agreement to report`,
+    );
   const result = agreement(pairs.map((pair, index) => [pair.human, verdicts[index]]));
   printAgreement(
     `judge ${options.judge} against the human labels of ${file} (${pairs.length} pairs):`,
     result,
   );
+  if (unreadable > 0)
+    process.stdout.write(
+      `unreadable verdicts: ${unreadable} of ${pairs.length} (left out of the figures above)\n`,
+    );
   process.stdout.write(
     `kappa_binary=${fixed(result.kappaBinary)} accuracy=${fixed(result.percentAgreement)}\n`,
   );

@@ -13,6 +13,7 @@ import { runExport, runReport } from "./report.command";
 import { runSample } from "./sample.command";
 import { runServe } from "./serve.command";
 import { runWorker } from "./worker.command";
+import { runProviders, runWorkers } from "./workers.command";
 
 const list = (value: string) =>
   value
@@ -121,6 +122,25 @@ export function buildProgram(): Command {
       integer,
     )
     .action((options) => runWorker(loadConfig(), options));
+
+  program
+    .command("workers")
+    .description(
+      "list the live workers on this database: who they are, what they can call, what they are doing",
+    )
+    .action(() => runWorkers(loadConfig()));
+
+  program
+    .command("providers")
+    .description(
+      "list the configured providers: usable here (key set) or why not, and how many live workers can call each",
+    )
+    .option("--check", "make one tiny call to each usable provider and report it", false)
+    .option(
+      "--model <name>",
+      "the model to call with --check (default: gpt-4o-mini; simulated for the simulated one)",
+    )
+    .action((options) => runProviders(loadConfig(), options));
 
   program
     .command("experiment")

@@ -153,6 +153,7 @@ export class JudgeAgreement {
 
 export enum ReviewReason {
   NEAR_EXACT = "NEAR_EXACT",
+  UNREADABLE = "UNREADABLE",
   UNREVIEWED = "UNREVIEWED",
   DISAGREEMENT = "DISAGREEMENT",
   SAMPLE = "SAMPLE",
@@ -162,6 +163,10 @@ registerEnumType(ReviewReason, {
   valuesConfig: {
     NEAR_EXACT: {
       description: "The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected).",
+    },
+    UNREADABLE: {
+      description:
+        "An automatic judge gave no readable verdict (kept in the history) and no human has judged it.",
     },
     UNREVIEWED: { description: "No human has judged it yet." },
     DISAGREEMENT: { description: "The automatic judges' latest verdicts differ." },

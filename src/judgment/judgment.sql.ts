@@ -4,12 +4,15 @@
 export const judgmentsByCompletions = `
   SELECT * FROM judgment WHERE completion_id = ANY($1::bigint[]) ORDER BY completion_id, created_at DESC, id DESC`;
 
-/** The effective judgment of each completion: the latest human one, else the latest automatic one. */
+/**
+ * The effective judgment of each completion: the latest human one, else the latest readable automatic one,
+ * else (nothing readable yet) the latest. The same rule as the trigger that keeps `completion.effective_verdict`.
+ */
 export const effectiveJudgments = `
   SELECT DISTINCT ON (completion_id) *
   FROM judgment
   WHERE completion_id = ANY($1::bigint[])
-  ORDER BY completion_id, (judge_kind = 'HUMAN') DESC, created_at DESC, id DESC`;
+  ORDER BY completion_id, (judge_kind = 'HUMAN') DESC, (verdict <> 'UNPARSEABLE') DESC, created_at DESC, id DESC`;
 
 /** Succeeded memorization completions in scope, with their references (`$1` run ids). */
 export const judgeableCompletions = `
@@ -40,7 +43,7 @@ export const judgePairs = `
 
 /**
  * Completions to review in scope (`$1` run ids) for a reason (`$2`): NEAR_EXACT (effective verdict),
- * UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), SAMPLE (all,
+ * UNREADABLE (an automatic judge answered nothing readable, and no human has judged it), UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), SAMPLE (all,
  * in a seeded random order). Keyset-paged on (sort key, id) after (`$3`, `$4`); `$5` seeds the order.
  */
 export const completionsToReview = `
@@ -50,9 +53,10 @@ export const completionsToReview = `
     JOIN run r ON r.id = c.run_id
     WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
       AND CASE $2
-        WHEN 'NEAR_EXACT' THEN (
-          SELECT j.verdict FROM judgment j WHERE j.completion_id = c.id
-          ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1) = 'NEAR_EXACT'
+        WHEN 'NEAR_EXACT' THEN c.effective_verdict = 'NEAR_EXACT'
+        WHEN 'UNREADABLE' THEN EXISTS (
+          SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
+          AND NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
         WHEN 'UNREVIEWED' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
         WHEN 'DISAGREEMENT' THEN (
           SELECT count(DISTINCT latest.verdict) FROM (

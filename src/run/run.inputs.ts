@@ -133,6 +133,12 @@ export class StartRunPayload {
 
   @Field({ description: "False when the idempotency key had been used: this is the run it created then." })
   created: boolean;
+
+  @Field(() => [String], {
+    description:
+      "What may keep the run from moving (e.g. no live worker can call its provider); empty when nothing.",
+  })
+  warnings: string[];
 }
 
 @ObjectType()
@@ -145,6 +151,12 @@ export class StartExperimentPayload {
 
   @Field()
   created: boolean;
+
+  @Field(() => [String], {
+    description:
+      "What may keep the runs from moving (e.g. no live worker can call the provider); empty when nothing.",
+  })
+  warnings: string[];
 }
 
 @InputType()

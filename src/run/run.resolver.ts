@@ -25,15 +25,17 @@ export class RunResolver {
   @Mutation(() => StartRunPayload, {
     description: "Queues one run and returns at once; workers make the calls.",
   })
-  startRun(@Arg("input") input: StartRunInput, @Ctx() { services }: Context) {
-    return services.runs.startRun(input);
+  async startRun(@Arg("input") input: StartRunInput, @Ctx() { services }: Context) {
+    const started = await services.runs.startRun(input);
+    return { ...started, warnings: await services.workers.warningsFor(started.run.provider) };
   }
 
   @Mutation(() => StartExperimentPayload, {
     description: "Queues the grid for one model (samples x k x settings + performance) and returns at once.",
   })
-  startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services }: Context) {
-    return services.runs.startExperiment(input);
+  async startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services }: Context) {
+    const started = await services.runs.startExperiment(input);
+    return { ...started, warnings: await services.workers.warningsFor(input.provider) };
   }
 
   @Mutation(() => RunPayload, {

@@ -1,0 +1,66 @@
+import { Config } from "../config/config";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
+import { openForCommand } from "./open-database";
+
+/** `memicl workers`: the live workers on this database, and what they can call. */
+export async function runWorkers(config: Config): Promise<void> {
+  const command = await openForCommand(config);
+  try {
+    const workers = await command.services.workers.live();
+    const out = process.stdout;
+    out.write(`database: ${command.database.description}\n`);
+    if (workers.length === 0) {
+      out.write(
+        "no live workers: queued runs wait until `memicl serve` or `memicl worker` runs on this database\n",
+      );
+      return;
+    }
+    out.write(`${workers.length} live worker(s):\n`);
+    for (const worker of workers) {
+      const seen = ((Date.now() - new Date(worker.lastSeenAt).getTime()) / 1000).toFixed(0);
+      out.write(
+        `  ${worker.id} ${worker.role} pid ${worker.pid} on ${worker.host}: ${worker.inFlight}/${worker.concurrency} busy, ` +
+          `providers ${worker.providers.join(", ") || "(none)"}, runs ${worker.runIds.length}, last seen ${seen} s ago\n`,
+      );
+    }
+  } finally {
+    await command.close();
+  }
+}
+
+/** `memicl providers [--check]`: the configured providers, whether this process and live workers can call them. */
+export async function runProviders(
+  config: Config,
+  options: { check?: boolean; model?: string },
+): Promise<void> {
+  const command = await openForCommand(config);
+  let failures = 0;
+  try {
+    const out = process.stdout;
+    for (const provider of await command.services.workers.providerStates()) {
+      const here = provider.usableHere ? "usable here" : `NOT usable here: ${provider.unusableReason}`;
+      out.write(
+        `${provider.name} (${provider.type}): ${here}; live workers that can call it: ${provider.liveWorkers}\n`,
+      );
+      if (!options.check || !provider.usableHere) continue;
+      const handle = command.services.providers.get(provider.name);
+      const model = options.model ?? (provider.type === "simulated" ? "simulated" : "gpt-4o-mini");
+      const outcome = await callWithRetries(
+        handle.provider,
+        { model, messages: [{ role: "user", content: "Say OK." }], temperature: 0, maxOutputTokens: 5 },
+        { ...retryPolicyOf(handle.config), maxAttempts: 1 },
+      );
+      if (outcome.ok) {
+        out.write(
+          `  check: ok in ${outcome.latencyMs} ms (model ${outcome.result.reportedModel ?? model} answered ${JSON.stringify(outcome.result.text.slice(0, 40))})\n`,
+        );
+      } else {
+        failures += 1;
+        out.write(`  check: FAILED: ${outcome.error.message}\n`);
+      }
+    }
+  } finally {
+    await command.close();
+  }
+  if (failures > 0) process.exitCode = 1;
+}

@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runCli } from "../support/cli";
+import { BACKENDS } from "../support/databases";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
+import { classificationSample, finished, providersFile, startRun, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+const START = `mutation($input: StartRunInput!) { startRun(input: $input) { created warnings run { id status waitingReason } } }`;
+
+describe.each(BACKENDS)("run management (%s database)", (backend) => {
+  const fake = new FakeOpenAiServer();
+  let api: TestServer;
+  let sampleId: string;
+  let file: string;
+
+  beforeAll(async () => {
+    const url = await fake.start();
+    file = providersFile({
+      // Its key is not set in the server's environment: the server starts anyway, and cannot call it.
+      remote: { type: "openai", baseUrl: url, apiKeyEnv: "MEMICL_TEST_UNSET_KEY" },
+      judge: { type: "openai", baseUrl: url, maxConcurrency: 4 },
+      sim: { type: "simulated", maxConcurrency: 8, simulation: { memorizedAtZeroShot: 0.5 } },
+    });
+    api = await startTestServer(backend, {
+      MEMICL_PROVIDERS_FILE: file,
+      MEMICL_IN_PROCESS_WORKERS: "8",
+      MEMICL_LEASE_SECONDS: "3",
+    });
+    sampleId = await classificationSample(api, "managed", {
+      rows: 40,
+      instances: 10,
+      demonstrations: 0,
+      shots: [0],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await fake.stop();
+  });
+
+  it("lists the live workers and the providers, with why one cannot be called here", async () => {
+    const response = await api.gql(
+      `{ workers { role pid concurrency providers } providers { name usableHere unusableReason liveWorkers } }`,
+    );
+    expect(response.data?.workers).toEqual([
+      { role: "serve", pid: process.pid, concurrency: 8, providers: ["judge", "sim", "simulated"] },
+    ]);
+    const remote = response.data?.providers.find((provider: any) => provider.name === "remote");
+    expect(remote).toEqual({
+      name: "remote",
+      usableHere: false,
+      unusableReason: "its API key variable MEMICL_TEST_UNSET_KEY is not set in this process",
+      liveWorkers: 0,
+    });
+    expect(JSON.stringify(response)).not.toContain("127.0.0.1");
+  });
+
+  it("queues a run no live worker can call, says so at once, and says why it is not moving", async () => {
+    const response = await api.gql(START, {
+      input: {
+        sampleId,
+        kind: "MEMORIZATION",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        provider: "remote",
+        model: "m",
+      },
+    });
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.startRun.warnings).toEqual([
+      expect.stringMatching(/^no live worker can call provider "remote"/),
+    ]);
+    const run = await waitForRun(api, response.data!.startRun.run.id, () => true);
+    const waiting = await api.gql(`query($id: ID!) { run(id: $id) { status doneCount waitingReason } }`, {
+      id: run.id,
+    });
+    // The reconciler says why within a beat or two.
+    for (let tries = 0; tries < 50 && !waiting.data?.run.waitingReason; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      Object.assign(
+        waiting,
+        await api.gql(`query($id: ID!) { run(id: $id) { status doneCount waitingReason } }`, { id: run.id }),
+      );
+    }
+    expect(waiting.data?.run).toEqual({
+      status: "QUEUED",
+      doneCount: 0,
+      waitingReason: 'no live worker can call provider "remote"',
+    });
+    expect(fake.requests).toHaveLength(0);
+    await api.gql(`mutation($input: RunIdInput!) { cancelRun(input: $input) { affectedCount } }`, {
+      input: { runId: run.id },
+    });
+  });
+
+  it("keeps a readable verdict when an LLM judge answers nonsense, and lists those completions for review", async () => {
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "sim",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished);
+    expect(done.status).toBe("SUCCEEDED");
+    const history = async () =>
+      (
+        await api.gql(
+          `query($id: ID!) { run(id: $id) { completions(first: 50) { edges { node { id effectiveJudgment { verdict judgeKind } judgments { verdict judgeKind } } } } } }`,
+          { id: run.id },
+        )
+      ).data!.run.completions.edges.map((edge: any) => edge.node);
+    const verdicts = async () =>
+      Object.fromEntries((await history()).map((node: any) => [node.id, node.effectiveJudgment.verdict]));
+    const before = await verdicts();
+    fake.fallback = { kind: "answer", content: "I would rather not say." };
+    await api.gql(`mutation($input: RejudgeInput!) { rejudge(input: $input) { queuedCount } }`, {
+      input: { scope: { runId: run.id }, judge: { kind: "LLM", provider: "judge", model: "j" } },
+    });
+    for (let tries = 0; tries < 100; tries++) {
+      if ((await history()).every((node: any) => node.judgments.length === 2)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const nodes = await history();
+    for (const node of nodes) {
+      expect(node.judgments.map((judgment: any) => judgment.verdict)).toContain("UNPARSEABLE");
+      expect(node.effectiveJudgment.judgeKind).toBe("HEURISTIC");
+      expect(node.effectiveJudgment.verdict).not.toBe("UNPARSEABLE");
+    }
+    expect(await verdicts()).toEqual(before);
+    const review = await api.gql(
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: UNREADABLE, first: 50) { edges { node { id } } } }`,
+      { scope: { runId: run.id } },
+    );
+    expect(review.data?.completionsToReview.edges).toHaveLength(10);
+    fake.fallback = { kind: "answer" };
+  }, 60_000);
+});
+
+describe("run management from the command line", () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-manage-"));
+    fs.chmodSync(dir, 0o755);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("starts every command when a provider's key is missing, and says which provider cannot be called", async () => {
+    const file = providersFile({
+      openai: { type: "openai", apiKeyEnv: "MEMICL_TEST_UNSET_OPENAI" },
+      azure: {
+        type: "azure",
+        endpoint: "https://example.invalid",
+        apiVersion: "2024-10-21",
+        apiKeyEnv: "MEMICL_TEST_UNSET_AZURE",
+      },
+    });
+    const env = { MEMICL_PROVIDERS_FILE: file, MEMICL_DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" };
+    const migrated = await runCli(["migrate"], env);
+    expect(migrated.code).toBe(0);
+    const providers = await runCli(["providers", "--check"], env);
+    expect(providers.code).toBe(0);
+    expect(providers.stdout).toContain(
+      "openai (openai): NOT usable here: its API key variable MEMICL_TEST_UNSET_OPENAI is not set in this process",
+    );
+    expect(providers.stdout).toMatch(/simulated \(simulated\): usable here.*\n {2}check: ok/);
+    const workers = await runCli(["workers"], env);
+    expect(workers.stdout).toMatch(/no live workers/);
+  });
+
+  it("refuses to report an agreement when the judge gave no readable verdict", async () => {
+    const fake = new FakeOpenAiServer();
+    const url = await fake.start();
+    fake.fallback = { kind: "answer", content: "banana" };
+    const gold = path.join(dir, "gold.csv");
+    fs.writeFileSync(gold, "reference,candidate,human\nA b c.,A b c.,exact\nA b c.,X y z.,inexact\n");
+    try {
+      const result = await runCli(["judge-agreement", gold, "--judge", "llm:nonsense/m"], {
+        MEMICL_PROVIDERS_FILE: providersFile({ nonsense: { type: "openai", baseUrl: url } }),
+        MEMICL_DATA_DIR: path.join(dir, "data"),
+        DATABASE_URL: "",
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /gave no readable verdict on any of the 2 pairs \(it answered "banana"\)/,
+      );
+      expect(result.stdout).not.toMatch(/nan/);
+    } finally {
+      await fake.stop();
+    }
+  });
+});
