@@ -108,6 +108,7 @@ export async function benchEmbedded(args: string[]) {
     writeCsv(file, rows);
     const health: number[] = [];
     let peakPss = 0;
+    let peakParts = "";
     const importer = spawn(process.execPath, [BIN, "import", file, "--name", "big"], { env });
     children.push(importer);
     let output = "";
@@ -123,11 +124,16 @@ export async function benchEmbedded(args: string[]) {
       importing = false;
     });
     const sampler = setInterval(() => {
-      const pids = [serve.pid!, importer.pid!, ...postgresPids(path.join(dir, "data", "pg"))];
-      peakPss = Math.max(
-        peakPss,
-        pids.reduce((sum, pid) => sum + pssMb(pid), 0),
-      );
+      const parts = [
+        pssMb(serve.pid!),
+        pssMb(importer.pid!),
+        postgresPids(path.join(dir, "data", "pg")).reduce((sum, pid) => sum + pssMb(pid), 0),
+      ];
+      const total = parts[0] + parts[1] + parts[2];
+      if (total > peakPss) {
+        peakPss = total;
+        peakParts = `serve ${parts[0].toFixed(0)}, import ${parts[1].toFixed(0)}, PostgreSQL ${parts[2].toFixed(0)}`;
+      }
     }, 200);
     while (importing) {
       const started = performance.now();
@@ -143,7 +149,10 @@ export async function benchEmbedded(args: string[]) {
       "/health during the import: p50 / p95 / max ms",
       `${percentile(health, 50).toFixed(0)} / ${percentile(health, 95).toFixed(0)} / ${Math.max(...health).toFixed(0)}`,
     ]);
-    results.push(["memory of serve + import + PostgreSQL (PSS), peak MB", peakPss.toFixed(0)]);
+    results.push([
+      "memory of serve + import + PostgreSQL (PSS), peak MB",
+      `${peakPss.toFixed(0)} (${peakParts})`,
+    ]);
 
     // 2. Ten parallel starts with one idempotency key.
     const lines = Array.from({ length: 2000 }, (_, i) =>
@@ -186,46 +195,57 @@ export async function benchEmbedded(args: string[]) {
       `${runIds.size} / ${startErrors}`,
     ]);
 
-    // 3. Concurrent readers while that run goes (2,000 calls at 50 ms, 32 at once).
+    // 3. Concurrent readers while that run goes (2,000 calls at 50 ms, 32 at once), then once it has finished.
     const runId = [...runIds][0];
-    const latencies: number[] = [];
-    let errors = 0;
-    const messages = new Set<string>();
-    const until = Date.now() + readSeconds * 1000;
-    await Promise.all(
-      Array.from({ length: readers }, async (_, reader) => {
-        while (Date.now() < until) {
-          const started = performance.now();
-          try {
-            const response =
-              reader % 2 === 0
-                ? await gql(`query($id: ID!) { run(id: $id) { status doneCount failedCount } }`, {
-                    id: runId,
-                  })
-                : await gql(
-                    `query($id: ID!) { run(id: $id) { completions(first: 50) { edges { node { id status output } } } } datasets(first: 5) { edges { node { name instanceCount } } } }`,
-                    { id: runId },
-                  );
-            if (response.errors) {
+    const read = async (seconds: number) => {
+      const latencies: number[] = [];
+      let errors = 0;
+      const messages = new Set<string>();
+      const until = Date.now() + seconds * 1000;
+      await Promise.all(
+        Array.from({ length: readers }, async (_, reader) => {
+          while (Date.now() < until) {
+            const started = performance.now();
+            try {
+              const response =
+                reader % 2 === 0
+                  ? await gql(`query($id: ID!) { run(id: $id) { status doneCount failedCount } }`, {
+                      id: runId,
+                    })
+                  : await gql(
+                      `query($id: ID!) { run(id: $id) { completions(first: 50) { edges { node { id status output } } } } datasets(first: 5) { edges { node { name instanceCount } } } }`,
+                      { id: runId },
+                    );
+              if (response.errors) {
+                errors += 1;
+                for (const error of response.errors) messages.add(error.message);
+              }
+            } catch (error) {
               errors += 1;
-              for (const error of response.errors) messages.add(error.message);
+              messages.add((error as Error).message);
             }
-          } catch (error) {
-            errors += 1;
-            messages.add((error as Error).message);
+            latencies.push(performance.now() - started);
           }
-          latencies.push(performance.now() - started);
-        }
-      }),
-    );
-    results.push([
-      `${readers} concurrent readers for ${readSeconds} s during the run: requests / errors`,
-      `${latencies.length} / ${errors}${messages.size ? ` (${[...messages].join("; ")})` : ""}`,
-    ]);
-    results.push([
-      "reader latency p50 / p95 ms",
-      `${percentile(latencies, 50).toFixed(0)} / ${percentile(latencies, 95).toFixed(0)}`,
-    ]);
+        }),
+      );
+      return { latencies, errors, messages };
+    };
+    const during = await read(readSeconds);
+    for (;;) {
+      const state = await gql(`query($id: ID!) { run(id: $id) { status } }`, { id: runId });
+      if (state.data?.run.status !== "RUNNING" && state.data?.run.status !== "QUEUED") break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const idle = await read(Math.max(5, readSeconds / 2));
+    for (const [label, pass] of [
+      ["during the run", during],
+      ["after it", idle],
+    ] as const) {
+      results.push([
+        `${readers} concurrent readers ${label}: requests / errors / p50 / p95 ms`,
+        `${pass.latencies.length} / ${pass.errors} / ${percentile(pass.latencies, 50).toFixed(0)} / ${percentile(pass.latencies, 95).toFixed(0)}${pass.messages.size ? ` (${[...pass.messages].join("; ")})` : ""}`,
+      ]);
+    }
   } finally {
     for (const child of children)
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");

@@ -123,8 +123,8 @@ export async function benchImport(args: string[]) {
         results.push(measure("PostgreSQL", file, rows, { DATABASE_URL: pgUrl }));
         // Same import with V8's heap capped: shows what the import needs, not what a lazy GC keeps.
         results.push(
-          measure("PostgreSQL, heap capped at 48 MB", file, rows, { DATABASE_URL: pgUrl }, [
-            "--max-old-space-size=48",
+          measure("PostgreSQL, heap capped at 96 MB", file, rows, { DATABASE_URL: pgUrl }, [
+            "--max-old-space-size=96",
           ]),
         );
       } finally {

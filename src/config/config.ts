@@ -54,7 +54,7 @@ const schema = z.object({
   MEMICL_PROVIDERS_FILE: z.string().min(1).optional(),
   MEMICL_IN_PROCESS_WORKERS: integer(0, 1000).default(32),
   MEMICL_WORKER_CONCURRENCY: integer(1, 1000).default(32),
-  MEMICL_LEASE_SECONDS: integer(2, 86_400).default(180),
+  MEMICL_LEASE_SECONDS: integer(2, 3_600).default(30),
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */

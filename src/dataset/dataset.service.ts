@@ -146,11 +146,16 @@ export class DatasetService {
     const results = new Map<string, number>();
     for (const [filterKey, group] of groupBy(keys, (key) => filterKeyOf(key.filter))) {
       const { label, split } = group[0].filter;
-      const rows: { dataset_id: string; count: number }[] = await this.dataSource.query(sql.instanceCounts, [
-        group.map((key) => key.datasetId),
-        label ?? null,
-        split ?? null,
-      ]);
+      const rows: { dataset_id: string; count: number }[] = label
+        ? await this.dataSource.query(sql.instanceCounts, [
+            group.map((key) => key.datasetId),
+            label,
+            split ?? null,
+          ])
+        : await this.dataSource.query(sql.sourceRowCounts, [
+            group.map((key) => key.datasetId),
+            split ?? null,
+          ]);
       for (const row of rows) results.set(`${row.dataset_id}|${filterKey}`, row.count);
     }
     return keys.map((key) => results.get(`${key.datasetId}|${filterKeyOf(key.filter)}`) ?? 0);

@@ -14,6 +14,17 @@ export const instanceCounts = `
     AND ($3::varchar IS NULL OR split = $3)
   GROUP BY dataset_id`;
 
+/**
+ * Counts without a label filter come from what each import recorded (instances are only ever added by an
+ * import, which records its row count in the same transaction), so a dashboard listing datasets never
+ * counts millions of rows.
+ */
+export const sourceRowCounts = `
+  SELECT dataset_id, sum(row_count)::int AS count
+  FROM dataset_source
+  WHERE dataset_id = ANY($1::uuid[]) AND ($2::varchar IS NULL OR split = $2)
+  GROUP BY dataset_id`;
+
 export const instancePages = `
   SELECT page.*
   FROM unnest($1::uuid[]) AS parent(id)

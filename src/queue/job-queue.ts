@@ -32,6 +32,15 @@ export interface WorkOptions {
   providers: Record<string, number>;
 }
 
+/**
+ * Works on jobs: `prepare` (optional) takes each fetched batch at once (claiming its items in one statement,
+ * say) and answers one value per job, which `handle` then gets with its job, one slot per job.
+ */
+export interface JobHandler<K extends JobKind> {
+  prepare?(jobs: JobKinds[K][]): Promise<unknown[]>;
+  handle(job: JobKinds[K], prepared: unknown): Promise<void>;
+}
+
 export interface EnqueueOptions {
   /** Enqueue inside the caller's transaction, so rows and their jobs appear together or not at all. */
   transaction?: EntityManager;
@@ -48,11 +57,7 @@ export interface JobQueue {
    * Hands jobs of `kind` to `handler`, one at a time per slot: a slot takes the next job as soon as its own
    * finishes. A handler that throws fails its job, which the queue retries with backoff.
    */
-  work<K extends JobKind>(
-    kind: K,
-    handler: (job: JobKinds[K]) => Promise<void>,
-    options: WorkOptions,
-  ): Promise<void>;
+  work<K extends JobKind>(kind: K, handler: JobHandler<K>, options: WorkOptions): Promise<void>;
   /** Tells this process's idle workers to look for jobs now rather than at their next poll. */
   wake(): void;
   /** Of these completions, the ones with a job of `kind` waiting to be taken (not yet handed to a worker). */
@@ -164,11 +169,7 @@ export class PgBossQueue implements JobQueue {
     }
   }
 
-  async work<K extends JobKind>(
-    kind: K,
-    handler: (job: JobKinds[K]) => Promise<void>,
-    options: WorkOptions,
-  ): Promise<void> {
+  async work<K extends JobKind>(kind: K, handler: JobHandler<K>, options: WorkOptions): Promise<void> {
     await this.start();
     for (const provider of Object.keys(options.providers)) await this.ensureQueue(queueName(kind, provider));
     const dispatcher = new Dispatcher<K>(this.boss, kind, handler, options, this.logger);
@@ -198,29 +199,42 @@ export class PgBossQueue implements JobQueue {
   }
 }
 
+interface Buffered<K extends JobKind> {
+  job: PgBoss.Job<JobKinds[K]>;
+  prepared: unknown;
+}
+
 /**
- * A pool of slots over pg-boss's fetch/complete/fail: fetches as many jobs as there are free slots (within
- * each provider's own limit), runs each in its own slot, and acknowledges them in small batches.
+ * A pool of slots over pg-boss's fetch/complete/fail. Each slot takes the next job as soon as its own
+ * finishes, from a small local buffer the fetch loop keeps filled (so a freed slot does not wait for a
+ * round trip); each provider has its own limit and its own buffer; a provider whose queue came back empty
+ * is not asked again until the poll interval passes or something is enqueued here. Jobs are acknowledged in
+ * small batches. A buffered job of a process that dies is only a job: its completion was never claimed, and
+ * the reconciler queues it again.
  */
 class Dispatcher<K extends JobKind> {
   busy = 0;
   private readonly perProvider = new Map<string, number>();
+  private readonly buffers = new Map<string, Buffered<K>[]>();
+  private readonly idleUntil = new Map<string, number>();
   private running = true;
   private signal: (() => void) | null = null;
   private readonly acks = new Map<string, string[]>();
   private ackTimer: NodeJS.Timeout | null = null;
   private readonly handlers = new Set<Promise<void>>();
   private loop: Promise<void> | null = null;
-  private providerOrder: string[];
+  private readonly providerNames: string[];
+  private next = 0;
 
   constructor(
     private readonly boss: PgBoss,
     readonly kind: K,
-    private readonly handler: (job: JobKinds[K]) => Promise<void>,
+    private readonly handler: JobHandler<K>,
     private readonly options: WorkOptions,
     private readonly logger: Logger,
   ) {
-    this.providerOrder = Object.keys(options.providers);
+    this.providerNames = Object.keys(options.providers);
+    for (const name of this.providerNames) this.buffers.set(name, []);
   }
 
   run(): void {
@@ -229,45 +243,107 @@ class Dispatcher<K extends JobKind> {
     );
   }
 
+  /** Something was enqueued in this process: look at every provider's queue now. */
   wake(): void {
+    this.idleUntil.clear();
+    this.poke();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loop;
+    await Promise.allSettled([...this.handlers]);
+    // Jobs still buffered go back to the queue at once rather than waiting for their expiry.
+    for (const [provider, buffered] of this.buffers) {
+      if (buffered.length === 0) continue;
+      await this.boss
+        .fail(
+          queueName(this.kind, provider),
+          buffered.map(({ job }) => job.id),
+        )
+        .catch(() => {});
+      buffered.length = 0;
+    }
+    await this.flushAcks();
+  }
+
+  private poke(): void {
     const signal = this.signal;
     this.signal = null;
     signal?.();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await Promise.allSettled([...this.handlers]);
-    await this.flushAcks();
+  /** Free capacity for a provider: its own limit minus what it runs and holds in its buffer. */
+  private room(provider: string): number {
+    const limit = this.options.providers[provider];
+    const prefetch = Math.max(1, Math.ceil(limit / 4));
+    return limit + prefetch - (this.perProvider.get(provider) ?? 0) - this.buffers.get(provider)!.length;
   }
 
   private async fetchLoop(): Promise<void> {
     while (this.running) {
       let fetched = 0;
-      // Rotate so no provider starves the others of slots.
-      this.providerOrder.push(this.providerOrder.shift()!);
-      for (const provider of this.providerOrder) {
-        const free = Math.min(
-          this.options.concurrency - this.busy,
-          this.options.providers[provider] - (this.perProvider.get(provider) ?? 0),
-        );
-        if (free <= 0 || !this.running) continue;
+      const now = Date.now();
+      for (let index = 0; index < this.providerNames.length && this.running; index++) {
+        const provider = this.providerNames[(this.next + index) % this.providerNames.length];
+        const room = this.room(provider);
+        // Fetch in batches: wait until a quarter of the room is free, unless the buffer ran dry.
+        const batchFloor =
+          this.buffers.get(provider)!.length === 0 ? 1 : Math.ceil(this.options.providers[provider] / 4);
+        if (room < batchFloor || (this.idleUntil.get(provider) ?? 0) > now) continue;
         let jobs: PgBoss.Job<JobKinds[K]>[];
         try {
-          jobs = await this.boss.fetch<JobKinds[K]>(queueName(this.kind, provider), { batchSize: free });
+          jobs = await this.boss.fetch<JobKinds[K]>(queueName(this.kind, provider), { batchSize: room });
         } catch (error) {
           this.logger.error({ err: error, provider }, "could not fetch jobs; trying again in a second");
-          await this.pause(1_000);
+          this.idleUntil.set(provider, Date.now() + 1_000);
           continue;
         }
-        for (const job of jobs) this.dispatch(provider, job);
+        if (jobs.length < room) this.idleUntil.set(provider, Date.now() + POLL_MS);
+        if (jobs.length === 0) continue;
+        let prepared: unknown[];
+        try {
+          prepared = this.handler.prepare ? await this.handler.prepare(jobs.map((job) => job.data)) : [];
+        } catch (error) {
+          this.logger.error(
+            { err: error, provider },
+            "could not prepare fetched jobs; the queue will retry them",
+          );
+          await this.boss
+            .fail(
+              queueName(this.kind, provider),
+              jobs.map((job) => job.id),
+            )
+            .catch(() => {});
+          continue;
+        }
+        this.buffers.get(provider)!.push(...jobs.map((job, index) => ({ job, prepared: prepared[index] })));
         fetched += jobs.length;
       }
+      this.next += 1;
+      this.fillSlots();
       if (!this.running) break;
       if (fetched === 0) await this.pause(POLL_MS);
-      else if (this.busy >= this.options.concurrency) await this.pause(POLL_MS);
+    }
+  }
+
+  /** Hands buffered jobs to free slots, round-robin across providers within their limits. */
+  private fillSlots(): void {
+    let progress = true;
+    while (progress && this.busy < this.options.concurrency) {
+      progress = false;
+      for (const provider of this.providerNames) {
+        if (this.busy >= this.options.concurrency) break;
+        const buffered = this.buffers.get(provider)!;
+        if (
+          buffered.length === 0 ||
+          (this.perProvider.get(provider) ?? 0) >= this.options.providers[provider]
+        )
+          continue;
+        this.dispatch(provider, buffered.shift()!);
+        progress = true;
+      }
     }
   }
 
@@ -285,10 +361,11 @@ class Dispatcher<K extends JobKind> {
     });
   }
 
-  private dispatch(provider: string, job: PgBoss.Job<JobKinds[K]>): void {
+  private dispatch(provider: string, { job, prepared }: Buffered<K>): void {
     this.busy += 1;
     this.perProvider.set(provider, (this.perProvider.get(provider) ?? 0) + 1);
-    const handled = this.handler(job.data)
+    const handled = this.handler
+      .handle(job.data, prepared)
       .then(
         () => this.ack(job.name, job.id),
         async (error: Error) => {
@@ -305,7 +382,9 @@ class Dispatcher<K extends JobKind> {
         this.busy -= 1;
         this.perProvider.set(provider, (this.perProvider.get(provider) ?? 1) - 1);
         this.handlers.delete(handled);
-        this.wake();
+        // The next buffered job starts at once; the fetch loop refills the buffer.
+        if (this.running) this.fillSlots();
+        this.poke();
       });
     this.handlers.add(handled);
   }

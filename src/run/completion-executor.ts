@@ -14,7 +14,7 @@ import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
 
-interface ClaimedRow {
+export interface ClaimedRow {
   id: string;
   run_id: string;
   repeat: number;
@@ -58,17 +58,31 @@ export class CompletionExecutor {
   ) {}
 
   /**
-   * Claims the completion and works on it. One that cannot be claimed (done already, claimed by a live
-   * worker, or its run is not active) needs nothing. An error of ours after the claim (not the model's: a
-   * failed insert, an unrenderable prompt) never orphans the item: it is released with the error recorded
-   * and queued again after a backoff, or failed once its attempts are spent.
+   * Claims a fetched batch of completions in one statement; one value per id: its claim, or null when it
+   * cannot be claimed (done already, claimed by a live worker, or its run is not active), which needs nothing.
    */
-  async execute(job: { completionId: string }): Promise<void> {
-    const [claimed]: ClaimedRow[] = await this.dataSource.query(sql.claimCompletion, [
-      job.completionId,
+  async claim(completionIds: string[]): Promise<(ClaimedRow | null)[]> {
+    const rows: ClaimedRow[] = await this.dataSource.query(sql.claimCompletions, [
+      completionIds,
       this.leaseSeconds,
       this.workerId,
     ]);
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return completionIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Claims one completion and works on it (workers claim in batches with `claim`). */
+  async execute(job: { completionId: string }): Promise<void> {
+    const [claimed] = await this.claim([job.completionId]);
+    await this.executeClaim(claimed);
+  }
+
+  /**
+   * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
+   * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again
+   * after a backoff, or failed once its attempts are spent.
+   */
+  async executeClaim(claimed: ClaimedRow | null): Promise<void> {
     if (!claimed) return;
     try {
       await this.executeClaimed(claimed);

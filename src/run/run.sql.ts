@@ -1,16 +1,16 @@
 // Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
 
 /**
- * Claims a completion for worker `$3` for `$2` seconds (renewed by the worker's beats) where its run is
- * active and nobody holds a live claim; returns what the call needs.
+ * Claims completions (`$1` ids) for worker `$3` for `$2` seconds (renewed by the worker's beats) where their
+ * run is active and nobody holds a live claim; returns what the calls need.
  */
-export const claimCompletion = `
+export const claimCompletions = `
   WITH claimed AS (
     UPDATE completion AS c
     SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2),
         lease_owner = $3
     FROM run AS r
-    WHERE c.id = $1 AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
+    WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
     RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts
   ), started AS (

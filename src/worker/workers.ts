@@ -1,6 +1,7 @@
 import { Services } from "../api/services";
 import { Config } from "../config/config";
 import { Logger } from "../logging/logger";
+import { ClaimedRow } from "../run/completion-executor";
 import { reconcile } from "../run/reconciler";
 import { beatIntervalMs } from "./worker-registry";
 
@@ -40,14 +41,19 @@ export async function startWorkers(
     );
   }, beatIntervalMs(timing));
   timer.unref();
-  await queue.work("completion", (job) => services.executor.execute(job), {
-    concurrency: options.concurrency,
-    providers,
-  });
-  await queue.work("judgment", (job) => services.judgmentExecutor.execute(job), {
-    concurrency: options.concurrency,
-    providers,
-  });
+  await queue.work(
+    "completion",
+    {
+      prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
+      handle: (_job, claimed) => services.executor.executeClaim(claimed as ClaimedRow | null),
+    },
+    { concurrency: options.concurrency, providers },
+  );
+  await queue.work(
+    "judgment",
+    { handle: (job) => services.judgmentExecutor.execute(job) },
+    { concurrency: options.concurrency, providers },
+  );
   let stopped = false;
   return {
     async stop() {

@@ -45,7 +45,7 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
       },
       serial: { ...common, maxConcurrency: 1 },
       once: { ...common, maxConcurrency: 4, maxAttempts: 1, timeoutSeconds: 1, circuitBreakerFailures: 100 },
-      sturdy: { ...common, maxConcurrency: 4, circuitBreakerFailures: 100 },
+      sturdy: { ...common, maxConcurrency: 4, maxAttempts: 2, circuitBreakerFailures: 100 },
       keyed: {
         ...common,
         maxConcurrency: 4,
@@ -226,7 +226,8 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
       `mutation($input: RunIdInput!) { retryFailedCompletions(input: $input) { affectedCount } }`,
       { input: { runId: run.id } },
     );
-    expect(retried.data?.retryFailedCompletions.affectedCount).toBe(6);
+    // Every item but one a worker may still hold (claimed with its batch, its call still to come) is missing.
+    expect(retried.data?.retryFailedCompletions.affectedCount).toBeGreaterThanOrEqual(5);
     const done = await waitForRun(api, run.id, (r) => r.status === "SUCCEEDED", 60_000);
     expect(done).toMatchObject({ doneCount: 6, failedCount: 0 });
     const completions = await completionsOf(api, run.id);
@@ -287,7 +288,7 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     for (const completion of completions) {
       expect(completion.status).toBe("FAILED");
       expect(completion.error).toMatch(/^memicl could not store this item: .*too long/);
-      expect(completion.attempts).toBe(4);
+      expect(completion.attempts).toBe(2);
     }
   }, 120_000);
 
