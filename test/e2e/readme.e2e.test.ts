@@ -1,0 +1,139 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { stopCluster } from "../../src/db/embedded";
+import { createLogger } from "../../src/logging/logger";
+import { freePort, MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
+import { providersFile } from "../support/runs";
+import { describeWithSharedData } from "../support/shared-data";
+
+const ROOT = path.resolve(__dirname, "../..");
+const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+
+/** The README's fenced blocks of one language, in order, with the line each starts on. */
+function blocks(language: string): { line: number; text: string }[] {
+  const found: { line: number; text: string }[] = [];
+  const lines = README.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    if (lines[index].trim() !== `\`\`\`${language}`) continue;
+    const start = index + 1;
+    let end = start;
+    while (end < lines.length && lines[end].trim() !== "```") end++;
+    found.push({ line: start + 1, text: lines.slice(start, end).join("\n") });
+    index = end;
+  }
+  return found;
+}
+
+/** The shell block of imports, as commands (continuations joined, comments dropped). */
+function importCommands(): string[][] {
+  const block = blocks("sh").find((candidate) => candidate.text.startsWith("memicl import ../shared"));
+  if (!block) throw new Error("the README has no block of `memicl import ../shared/...` commands");
+  return block.text
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .map((line) => line.replace(/#.*$/, "").trim())
+    .filter(Boolean)
+    .map((line) => line.split(/\s+/).slice(1));
+}
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describeWithSharedData("the README's examples, as written", () => {
+  const fake = new FakeOpenAiServer();
+  let dir: string;
+  let env: Record<string, string>;
+  let serve: ServeProcess;
+  const ids: Record<string, string> = {};
+
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const response = await fetch(`${serve.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: any; errors?: { message: string }[] };
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-readme-"));
+    fs.chmodSync(dir, 0o755);
+    const url = await fake.start();
+    env = {
+      MEMICL_DATA_DIR: path.join(dir, "data"),
+      DATABASE_URL: "",
+      // The examples that name a real provider get one (a local stand-in); nothing runs the calls.
+      MEMICL_PROVIDERS_FILE: providersFile({ openai: { type: "openai", baseUrl: url } }),
+      MEMICL_IN_PROCESS_WORKERS: "0",
+    };
+  });
+  afterAll(async () => {
+    await serve?.stop();
+    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    await fake.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("imports the study's datasets with the README's commands", async () => {
+    for (const args of importCommands()) {
+      const result = await run(args, env);
+      expect({ args, code: result.code, output: result.output }).toMatchObject({ code: 0 });
+    }
+    serve = await startServe(env, freePort());
+    const datasets = await gql(`{ datasets(first: 10) { edges { node { id name instanceCount } } } }`);
+    const byName = Object.fromEntries(
+      datasets.data!.datasets.edges.map((edge: any) => [edge.node.name, edge.node.instanceCount]),
+    );
+    expect(byName).toMatchObject({ rte: 2490, wnli: 71, dbpedia: 5000 });
+    ids.dataset = datasets.data!.datasets.edges.find((edge: any) => edge.node.name === "trec").node.id;
+  }, 120_000);
+
+  it("runs every GraphQL block as pasted, with ids filled in", async () => {
+    const graphqlBlocks = blocks("graphql");
+    expect(graphqlBlocks.length).toBeGreaterThanOrEqual(10);
+    for (const block of graphqlBlocks) {
+      const text = block.text
+        .replaceAll('"<dataset id>"', JSON.stringify(ids.dataset ?? ""))
+        .replaceAll('"<sample id>"', JSON.stringify(ids.sample ?? ""))
+        .replaceAll('"<id>"', JSON.stringify(ids.experiment ?? ""));
+      expect({ line: block.line, placeholders: text.match(/"<[^>]+>"/g) }).toEqual({
+        line: block.line,
+        placeholders: null,
+      });
+      const operation = /^(query|mutation)\s+(\w+)/m.exec(text)?.[2];
+      const variables: Record<string, unknown> =
+        {
+          Progress: { id: ids.run },
+          Study: { id: ids.experiment },
+          Instances: { id: ids.dataset },
+        }[operation ?? ""] ?? {};
+      const response = await gql(text, variables);
+      expect({ line: block.line, errors: response.errors }).toEqual({ line: block.line, errors: undefined });
+      // What later blocks need.
+      if (response.data?.createSample) ids.sample = response.data.createSample.sample.id;
+      if (response.data?.startExperiment) {
+        ids.experiment = response.data.startExperiment.experiment.id;
+        ids.run = response.data.startExperiment.runs[0].id;
+      }
+    }
+    expect(Object.keys(ids).sort()).toEqual(["dataset", "experiment", "run", "sample"]);
+  }, 120_000);
+});
