@@ -33,10 +33,12 @@ export function parseAnswer(output: string, labels: readonly LabelWords[]): Pars
   const answer = normalizeAnswerText(output);
   if (answer === "") return { outcome: "unparseable", reason: "empty", mentioned: [] };
 
-  const phrases = labels
-    .flatMap(({ label, verbalizer }) =>
+  const phrases = [
+    ...labels.flatMap(({ label, verbalizer }) =>
       [verbalizer, label].map((words) => ({ label, words: normalizeAnswerText(words) })),
-    )
+    ),
+    ...negationPhrases(labels),
+  ]
     .filter((phrase) => phrase.words !== "")
     .sort((a, b) => b.words.length - a.words.length);
 
@@ -62,4 +64,38 @@ export function parseAnswer(output: string, labels: readonly LabelWords[]): Pars
   if (mentions[0].at === lead + 1) return { outcome: "label", label: mentions[0].label };
   if (distinct.length === 1) return { outcome: "label", label: distinct[0] };
   return { outcome: "unparseable", reason: "conflicting labels", mentioned: distinct };
+}
+
+/**
+ * Where one label is the negation of another ("not entailment" of "entailment"), the ways answers say it:
+ * "no entailment", "non-entailment", "not entailed", "does not entail" read as the negative label, and
+ * "entailed", "entails" as the positive one. The negative phrases are longer than the positive word they
+ * contain, so they win where both match.
+ */
+export function negationPhrases(labels: readonly LabelWords[]): { label: string; words: string }[] {
+  const wordsOf = (entry: LabelWords) =>
+    [...new Set([entry.verbalizer, entry.label].map(normalizeAnswerText))].filter(Boolean);
+  const phrases: { label: string; words: string }[] = [];
+  for (const negative of labels) {
+    for (const negated of wordsOf(negative)) {
+      const match = /^not (.+)$/.exec(negated);
+      if (!match) continue;
+      const positive = labels.find((entry) => entry !== negative && wordsOf(entry).includes(match[1]));
+      if (!positive) continue;
+      const base = match[1];
+      const negations = [`no ${base}`, `non ${base}`, `not an ${base}`, `not a ${base}`, `no ${base} relation`];
+      const stem = /^(\w+)ment$/.exec(base)?.[1];
+      if (stem) {
+        for (const auxiliary of ["does not", "doesn t", "do not", "don t", "did not", "is not", "isn t"])
+          negations.push(`${auxiliary} ${stem}`, `${auxiliary} ${stem}ed`);
+        negations.push(`not ${stem}ed`, `not ${stem}s`, `not ${stem}`, `never ${stem}s`);
+        phrases.push(
+          { label: positive.label, words: `${stem}ed` },
+          { label: positive.label, words: `${stem}s` },
+        );
+      }
+      for (const words of new Set(negations)) phrases.push({ label: negative.label, words });
+    }
+  }
+  return phrases;
 }

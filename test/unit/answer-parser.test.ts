@@ -69,3 +69,78 @@ describe("parseAnswer", () => {
     expect(parseAnswer("Athlete, born 1913", DBPEDIA)).toEqual(label("13"));
   });
 });
+
+/** Ways models phrase an answer, each with `{}` for the label's words. */
+const PHRASINGS = [
+  "{}",
+  "{}.",
+  " {} ",
+  "Label: {}",
+  "label: {}",
+  "Answer: {}",
+  "The answer is {}",
+  "The answer is: {}.",
+  "The correct label is {}",
+  "Prediction: {}",
+  "**{}**",
+  "{}\n\nExplanation: the first text says more than the second.",
+  "I think the answer is {}.",
+  "It is {}.",
+  "{}!",
+];
+
+const upper = (text: string) => text.toUpperCase();
+const title = (text: string) => text.replace(/\b\w/g, (letter) => letter.toUpperCase());
+
+function table(labels: LabelWords[]): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const { label: value, verbalizer } of labels)
+    for (const phrasing of PHRASINGS)
+      for (const words of [verbalizer, upper(verbalizer), title(verbalizer)])
+        rows.push([phrasing.replace("{}", words), value]);
+  return rows;
+}
+
+describe("parseAnswer on the shared datasets' labels", () => {
+  const NEGATIONS: [string, string][] = [
+    ["No entailment", "not_entailment"],
+    ["no entailment.", "not_entailment"],
+    ["non-entailment", "not_entailment"],
+    ["Non-entailment", "not_entailment"],
+    ["not entailed", "not_entailment"],
+    ["Not entailed.", "not_entailment"],
+    ["does not entail", "not_entailment"],
+    ["The first sentence does not entail the second.", "not_entailment"],
+    ["Sentence 1 doesn't entail sentence 2", "not_entailment"],
+    ["not-entailment", "not_entailment"],
+    ["Entailed", "entailment"],
+    ["The first sentence entails the second.", "entailment"],
+  ];
+
+  it.each([...table(NLI), ...NEGATIONS])("RTE: reads %p as %p", (output, expected) => {
+    expect(parseAnswer(output, NLI)).toEqual(label(expected));
+  });
+
+  // WNLI's labels as its file has them, with the verbalizers import gives them.
+  const WNLI: LabelWords[] = [
+    { label: "0 (not entailment)", verbalizer: "not entailment" },
+    { label: "1 (entailment)", verbalizer: "entailment" },
+  ];
+  it.each([
+    ...table(WNLI),
+    ...NEGATIONS.map(([output, value]): [string, string] => [
+      output,
+      value === "entailment" ? "1 (entailment)" : "0 (not entailment)",
+    ]),
+  ])("WNLI: reads %p as %p", (output, expected) => {
+    expect(parseAnswer(output, WNLI)).toEqual(label(expected));
+  });
+
+  it.each(table(TREC))("TREC: reads %p as %p", (output, expected) => {
+    expect(parseAnswer(output, TREC)).toEqual(label(expected));
+  });
+
+  it.each(table(DBPEDIA))("DBpedia: reads %p as %p", (output, expected) => {
+    expect(parseAnswer(output, DBPEDIA)).toEqual(label(expected));
+  });
+});

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { TaskKind } from "../../src/dataset/dataset.entity";
+import { defaultVerbalizer } from "../../src/dataset/import/dataset-import.service";
 import { mapRecord, resolveFieldMapping } from "../../src/dataset/import/field-mapping";
 import { ImportError } from "../../src/dataset/import/import.errors";
 import {
@@ -120,5 +121,14 @@ describe("verbalizer files", () => {
 
   it("names the line it cannot read", () => {
     expect(() => parseVerbalizerFile("1: Artist\nnonsense\n")).toThrow(/line 2/);
+  });
+});
+
+describe("default verbalizers of new labels", () => {
+  it("takes the words in parentheses after a code (WNLI), else the label itself", () => {
+    expect(defaultVerbalizer("1 (entailment)")).toBe("entailment");
+    expect(defaultVerbalizer("0 (not entailment)")).toBe("not entailment");
+    expect(defaultVerbalizer("not_entailment")).toBe("not_entailment");
+    expect(defaultVerbalizer("DESC:manner")).toBe("DESC:manner");
   });
 });

@@ -240,13 +240,21 @@ export class DatasetImportService {
   }
 }
 
+/**
+ * The words a new label shows in prompts unless told otherwise: the label itself, or, for labels that carry
+ * their meaning in parentheses after a code (WNLI's `1 (entailment)`), those words.
+ */
+export function defaultVerbalizer(label: string): string {
+  return /^\s*\w+\s*\(([^()]+)\)\s*$/.exec(label)?.[1].trim() ?? label;
+}
+
 function mergeLabels(
   current: LabelVerbalizer[],
   seen: Iterable<string>,
   verbalizers: Record<string, string> | undefined,
 ): LabelVerbalizer[] {
   const byLabel = new Map(current.map((entry) => [entry.label, entry.verbalizer]));
-  for (const label of seen) if (!byLabel.has(label)) byLabel.set(label, label);
+  for (const label of seen) if (!byLabel.has(label)) byLabel.set(label, defaultVerbalizer(label));
   for (const [label, verbalizer] of Object.entries(verbalizers ?? {}))
     if (byLabel.has(label)) byLabel.set(label, verbalizer);
   return [...byLabel.entries()]
