@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { Agreement, agreement, VERDICT_ORDER } from "../judge/agreement";
 import { calibrate } from "../judge/calibration";
 import { readGoldCsv } from "../judge/gold-file";
-import { judgeHeuristically } from "../judge/heuristic-judge";
+import { DEFAULT_THRESHOLDS_FITTED_ON, judgeHeuristically } from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
@@ -32,7 +33,8 @@ export async function runJudgeAgreement(
   file: string,
   options: { judge: string },
 ): Promise<void> {
-  const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
+  const content = fs.readFileSync(file);
+  const pairs = readGoldCsv(content.toString("utf8"));
   let verdicts: JudgeVerdict[];
   let firstUnreadable: string | null = null;
   if (options.judge === "heuristic") {
@@ -81,6 +83,12 @@ export async function runJudgeAgreement(
     `judge ${options.judge} against the human labels of ${file} (${pairs.length} pairs):`,
     result,
   );
+  if (options.judge === "heuristic")
+    process.stdout.write(
+      createHash("sha256").update(content).digest("hex") === DEFAULT_THRESHOLDS_FITTED_ON
+        ? "IN-SAMPLE: the heuristic's thresholds were fitted on this very file, so this figure is optimistic; report the held-out one (memicl calibrate-judge)\n"
+        : "held-out: the heuristic's thresholds were not fitted on this file\n",
+    );
   if (unreadable > 0)
     process.stdout.write(
       `unreadable verdicts: ${unreadable} of ${pairs.length} (left out of the figures above)\n`,

@@ -83,7 +83,13 @@ export function negationPhrases(labels: readonly LabelWords[]): { label: string;
       const positive = labels.find((entry) => entry !== negative && wordsOf(entry).includes(match[1]));
       if (!positive) continue;
       const base = match[1];
-      const negations = [`no ${base}`, `non ${base}`, `not an ${base}`, `not a ${base}`, `no ${base} relation`];
+      const negations = [
+        `no ${base}`,
+        `non ${base}`,
+        `not an ${base}`,
+        `not a ${base}`,
+        `no ${base} relation`,
+      ];
       const stem = /^(\w+)ment$/.exec(base)?.[1];
       if (stem) {
         for (const auxiliary of ["does not", "doesn t", "do not", "don t", "did not", "is not", "isn t"])

@@ -11,7 +11,12 @@ export interface HeuristicThresholds {
   charSimilarity: number;
 }
 
-export const HEURISTIC_JUDGE_VERSION = "heuristic-1";
+/** heuristic-2: exact matches of punctuation-only references; punctuation added as its own tokens is not exact. */
+export const HEURISTIC_JUDGE_VERSION = "heuristic-2";
+
+/** SHA-256 of the gold file the default thresholds were fitted on (the shared `time-travel-human-labels.csv`). */
+export const DEFAULT_THRESHOLDS_FITTED_ON =
+  "fd9df18e97781d99957d5a2845de6de069805b6744a5e380e67f7e585bdc4b89";
 
 /** Fitted on all 280 pairs of the gold file (see docs/JUDGING.md for the held-out figures). */
 // charSimilarity 1.01 switches that test off: on the gold file it added nothing that ROUGE-L did not.
@@ -27,7 +32,8 @@ export interface HeuristicJudgment {
 }
 
 /**
- * EXACT when the texts are equal after normalization (case, Unicode form, punctuation, whitespace);
+ * EXACT when the texts are the same up to case, Unicode form, spacing and punctuation the candidate drops or
+ * attaches to its last word (`isExactMatch`);
  * NEAR_EXACT when ROUGE-L, character similarity, or containment of a long enough reference says so;
  * INEXACT otherwise.
  */

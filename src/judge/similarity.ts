@@ -20,7 +20,7 @@ export interface SimilarityScores {
   charSimilarity: number;
   /** The normalized reference appears whole inside the normalized candidate. */
   containsReference: boolean;
-  /** Equal after normalization (and not empty): an exact match. */
+  /** An exact match: see `isExactMatch`. */
   normalizedEqual: boolean;
   referenceTokens: number;
   candidateTokens: number;
@@ -60,8 +60,42 @@ export function similarityScores(reference: string, candidate: string): Similari
     tokenF1: f1(shared, rt.length, ct.length),
     charSimilarity: longer === 0 ? 1 : 1 - distance(r, c) / longer,
     containsReference: r.length > 0 && ` ${c} `.includes(` ${r} `),
-    normalizedEqual: r.length > 0 && r === c,
+    normalizedEqual: isExactMatch(reference, candidate),
     referenceTokens: rt.length,
     candidateTokens: ct.length,
   };
+}
+
+const lightly = (text: string) => text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+const PUNCTUATION = /[\p{P}\p{S}]/gu;
+
+/**
+ * Exact match: the same text up to case, Unicode form and spacing; or the same words (punctuation aside)
+ * where the candidate only drops punctuation or adds marks attached to its last word ("mat" / "mat.").
+ * A reference of punctuation only ("?", 12 of 200 TREC targets) matches itself. Punctuation the candidate
+ * adds as tokens of their own ("merged ?" -> "merged ? ?") is not exact: it continues the text.
+ */
+export function isExactMatch(reference: string, candidate: string): boolean {
+  const lr = lightly(reference);
+  const lc = lightly(candidate);
+  if (lr === lc) return lr !== "";
+  const r = normalizeForJudging(reference);
+  if (r === "" || r !== normalizeForJudging(candidate)) return false;
+  const left = new Map<string, number>();
+  for (const mark of lr.match(PUNCTUATION) ?? []) left.set(mark, (left.get(mark) ?? 0) + 1);
+  const extra: string[] = [];
+  for (const mark of lc.match(PUNCTUATION) ?? []) {
+    const count = left.get(mark) ?? 0;
+    if (count > 0) left.set(mark, count - 1);
+    else extra.push(mark);
+  }
+  if (extra.length === 0) return true;
+  const tail = /[^\s\p{P}\p{S}]([\p{P}\p{S}]+)$/u.exec(lc)?.[1] ?? "";
+  const available = [...tail];
+  return extra.every((mark) => {
+    const at = available.indexOf(mark);
+    if (at < 0) return false;
+    available.splice(at, 1);
+    return true;
+  });
 }

@@ -24,6 +24,7 @@ describe("memicl judge-agreement", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/n=4 excluded=0 accuracy=0\.750/);
     expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.500 accuracy=0.750");
+    expect(result.stdout).toMatch(/^held-out: the heuristic's thresholds were not fitted on this file$/m);
     fs.rmSync(dir, { recursive: true });
   });
 
@@ -78,5 +79,14 @@ describeWithSharedData("the judges on the shared gold file", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/held out wnli \(40 pairs\)/);
     expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.485 accuracy=0.929");
+  });
+
+  it("says that the heuristic's figure on the file it was fitted on is in-sample", async () => {
+    const result = await runCli(
+      ["judge-agreement", sharedFile("judge-gold", "time-travel-human-labels.csv")],
+      {},
+    );
+    expect(result.stdout).toMatch(/^IN-SAMPLE: the heuristic's thresholds were fitted on this very file/m);
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.736 accuracy=0.971");
   });
 });

@@ -1,7 +1,7 @@
 import { agreement, cohensKappa } from "../../src/judge/agreement";
 import { judgeHeuristically } from "../../src/judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../../src/judge/llm-judge";
-import { similarityScores } from "../../src/judge/similarity";
+import { isExactMatch, similarityScores } from "../../src/judge/similarity";
 
 describe("Cohen's kappa", () => {
   it("matches a hand-computed example", () => {
@@ -122,5 +122,27 @@ describe("the LLM judge's prompt and answers", () => {
     ["not exact", "UNPARSEABLE"],
   ])("reads %p as %s", (answer, verdict) => {
     expect(parseJudgeAnswer(answer)).toBe(verdict);
+  });
+});
+
+describe("exact matches of short and punctuation-only references", () => {
+  it.each([
+    ["?", "?", true],
+    ["?", " ? ", true],
+    ["merged ?", "merged ? ?", false],
+    ["?", "? ?", false],
+    ["The cat sat on the mat.", "the cat sat on the mat", true],
+    ["the cat sat", "The cat sat.", true],
+    ["What is it ?", "What is it?", true],
+    ["Mexico", "mexico", true],
+    ["Mexico", "Mexico City", false],
+    ["", "", false],
+  ])("%p against %p: exact %p", (reference, candidate, exact) => {
+    expect(isExactMatch(reference, candidate)).toBe(exact);
+    expect(judgeHeuristically(reference, candidate).verdict === "EXACT").toBe(exact);
+  });
+
+  it("judges punctuation added as tokens of its own near-exact, not exact", () => {
+    expect(judgeHeuristically("merged ?", "merged ? ?").verdict).toBe("NEAR_EXACT");
   });
 });
