@@ -19,6 +19,8 @@ interface Options {
   kills: number;
   backend: "embedded" | "postgres";
   pg: string;
+  /** MEMICL_LEASE_SECONDS for the memicl processes (unset: the default). */
+  lease: string | undefined;
 }
 
 interface KillRecord {
@@ -106,6 +108,9 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return exited;
 }
 
+/** Calls in flight at once when both processes run: `memicl serve` (32) and the worker (16). */
+const SLOTS = 48;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function chaos(options: Options): Promise<Record<string, string | number>> {
@@ -139,6 +144,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     MEMICL_PROVIDERS_FILE: providersFile,
     CHAOS_API_KEY: key,
     LOG_LEVEL: "info",
+    ...(options.lease ? { MEMICL_LEASE_SECONDS: options.lease } : {}),
     MEMICL_DATA_DIR: path.join(dir, "data"),
     DATABASE_URL: "",
   };
@@ -238,11 +244,31 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
 
     const kills: KillRecord[] = [];
     const startedAt = Date.now();
+    // Slot use: open requests at the provider, sampled every 100 ms, over the stretches with no kill in
+    // the last 10 s (a dead process's slots are gone until it is back) and while work was still waiting.
+    const busy: number[] = [];
+    const occupied: number[] = [];
+    let lastKill = 0;
+    let waitingWork = true;
+    const sampler = setInterval(() => {
+      if (Date.now() - lastKill <= 10_000 || !waitingWork) return;
+      busy.push(provider.inFlight);
+      // Occupied slots as the workers last reported them (each beat: every third of a lease).
+      void gql("{ workers { inFlight concurrency } }")
+        .then((response) => {
+          const workers: { inFlight: number; concurrency: number }[] = response.data?.workers ?? [];
+          const slots = workers.reduce((sum, worker) => sum + worker.concurrency, 0);
+          if (slots > 0) occupied.push(workers.reduce((sum, worker) => sum + worker.inFlight, 0) / slots);
+        })
+        .catch(() => {});
+    }, 250);
     const deadline = startedAt + (options.completions <= 500 ? 5 : 15) * 60_000;
     let current = await state();
     while (!["SUCCEEDED", "FAILED", "CANCELLED"].includes(current.status)) {
       if (Date.now() > deadline) throw new Error(`the run did not finish: ${JSON.stringify(current)}`);
       const progress = current.doneCount + current.failedCount;
+      // Work is waiting while more items remain than the slots of both processes.
+      waitingWork = current.expectedCount - progress > SLOTS;
       if (
         kills.length < options.kills &&
         progress > ((kills.length + 1) * current.expectedCount) / (options.kills + 2)
@@ -250,6 +276,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
         const target = kills.length % 2 === 0 ? "serve" : "worker";
         const victim = target === "serve" ? serve : worker;
         await stopChild(victim, "SIGKILL");
+        lastKill = Date.now();
         await sleep(500 + Math.random() * 1500);
         const record: KillRecord = { target, doneAtKill: progress, recoverySeconds: null };
         kills.push(record);
@@ -272,6 +299,11 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       current = await state();
     }
     const seconds = (Date.now() - startedAt) / 1000;
+    clearInterval(sampler);
+    const mean = (values: number[]) =>
+      values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : Number.NaN;
+    const slotUse = mean(busy) / SLOTS;
+    const occupancy = mean(occupied);
     await sleep(1000);
 
     // What the database holds.
@@ -326,6 +358,10 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       ["no key in the logs", !logs.includes(key)],
       ["no key in responses", !served.includes(key)],
       [
+        `slots occupied while work waits (workers' beats): ${(occupancy * 100).toFixed(0)}%; calls open at the provider: ${(slotUse * 100).toFixed(0)}% of ${SLOTS}`,
+        options.kills > 0 || !(occupancy < 0.8),
+      ],
+      [
         "every kill was recovered from",
         kills.every((kill) => kill.recoverySeconds !== null || run.status !== "RUNNING"),
       ],
@@ -348,6 +384,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       failed: counts.failed,
       "calls paid twice": paidTwice,
       kills: kills.length,
+      "slots occupied / calls open while work waits": `${(occupancy * 100).toFixed(0)}% / ${(slotUse * 100).toFixed(0)}%`,
       "progress resumed after restart": recoveries,
       seconds: Math.round(seconds),
     };
@@ -385,6 +422,7 @@ async function main() {
         pg,
         completions: Number(option("--completions", short ? "300" : "2000")),
         kills: Number(option("--kills", short ? "2" : "6")),
+        lease: args.includes("--lease") ? option("--lease", "30") : undefined,
       }),
     );
   }

@@ -33,6 +33,8 @@ export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   /** Calls answered with a well-formed completion (the ones a provider would bill). */
   answered = 0;
+  /** Requests open right now (answering, waiting or hanging). */
+  inFlight = 0;
   private readonly script: Behaviour[] = [];
   fallback: Behaviour = { kind: "answer" };
   /** When set, decides each request's behaviour once the script is used up (a fault mix). */
@@ -52,6 +54,10 @@ export class FakeOpenAiServer {
 
   async start(): Promise<string> {
     this.server = http.createServer((request, response) => {
+      this.inFlight += 1;
+      response.once("close", () => {
+        this.inFlight -= 1;
+      });
       let body = "";
       request.on("data", (chunk) => {
         body += chunk;
