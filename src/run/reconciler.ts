@@ -19,7 +19,8 @@ const BATCH = 20_000;
  * 1. workers that stopped beating (or, on this host, whose process is gone) are removed;
  * 2. items claimed by a worker that is gone, or whose lease lapsed, are released;
  * 3. waiting items of active runs that have no waiting job get one;
- * 4. each active run's `waitingReason` says when no live worker can call its provider.
+ * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
+ *    or when its provider's rate limit is what it waits for.
  * Only one process reconciles at a time (an advisory lock); the others skip the pass.
  */
 export async function reconcile(
@@ -94,12 +95,24 @@ async function reconcileLocked(
     `UPDATE run SET waiting_reason = reason.text
      FROM (
        SELECT r.id,
-              CASE WHEN NOT EXISTS (
+              CASE WHEN NOT EXISTS (SELECT 1 FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING')
+                   THEN NULL
+                   WHEN NOT EXISTS (
                      SELECT 1 FROM worker w
                      WHERE w.last_seen_at > clock_timestamp() - make_interval(secs => $1) AND r.provider = ANY(w.providers))
                    THEN format('no live worker can call provider "%s"', r.provider)
+                   WHEN limit_wait.seconds > 0.5
+                   THEN format('rate limit of provider "%s" (%s per minute): next slot in %s s',
+                               r.provider, limit_wait.kind, ceil(limit_wait.seconds))
               END AS text
-       FROM run r WHERE r.status IN ('QUEUED', 'RUNNING')
+       FROM run r
+       LEFT JOIN LATERAL (
+         SELECT b.kind, (1 - least(b.capacity, b.available + extract(epoch FROM clock_timestamp() - b.updated_at) * b.refill_per_second))
+                          / b.refill_per_second AS seconds
+         FROM provider_rate_bucket b WHERE b.provider = r.provider
+         ORDER BY 2 DESC LIMIT 1
+       ) AS limit_wait ON true
+       WHERE r.status IN ('QUEUED', 'RUNNING')
      ) AS reason
      WHERE run.id = reason.id AND run.waiting_reason IS DISTINCT FROM reason.text`,
     [deadAfterSeconds(timing)],

@@ -22,6 +22,7 @@ describe.each(BACKENDS)("run management (%s database)", (backend) => {
       remote: { type: "openai", baseUrl: url, apiKeyEnv: "MEMICL_TEST_UNSET_KEY" },
       judge: { type: "openai", baseUrl: url, maxConcurrency: 4 },
       sim: { type: "simulated", maxConcurrency: 8, simulation: { memorizedAtZeroShot: 0.5 } },
+      trickle: { type: "simulated", maxConcurrency: 2, requestsPerMinute: 6 },
     });
     api = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: file,
@@ -45,7 +46,12 @@ describe.each(BACKENDS)("run management (%s database)", (backend) => {
       `{ workers { role pid concurrency providers } providers { name usableHere unusableReason liveWorkers } }`,
     );
     expect(response.data?.workers).toEqual([
-      { role: "serve", pid: process.pid, concurrency: 8, providers: ["judge", "sim", "simulated"] },
+      {
+        role: "serve",
+        pid: process.pid,
+        concurrency: 8,
+        providers: ["judge", "sim", "simulated", "trickle"],
+      },
     ]);
     const remote = response.data?.providers.find((provider: any) => provider.name === "remote");
     expect(remote).toEqual({
@@ -94,6 +100,27 @@ describe.each(BACKENDS)("run management (%s database)", (backend) => {
       input: { runId: run.id },
     });
   });
+
+  it("says when a run waits for its provider's rate limit", async () => {
+    const response = await api.gql(START, {
+      input: {
+        sampleId,
+        kind: "MEMORIZATION",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        provider: "trickle",
+        model: "m",
+      },
+    });
+    const runId = response.data!.startRun.run.id;
+    const waiting = await waitForRun(api, runId, (run) => run.waitingReason !== null, 30_000);
+    expect(waiting.waitingReason).toMatch(
+      /^rate limit of provider "trickle" \(requests per minute\): next slot in \d+ s$/,
+    );
+    await api.gql(`mutation($input: RunIdInput!) { cancelRun(input: $input) { affectedCount } }`, {
+      input: { runId },
+    });
+  }, 60_000);
 
   it("keeps a readable verdict when an LLM judge answers nonsense, and lists those completions for review", async () => {
     const { run } = await startRun(api, {

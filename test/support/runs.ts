@@ -45,7 +45,7 @@ export async function classificationSample(
   return sample.data!.createSample.sample.id;
 }
 
-export const RUN_FIELDS = `id status expectedCount doneCount failedCount cacheHitCount lastError promptTokens completionTokens costUsd reportedModel kind setting shots`;
+export const RUN_FIELDS = `id status expectedCount doneCount failedCount cacheHitCount lastError waitingReason promptTokens completionTokens costUsd reportedModel kind setting shots`;
 
 /** Polls a run until `done(run)` holds; fails after `timeoutMs`. */
 export async function waitForRun(
