@@ -136,4 +136,66 @@ describeWithSharedData("the README's examples, as written", () => {
     }
     expect(Object.keys(ids).sort()).toEqual(["dataset", "experiment", "run", "sample"]);
   }, 120_000);
+
+  it("runs the shell examples that need no network, as written (ids, files and the port filled in)", async () => {
+    // Left out, and why: the synopsis and npm blocks (not examples), `memicl experiment --wait` on the
+    // simulated model (6,000 completions: minutes), and the development commands.
+    const runnable = blocks("sh").filter((block) =>
+      /^(memicl sample|memicl judge-agreement|memicl report|curl -s)/.test(block.text),
+    );
+    expect(runnable).toHaveLength(4);
+    const port = new URL(serve.url).port;
+    const gold = path.resolve(ROOT, "../shared/data/judge-gold/time-travel-human-labels.csv");
+    for (const block of runnable) {
+      for (const command of shellCommands(block.text)) {
+        const filled = command
+          .replaceAll("<sample id>", ids.sample)
+          .replaceAll("<experiment id>", ids.experiment)
+          .replaceAll("<id>", ids.sample)
+          .replaceAll("GOLD.csv", gold)
+          .replaceAll("localhost:4000", `127.0.0.1:${port}`);
+        const result = await shell(filled, env, dir);
+        expect({ line: block.line, command: filled, code: result.code, output: result.output }).toMatchObject(
+          {
+            code: 0,
+          },
+        );
+        if (filled.startsWith("memicl sample")) expect(result.output).toContain(`sample ${ids.sample}`);
+      }
+    }
+    expect(fs.readFileSync(path.join(dir, "completions.csv"), "utf8")).toMatch(/^completion_id,/);
+  }, 180_000);
 });
+
+/** A shell block as commands: continuations joined, comments and optional `[...]` parts dropped. */
+function shellCommands(text: string): string[] {
+  return text
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").replace(/^#.*$/, ""))
+    .map((line) => line.replace(/\s*\[[^\]]*\]/g, "").trim())
+    .filter(Boolean);
+}
+
+/** Runs one command line with bash, `memicl` being this checkout's. */
+function shell(command: string, env: Record<string, string>, cwd: string) {
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(
+      "bash",
+      ["-c", `memicl() { "${process.execPath}" "${MEMICL_BIN}" "$@"; }\n${command}`],
+      {
+        cwd,
+        env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
