@@ -138,12 +138,13 @@ describeWithSharedData("the README's examples, as written", () => {
   }, 120_000);
 
   it("runs the shell examples that need no network, as written (ids, files and the port filled in)", async () => {
-    // Left out, and why: the synopsis and npm blocks (not examples), `memicl experiment --wait` on the
-    // simulated model (6,000 completions: minutes), and the development commands.
+    // Left out, and why: the synopsis and npm blocks (not examples) and the development commands.
     const runnable = blocks("sh").filter((block) =>
-      /^(memicl sample|memicl judge-agreement|memicl report|curl -s)/.test(block.text),
+      /^(memicl sample|memicl experiment --sample <sample id> --provider simulated|memicl judge-agreement|memicl report|curl -s)/.test(
+        block.text,
+      ),
     );
-    expect(runnable).toHaveLength(4);
+    expect(runnable).toHaveLength(5);
     const port = new URL(serve.url).port;
     const gold = path.resolve(ROOT, "../shared/data/judge-gold/time-travel-human-labels.csv");
     for (const block of runnable) {
@@ -161,9 +162,16 @@ describeWithSharedData("the README's examples, as written", () => {
           },
         );
         if (filled.startsWith("memicl sample")) expect(result.output).toContain(`sample ${ids.sample}`);
+        if (filled.startsWith("memicl experiment")) {
+          // The study's whole grid on the simulated model; the report and export below read it.
+          expect(result.output).toMatch(/finished: 20 runs succeeded, 0 did not/);
+          ids.experiment = /queued experiment ([0-9a-f-]{36})/.exec(result.output)![1];
+        }
       }
     }
-    expect(fs.readFileSync(path.join(dir, "completions.csv"), "utf8")).toMatch(/^completion_id,/);
+    const exported = fs.readFileSync(path.join(dir, "completions.csv"), "utf8");
+    expect(exported).toMatch(/^completion_id,/);
+    expect(exported.trim().split("\n").length).toBeGreaterThan(6000);
   }, 180_000);
 });
 
