@@ -79,11 +79,12 @@ export class SimulatedProvider implements ModelProvider {
 
   private async answer(query: string, shots: number): Promise<string> {
     const lines = query.split("\n");
+    // Field names as both template versions write them ("Sentence 1:" and "SENTENCE 1:").
     const field = (prefix: string) =>
-      lines.find((line) => line.startsWith(prefix))?.slice(prefix.length) ?? null;
+      lines.find((line) => line.toLowerCase().startsWith(prefix.toLowerCase()))?.slice(prefix.length) ?? null;
     const rates = SimulatedProvider.rates(this.settings, shots);
 
-    if (/(Sentence 2|Second piece):\s*$/.test(query)) {
+    if (/(Sentence 2|Second piece):\s*$/i.test(query)) {
       const initial = field("Sentence 1: ") ?? field("First piece: ");
       const continuation = initial === null ? null : await this.knowledge.continuationOf(initial);
       if (initial === null || continuation === null) return UNRELATED[0];

@@ -60,20 +60,20 @@ export function renderPrompt(
   demonstrationsBlock = renderDemonstrations(context),
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  if (context.template.instruction) {
-    messages.push({
-      role: "system",
-      content: fill(context.template.instruction, {
+  const instruction = context.template.instruction
+    ? fill(context.template.instruction, {
         dataset: context.datasetName,
         split: context.split,
         labels: context.labels.join(", "),
-      }),
-    });
-  }
-  const query = fill(context.template.query, itemValues(instance));
-  messages.push({
-    role: "user",
-    content: demonstrationsBlock ? `${demonstrationsBlock}${context.template.separator}${query}` : query,
-  });
+      })
+    : null;
+  if (instruction && context.template.instructionPlacement !== "user")
+    messages.push({ role: "system", content: instruction });
+  const parts = [
+    context.template.instructionPlacement === "user" ? instruction : null,
+    demonstrationsBlock || null,
+    fill(context.template.query, itemValues(instance)),
+  ].filter((part): part is string => Boolean(part));
+  messages.push({ role: "user", content: parts.join(context.template.separator) });
   return messages;
 }

@@ -160,11 +160,14 @@ export class PromptService {
     const items = await this.samples.allSampledInstances(spec.sampleId);
     const texts = await this.instanceTexts(items.map((item) => item.instanceId));
     const withoutSlot = { ...prepared.context, template: { ...prepared.context.template, query: "" } };
-    const shared = countChatTokens(renderPrompt(withoutSlot, emptyItem(), prepared.demonstrationsBlock));
+    const sharedMessages = renderPrompt(withoutSlot, emptyItem(), prepared.demonstrationsBlock);
+    const shared = countChatTokens(sharedMessages);
+    // What every user message starts with (an instruction placed there, then the demonstrations).
+    const sharedPrefix = sharedMessages[sharedMessages.length - 1].content;
     let promptTokens = 0;
     for (const item of items) {
       const messages = prepared.render(item, texts.get(item.instanceId)!);
-      const slot = messages[messages.length - 1].content.slice(prepared.demonstrationsBlock.length);
+      const slot = messages[messages.length - 1].content.slice(sharedPrefix.length);
       promptTokens += shared + countTextTokens(slot);
     }
     return { prepared, prompts: items.length, promptTokens };

@@ -8,6 +8,11 @@ import { MemorizationSetting, RunKind } from "../run/run.entity";
  */
 export interface TemplateBody {
   instruction: string | null;
+  /**
+   * Where the instruction goes: a system message (`system`, the default, as in version 1), or the start of the
+   * user message, before the demonstrations (`user`, as the guided instruction of the method does).
+   */
+  instructionPlacement?: "system" | "user";
   demonstration: string;
   separator: string;
   query: string;
@@ -105,6 +110,86 @@ export const DEFAULT_TEMPLATES: Record<string, TemplateBody> = {
   },
 };
 
+const NLI_FIELDS_WITH_LABELS = {
+  demonstration: "SENTENCE 1: {{initial}}\nLABEL: {{label}}\nSENTENCE 2: {{subsequent}}",
+  query: "SENTENCE 1: {{initial}}\nLABEL: {{label}}\nSENTENCE 2:",
+};
+const NLI_FIELDS = {
+  demonstration: "SENTENCE 1: {{initial}}\nSENTENCE 2: {{subsequent}}",
+  query: "SENTENCE 1: {{initial}}\nSENTENCE 2:",
+};
+const TEXT_FIELDS_WITH_LABELS = {
+  demonstration: "LABEL: {{label}}\nFIRST PIECE: {{initial}}\nSECOND PIECE: {{subsequent}}",
+  query: "LABEL: {{label}}\nFIRST PIECE: {{initial}}\nSECOND PIECE:",
+};
+const TEXT_FIELDS = {
+  demonstration: "FIRST PIECE: {{initial}}\nSECOND PIECE: {{subsequent}}",
+  query: "FIRST PIECE: {{initial}}\nSECOND PIECE:",
+};
+
+/**
+ * Version 2 of the memorization templates: the guided instruction of Golchin & Surdeanu ("Time Travel in
+ * LLMs") as the study used it, in the user message under an `INSTRUCTION:` header, with its emphasis (EXACTLY,
+ * ONLY) kept. The three settings differ only in what the paper says: setting 2 drops the instruction, setting 3
+ * the labels too. No setting gets an output-format cue ("Answer with ... only") the others lack.
+ */
+export const GUIDED_TEMPLATES: Record<string, TemplateBody> = {
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.FULL_INFORMATION)]: {
+    instruction:
+      "INSTRUCTION:\nYou are provided with SENTENCE 1 from the {{split}} split of the {{dataset}} dataset, and its LABEL. " +
+      "Finish SENTENCE 2 as appeared in the dataset. SENTENCE 2 MUST EXACTLY match the instance in the dataset.",
+    instructionPlacement: "user",
+    ...NLI_FIELDS_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.SEGMENT_PAIRS_AND_LABELS)]: {
+    instruction: null,
+    ...NLI_FIELDS_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.ONLY_SEGMENT_PAIRS)]: {
+    instruction: null,
+    ...NLI_FIELDS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.FULL_INFORMATION)]: {
+    instruction:
+      "INSTRUCTION:\nYou are provided with the FIRST PIECE of an instance from the {{split}} split of the {{dataset}} dataset, and its LABEL. " +
+      "Finish the SECOND PIECE of the instance as EXACTLY appeared in the dataset. " +
+      "ONLY rely on the original form of the instance in the dataset to finish the SECOND PIECE.",
+    instructionPlacement: "user",
+    ...TEXT_FIELDS_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.SEGMENT_PAIRS_AND_LABELS)]:
+    {
+      instruction: null,
+      ...TEXT_FIELDS_WITH_LABELS,
+      separator: SEPARATOR,
+    },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.ONLY_SEGMENT_PAIRS)]: {
+    instruction: null,
+    ...TEXT_FIELDS,
+    separator: SEPARATOR,
+  },
+};
+
+/** The built-in versions of each key, in order: version 1 for every key, version 2 for the memorization ones. */
+export const BUILT_IN_VERSIONS: { key: string; version: number; body: TemplateBody; note: string }[] = [
+  ...Object.entries(DEFAULT_TEMPLATES).map(([key, body]) => ({
+    key,
+    version: 1,
+    body,
+    note: "built-in default",
+  })),
+  ...Object.entries(GUIDED_TEMPLATES).map(([key, body]) => ({
+    key,
+    version: 2,
+    body,
+    note: "built-in: the guided instruction in the user message, the same fields in every setting",
+  })),
+];
+
 export function kindOfTemplateKey(key: string): RunKind | null {
   if (key.startsWith("memorization/")) return RunKind.MEMORIZATION;
   if (key.startsWith("performance/")) return RunKind.PERFORMANCE;
@@ -130,5 +215,7 @@ export function checkTemplateBody(key: string, body: TemplateBody): string[] {
   if (!body.demonstration.trim()) problems.push("demonstration: must not be empty");
   const needed = kind === RunKind.MEMORIZATION ? "initial" : "text";
   if (!body.query.includes(`{{${needed}}}`)) problems.push(`query: must contain {{${needed}}}`);
+  if (body.instructionPlacement !== undefined && !["system", "user"].includes(body.instructionPlacement))
+    problems.push('instructionPlacement: "system" or "user"');
   return problems;
 }

@@ -22,6 +22,7 @@ function toView(template: PromptTemplate): PromptTemplateView {
     key: template.key,
     version: template.version,
     instruction: body.instruction,
+    instructionPlacement: body.instructionPlacement ?? "system",
     demonstration: body.demonstration,
     separator: body.separator,
     query: body.query,
@@ -71,6 +72,7 @@ export class TemplateResolver {
   ) {
     const body: TemplateBody = {
       instruction: input.instruction ?? null,
+      ...(input.instructionPlacement === "user" ? { instructionPlacement: "user" as const } : {}),
       demonstration: input.demonstration,
       separator: input.separator,
       query: input.query,

@@ -2,7 +2,7 @@ import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT } from "../judge/llm-judge";
 import { PromptTemplate } from "./prompt-template.entity";
-import { checkTemplateBody, DEFAULT_TEMPLATES, TemplateBody } from "./template-body";
+import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "./template-body";
 
 /** Versioned, immutable templates: version 1 of each key is the built-in default; edits add versions. */
 export class TemplateService {
@@ -10,18 +10,33 @@ export class TemplateService {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Writes the built-in version 1 of every template once per database (idempotent). */
+  /**
+   * Writes the built-in versions of every template once per database (idempotent). A built-in version whose
+   * number a user's edit already took is added as the next version instead (its note says it is built in).
+   */
   ensureDefaults(): Promise<void> {
     this.defaultsEnsured ??= (async () => {
-      for (const [key, body] of [
-        ...Object.entries(DEFAULT_TEMPLATES),
-        [JUDGE_PROMPT_KEY, LLM_JUDGE_PROMPT] as const,
-      ]) {
-        await this.dataSource.query(
-          `INSERT INTO prompt_template (key, version, body, note) VALUES ($1, 1, $2, 'built-in default')
-           ON CONFLICT (key, version) DO NOTHING`,
-          [key, JSON.stringify(body)],
-        );
+      const builtIns = [
+        ...BUILT_IN_VERSIONS,
+        { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
+      ];
+      for (const { key, version, body, note } of builtIns) {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`prompt_template:${key}`]);
+          const [existing] = await manager.query(
+            "SELECT 1 FROM prompt_template WHERE key = $1::varchar AND note = $2::varchar AND body = $3::jsonb",
+            [key, note, JSON.stringify(body)],
+          );
+          if (existing) return;
+          await manager.query(
+            `INSERT INTO prompt_template (key, version, body, note)
+             SELECT $1::varchar,
+                    CASE WHEN EXISTS (SELECT 1 FROM prompt_template WHERE key = $1::varchar AND version = $2::int)
+                         THEN (SELECT max(version) + 1 FROM prompt_template WHERE key = $1::varchar) ELSE $2::int END,
+                    $3::jsonb, $4::varchar`,
+            [key, version, JSON.stringify(body), note],
+          );
+        });
       }
     })().catch((error) => {
       this.defaultsEnsured = null;

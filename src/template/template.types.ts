@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsOptional, Max, MaxLength, Min } from "class-validator";
+import { ArrayMaxSize, IsIn, IsOptional, Max, MaxLength, Min } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { GridInput } from "../run/grid.input";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
@@ -18,9 +18,14 @@ export class PromptTemplateView {
 
   @Field(() => String, {
     nullable: true,
-    description: "System message; placeholders {{dataset}}, {{split}}, {{labels}}.",
+    description: "The instruction; placeholders {{dataset}}, {{split}}, {{labels}}.",
   })
   instruction: string | null;
+
+  @Field({
+    description: "`system`: the instruction is a system message; `user`: it starts the user message.",
+  })
+  instructionPlacement: string;
 
   @Field({
     description:
@@ -51,6 +56,14 @@ export class CreatePromptTemplateVersionInput {
   @IsOptional()
   @MaxLength(20_000)
   instruction?: string | null;
+
+  @Field(() => String, {
+    defaultValue: "system",
+    description:
+      "`system` (a system message) or `user` (the start of the user message, before the demonstrations).",
+  })
+  @IsIn(["system", "user"])
+  instructionPlacement: "system" | "user";
 
   @Field()
   @MaxLength(20_000)

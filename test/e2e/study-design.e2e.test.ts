@@ -142,8 +142,8 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
           });
           expect(response.errors).toBeUndefined();
           const { messages, templateKey, templateVersion } = response.data!.renderPrompt;
-          expect(templateVersion).toBe(1);
-          expect(messages.at(-1).content.match(/Sentence 2: |Second piece: /g) ?? []).toHaveLength(shots);
+          expect(templateVersion).toBe(2);
+          expect(messages.at(-1).content.match(/SENTENCE 2: |SECOND PIECE: /g) ?? []).toHaveLength(shots);
           sameOnEveryBackend(`${templateKey} k=${shots}`, messages);
         }
         const performance = await api.gql(RENDER, {
@@ -164,19 +164,22 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
         })
       ).data?.renderPrompt;
     const full = await render("FULL_INFORMATION", 45);
+    // The guided instruction (template version 2) starts the one user message.
+    expect(full.messages).toHaveLength(1);
     expect(full.messages[0]).toMatchObject({
-      role: "system",
-      content: expect.stringContaining("train split of the texts dataset"),
+      role: "user",
+      content: expect.stringMatching(/^INSTRUCTION:\n.*train split of the texts dataset/),
     });
-    expect(full.messages[1].content.match(/Second piece: /g)).toHaveLength(45);
+    expect(full.messages[0].content.match(/SECOND PIECE: /g)).toHaveLength(45);
     expect(
-      full.messages[1].content.endsWith(`First piece: ${full.sampledInstance.initialSegment}\nSecond piece:`),
+      full.messages[0].content.endsWith(`FIRST PIECE: ${full.sampledInstance.initialSegment}\nSECOND PIECE:`),
     ).toBe(true);
     const labels = await render("SEGMENT_PAIRS_AND_LABELS", 45);
     expect(labels.messages).toHaveLength(1);
-    expect(labels.messages[0].content.match(/Label: /g)).toHaveLength(46);
+    expect(labels.messages[0].content).not.toMatch(/INSTRUCTION/);
+    expect(labels.messages[0].content.match(/LABEL: /g)).toHaveLength(46);
     const pairsOnly = await render("ONLY_SEGMENT_PAIRS", 45);
-    expect(pairsOnly.messages[0].content).not.toMatch(/Label|sport|world|science/);
+    expect(pairsOnly.messages[0].content).not.toMatch(/LABEL|Label|sport|world|science/);
     const performance = await render(null, 45);
     expect(
       performance.messages[1].content.endsWith(`Text: ${performance.sampledInstance.instance.text}\nLabel:`),
@@ -217,13 +220,14 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
         return response.data?.renderPrompt.messages as { content: string }[];
       }),
     );
-    const block = prompts[0][1].content.slice(0, prompts[0][1].content.lastIndexOf("\n\nSentence 1: ") + 2);
-    expect(block.match(/Sentence 2: /g)).toHaveLength(30);
+    const block = prompts[0][0].content.slice(0, prompts[0][0].content.lastIndexOf("\n\nSENTENCE 1: ") + 2);
+    expect(block.match(/SENTENCE 2: /g)).toHaveLength(30);
+    expect(block).toMatch(/^INSTRUCTION:\n/);
     for (const messages of prompts) {
-      expect(messages[0].content).toBe(prompts[0][0].content);
-      expect(messages[1].content.startsWith(block)).toBe(true);
+      expect(messages).toHaveLength(1);
+      expect(messages[0].content.startsWith(block)).toBe(true);
     }
-    expect(new Set(prompts.map((messages) => messages[1].content)).size).toBe(ids.length);
+    expect(new Set(prompts.map((messages) => messages[0].content)).size).toBe(ids.length);
   });
 
   it("renders a new template version, keeps the old one, and refuses unknown placeholders", async () => {
@@ -239,12 +243,12 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
         },
       },
     );
-    expect(created.data?.createPromptTemplateVersion).toEqual({ key, version: 2 });
+    expect(created.data?.createPromptTemplateVersion).toEqual({ key, version: 3 });
     const latest = await api.gql(RENDER, {
       input: { sampleId: nliSample.id, kind: "MEMORIZATION", setting: "ONLY_SEGMENT_PAIRS", shots: 2 },
     });
     expect(latest.data?.renderPrompt).toMatchObject({
-      templateVersion: 2,
+      templateVersion: 3,
       messages: [{ content: expect.stringMatching(/^A: /) }],
     });
     const first = await api.gql(RENDER, {

@@ -1,6 +1,11 @@
 import { RunKind } from "../../src/run/run.entity";
 import { PromptContext, PromptItem, renderPrompt } from "../../src/template/prompt-rendering";
-import { checkTemplateBody, DEFAULT_TEMPLATES, kindOfTemplateKey } from "../../src/template/template-body";
+import {
+  checkTemplateBody,
+  DEFAULT_TEMPLATES,
+  GUIDED_TEMPLATES,
+  kindOfTemplateKey,
+} from "../../src/template/template-body";
 
 const NLI_ITEMS: PromptItem[] = [
   {
@@ -68,6 +73,67 @@ describe("the default prompt templates (version 1)", () => {
     });
     expect(renderPrompt(context(0), items[2])).toMatchSnapshot("k=0");
     expect(renderPrompt(context(2), items[2])).toMatchSnapshot("k=2");
+  });
+});
+
+describe("the guided templates (memorization, version 2)", () => {
+  it("are all valid", () => {
+    for (const [key, body] of Object.entries(GUIDED_TEMPLATES))
+      expect(checkTemplateBody(key, body)).toEqual([]);
+  });
+
+  it.each(Object.keys(GUIDED_TEMPLATES))("render %s as pinned, for k = 0 and k = 2", (key) => {
+    const nli = key.endsWith("/NLI");
+    const items = nli ? NLI_ITEMS : TEXT_ITEMS;
+    const context = (shots: number): PromptContext => ({
+      kind: kindOfTemplateKey(key) as RunKind,
+      template: GUIDED_TEMPLATES[key],
+      datasetName: nli ? "RTE" : "TREC",
+      split: "train",
+      labels: nli ? ["entailment", "not entailment"] : ["human", "location", "number"],
+      demonstrations: items.slice(0, shots),
+    });
+    expect(renderPrompt(context(0), items[2])).toMatchSnapshot("k=0");
+    expect(renderPrompt(context(2), items[2])).toMatchSnapshot("k=2");
+  });
+
+  it("put the instruction at the start of one user message, with its emphasis, and no format cue", () => {
+    const messages = renderPrompt(
+      {
+        kind: RunKind.MEMORIZATION,
+        template: GUIDED_TEMPLATES["memorization/FULL_INFORMATION/CLASSIFICATION"],
+        datasetName: "TREC",
+        split: "train",
+        labels: ["human"],
+        demonstrations: TEXT_ITEMS.slice(0, 1),
+      },
+      TEXT_ITEMS[2],
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0].role).toBe("user");
+    expect(messages[0].content).toMatch(
+      /^INSTRUCTION:\nYou are provided with the FIRST PIECE of an instance from the train split of the TREC dataset/,
+    );
+    expect(messages[0].content).toContain("as EXACTLY appeared in the dataset");
+    expect(messages[0].content).toContain("ONLY rely on the original form");
+    for (const body of Object.values(GUIDED_TEMPLATES))
+      expect(JSON.stringify(body)).not.toMatch(/Answer with/);
+  });
+
+  it("differ between settings only in the instruction and the labels", () => {
+    for (const task of ["NLI", "CLASSIFICATION"]) {
+      const full = GUIDED_TEMPLATES[`memorization/FULL_INFORMATION/${task}`];
+      const pairsAndLabels = GUIDED_TEMPLATES[`memorization/SEGMENT_PAIRS_AND_LABELS/${task}`];
+      const pairs = GUIDED_TEMPLATES[`memorization/ONLY_SEGMENT_PAIRS/${task}`];
+      expect(pairsAndLabels.demonstration).toBe(full.demonstration);
+      expect(pairsAndLabels.query).toBe(full.query);
+      expect(pairs.demonstration).toBe(
+        full.demonstration.replace("LABEL: {{label}}\n", "").replace("\nLABEL: {{label}}", ""),
+      );
+      expect(pairs.query).toBe(
+        full.query.replace("LABEL: {{label}}\n", "").replace("\nLABEL: {{label}}", ""),
+      );
+    }
   });
 });
 

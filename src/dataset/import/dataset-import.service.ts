@@ -224,6 +224,7 @@ export class DatasetImportService {
       .into(Dataset)
       .values({
         name: options.datasetName,
+        promptName: conventionalName(options.datasetName),
         taskKind: mapping.taskKind,
         textFields: mapping.textFields,
         labelVerbalizers: [],
@@ -238,6 +239,26 @@ export class DatasetImportService {
     }
     return manager.findOneByOrFail(Dataset, { id: inserted.identifiers[0].id });
   }
+}
+
+const CONVENTIONAL_NAMES: Record<string, string> = {
+  rte: "RTE",
+  wnli: "WNLI",
+  trec: "TREC",
+  dbpedia: "DBpedia",
+  "dbpedia-14": "DBpedia",
+  dbpedia_14: "DBpedia",
+  mnli: "MNLI",
+  qnli: "QNLI",
+  sst2: "SST-2",
+  "sst-2": "SST-2",
+  agnews: "AG News",
+  ag_news: "AG News",
+};
+
+/** How prompts name a new dataset by default: the study's datasets by their conventional names. */
+export function conventionalName(datasetName: string): string | null {
+  return CONVENTIONAL_NAMES[datasetName.toLowerCase()] ?? null;
 }
 
 /**
