@@ -128,7 +128,9 @@ describe("default verbalizers of new labels", () => {
   it("takes the words in parentheses after a code (WNLI), else the label itself", () => {
     expect(defaultVerbalizer("1 (entailment)")).toBe("entailment");
     expect(defaultVerbalizer("0 (not entailment)")).toBe("not entailment");
-    expect(defaultVerbalizer("not_entailment")).toBe("not_entailment");
+    expect(defaultVerbalizer("not_entailment")).toBe("not entailment");
+    expect(defaultVerbalizer("entailment")).toBe("entailment");
+    expect(defaultVerbalizer("ABBR")).toBe("ABBR");
     expect(defaultVerbalizer("DESC:manner")).toBe("DESC:manner");
   });
 });

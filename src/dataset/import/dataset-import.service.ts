@@ -262,11 +262,14 @@ export function conventionalName(datasetName: string): string | null {
 }
 
 /**
- * The words a new label shows in prompts unless told otherwise: the label itself, or, for labels that carry
- * their meaning in parentheses after a code (WNLI's `1 (entailment)`), those words.
+ * The words a new label shows in prompts unless told otherwise: for labels that carry their meaning in
+ * parentheses after a code (WNLI's `1 (entailment)`), those words; for snake_case labels (RTE's
+ * `not_entailment`), the words with spaces; otherwise the label itself.
  */
 export function defaultVerbalizer(label: string): string {
-  return /^\s*\w+\s*\(([^()]+)\)\s*$/.exec(label)?.[1].trim() ?? label;
+  const explained = /^\s*\w+\s*\(([^()]+)\)\s*$/.exec(label)?.[1].trim();
+  if (explained) return explained;
+  return /^[a-z]+(_[a-z]+)+$/.test(label) ? label.replaceAll("_", " ") : label;
 }
 
 function mergeLabels(
