@@ -3,7 +3,6 @@ import { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { expressMiddleware } from "@as-integrations/express5";
-import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import cors from "cors";
 import express from "express";
 import { DomainError } from "../common/errors";
@@ -14,6 +13,7 @@ import { exportCompletions } from "../metric/export.service";
 import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
+import { countQueryTokens, queryLimitRules } from "./query-limits";
 import { createSchema } from "./schema";
 import { createServices } from "./services";
 
@@ -39,15 +39,7 @@ export async function startServer(
   const apollo = new ApolloServer<Context>({
     schema: await createSchema(),
     formatError: formatError(logger),
-    validationRules: [
-      maxDepthRule({
-        n: config.maxQueryDepth,
-        ignoreIntrospection: true,
-        // Report as a validation error (GRAPHQL_VALIDATION_FAILED) rather than throwing out of validation.
-        propagateOnRejection: false,
-        onReject: [(context, error) => context?.reportError(error)],
-      }),
-    ],
+    validationRules: queryLimitRules(config),
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
     introspection: true,
     // memicl serve owns shutdown (HTTP, then database, then the data-folder lock).
@@ -94,14 +86,57 @@ export async function startServer(
 
   app.use(
     "/graphql",
-    cors(),
+    // Browsers may call only from the origins configured; none by default. (Apollo's CSRF prevention stays on.)
+    ...(config.corsOrigins.length > 0 ? [cors({ origin: config.corsOrigins })] : []),
     express.json({ limit: Math.ceil(config.maxInlineImportBytes * 1.1) + 1_000_000 }),
+    (request: express.Request, response: express.Response, next: express.NextFunction) => {
+      const query = (request.body as { query?: unknown } | undefined)?.query;
+      if (
+        typeof query === "string" &&
+        countQueryTokens(query, config.maxQueryTokens) > config.maxQueryTokens
+      ) {
+        sendError(
+          response,
+          400,
+          `the query has more than ${config.maxQueryTokens} tokens (MEMICL_MAX_QUERY_TOKENS)`,
+          "GRAPHQL_VALIDATION_FAILED",
+        );
+        return;
+      }
+      next();
+    },
     expressMiddleware(apollo, { context: async () => createContext(config, services, logger) }),
+  );
+  // Everything else, and every error outside GraphQL, answers JSON in GraphQL's shape: no HTML, no stack.
+  app.use((_request: express.Request, response: express.Response) =>
+    sendError(response, 404, "no such route (GraphQL is at /graphql, liveness at /health)", "NOT_FOUND"),
+  );
+  app.use(
+    (
+      error: Error & { status?: number; type?: string },
+      _request: express.Request,
+      response: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      if (error.type === "entity.parse.failed")
+        return sendError(response, 400, "the request body is not valid JSON", "BAD_REQUEST");
+      if (error.type === "entity.too.large")
+        return sendError(
+          response,
+          413,
+          "the request body is too large (MEMICL_MAX_INLINE_IMPORT_BYTES)",
+          "PAYLOAD_TOO_LARGE",
+        );
+      if (error.status && error.status >= 400 && error.status < 500)
+        return sendError(response, error.status, "the request could not be read", "BAD_REQUEST");
+      logger.error({ err: error }, "unexpected error outside GraphQL");
+      return sendError(response, 500, "Internal server error", "INTERNAL_SERVER_ERROR");
+    },
   );
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
-    httpServer.listen(config.port, "0.0.0.0", () => resolve());
+    httpServer.listen(config.port, config.host, () => resolve());
   });
   const port = (httpServer.address() as AddressInfo).port;
   return {
@@ -113,4 +148,19 @@ export async function startServer(
       await services.close();
     },
   };
+}
+
+function sendError(response: express.Response, status: number, message: string, code: string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.status(status).json({ errors: [{ message, extensions: { code } }] });
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** Is `host` reachable only from this machine? */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,10 +1,23 @@
-import { startServer } from "../api/server";
-import { Config } from "../config/config";
+import { isLoopback, startServer } from "../api/server";
+import { Config, ConfigError } from "../config/config";
 import { openDatabase } from "../db/database";
 import { createLogger } from "../logging/logger";
 
 export async function runServe(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  if (!isLoopback(config.host)) {
+    if (!config.allowUnauthenticated)
+      throw new ConfigError(
+        `HOST=${config.host} is not a loopback address, and memicl has no authentication yet (MEMICL_AUTH=keys is ` +
+          "not implemented in this version): anyone who reaches the port could start paid runs and change reviews. " +
+          "Serve on loopback (HOST=127.0.0.1, the default) behind a proxy that authenticates, or set " +
+          "MEMICL_ALLOW_UNAUTHENTICATED=true to serve anyway",
+      );
+    logger.warn(
+      { host: config.host },
+      "serving on a non-loopback address without authentication (MEMICL_ALLOW_UNAUTHENTICATED=true)",
+    );
+  }
   const database = await openDatabase(config, logger);
   logger.info({ database: database.mode }, `database: ${database.description}`);
   const server = await startServer(config, logger, database);

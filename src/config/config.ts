@@ -8,6 +8,16 @@ import { loadProviders, ProviderConfig } from "../llm/provider-config";
  */
 export interface Config {
   port: number;
+  /** Where `memicl serve` listens (loopback unless told otherwise). */
+  host: string;
+  /** Serve on a non-loopback address without authentication (logged as a warning). */
+  allowUnauthenticated: boolean;
+  /** Origins allowed to call the API from a browser; empty: CORS off. */
+  corsOrigins: string[];
+  maxQueryAliases: number;
+  maxQueryDirectives: number;
+  maxQueryTokens: number;
+  maxQueryCost: number;
   /** Unset: the embedded PostgreSQL server whose cluster is kept under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -42,6 +52,13 @@ const integer = (min: number, max: number) =>
 
 const schema = z.object({
   PORT: integer(0, 65_535).default(4000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  MEMICL_ALLOW_UNAUTHENTICATED: z.enum(["true", "false"]).default("false"),
+  MEMICL_CORS_ORIGINS: z.string().default(""),
+  MEMICL_MAX_QUERY_ALIASES: integer(1, 10_000).default(30),
+  MEMICL_MAX_QUERY_DIRECTIVES: integer(1, 10_000).default(50),
+  MEMICL_MAX_QUERY_TOKENS: integer(10, 1_000_000).default(5_000),
+  MEMICL_MAX_QUERY_COST: integer(10, 1_000_000_000).default(1_000_000),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
@@ -79,6 +96,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port: value.PORT,
+    host: value.HOST,
+    allowUnauthenticated: value.MEMICL_ALLOW_UNAUTHENTICATED === "true",
+    corsOrigins: value.MEMICL_CORS_ORIGINS.split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    maxQueryAliases: value.MEMICL_MAX_QUERY_ALIASES,
+    maxQueryDirectives: value.MEMICL_MAX_QUERY_DIRECTIVES,
+    maxQueryTokens: value.MEMICL_MAX_QUERY_TOKENS,
+    maxQueryCost: value.MEMICL_MAX_QUERY_COST,
     databaseUrl: value.DATABASE_URL,
     dataDir: path.resolve(value.MEMICL_DATA_DIR),
     logLevel: value.LOG_LEVEL,
