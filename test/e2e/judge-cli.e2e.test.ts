@@ -39,6 +39,8 @@ describe("memicl judge-agreement", () => {
       return reference === candidate ? "exact match" : "inexact match";
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
+    // As root, the embedded server runs as the postgres user, which must reach the data folder inside.
+    fs.chmodSync(dir, 0o755);
     const file = path.join(dir, "gold.csv");
     fs.writeFileSync(
       file,
