@@ -199,6 +199,30 @@ describe("run management from the command line", () => {
     expect(workers.stdout).toMatch(/no live workers/);
   });
 
+  it("says, when it queues an experiment, that nothing is running on the database to work on it", async () => {
+    const env = { MEMICL_DATA_DIR: path.join(dir, "alone"), DATABASE_URL: "" };
+    const file = path.join(dir, "rows.jsonl");
+    fs.writeFileSync(
+      file,
+      `${Array.from({ length: 20 }, (_, i) => JSON.stringify({ text: `row ${i} has seven words in it`, label: `l${i % 2}` })).join("\n")}\n`,
+    );
+    expect((await runCli(["import", file, "--name", "alone"], env)).code).toBe(0);
+    const sampled = await runCli(
+      ["sample", "--dataset", "alone", "--instances", "4", "--demonstrations", "0", "--shots", "0"],
+      env,
+    );
+    const sampleId = /sample ([0-9a-f-]{36})/.exec(sampled.stdout)![1];
+    const queued = await runCli(
+      ["experiment", "--sample", sampleId, "--provider", "simulated", "--model", "m"],
+      env,
+    );
+    expect(queued.code).toBe(0);
+    expect(queued.stdout).toMatch(/^queued experiment [0-9a-f-]{36}: 4 runs, 24 completions$/m);
+    expect(queued.stdout).toMatch(
+      /^warning: no memicl serve or memicl worker is running on this database: nothing will work on it until one starts$/m,
+    );
+  });
+
   it("refuses to report an agreement when the judge gave no readable verdict", async () => {
     const fake = new FakeOpenAiServer();
     const url = await fake.start();
