@@ -13,6 +13,7 @@ import {
   SampleDesign,
   SampleParameters,
   segmentChoice,
+  siblingKeyOf,
 } from "./design/design-sample";
 import { countTokens } from "./design/segmentation";
 import { Sample } from "./sample.entity";
@@ -158,6 +159,7 @@ export class SampleService {
           label: row.label,
           split: row.split,
           tokenCount: row.is_pair ? null : countTokens(row.text),
+          siblingKey: siblingKeyOf(row.text),
           ref: String(row.id),
         });
       }

@@ -185,6 +185,23 @@ describe("designSample", () => {
     expect(design.notes).toEqual([]);
   });
 
+  it("keeps siblings of the instances under test (rows sharing an initial segment) out of the demonstrations", () => {
+    // Every row shares its sibling key with one other row (as WNLI's pairs share sentence 1).
+    const paired = candidates.map((candidate, index) => ({
+      ...candidate,
+      siblingKey: `first text ${index >> 1}`,
+    }));
+    const choice = chooseSample(paired, PARAMETERS);
+    const instanceSiblings = new Set(choice.instances.map((candidate) => candidate.siblingKey));
+    expect(choice.demonstrations.some((candidate) => instanceSiblings.has(candidate.siblingKey))).toBe(false);
+    expect(choice.demonstrations).toHaveLength(200);
+    expect(choice.notes.join("\n")).toMatch(
+      /demonstrations: left out \d+ candidate\(s\) sharing an initial segment with an instance under test \(siblings\)/,
+    );
+    // Without siblings, no note and the same instances as before.
+    expect(chooseSample(candidates, PARAMETERS).notes).toEqual([]);
+  });
+
   it("nests the k-shot sets and keeps each one balanced", () => {
     const design = designSample(candidates, PARAMETERS, texts);
     for (const k of [25, 50, 100, 200]) {

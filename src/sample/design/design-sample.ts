@@ -3,8 +3,11 @@ import { groupByLabel, interleaveByLabel, labelQuotas } from "./balanced-samplin
 import { RandomStream } from "./random";
 import { CutRange, cutProblem, Segments, segmentInstance } from "./segmentation";
 
-/** The study design's algorithm version; bump it when any choice below changes, so old samples stay explained. */
-export const SAMPLE_ALGORITHM_VERSION = 1;
+/**
+ * The study design's algorithm version; bump it when any choice below changes, so old samples stay explained.
+ * 2: no demonstration shares an initial segment with an instance under test (siblings, e.g. WNLI's pairs).
+ */
+export const SAMPLE_ALGORITHM_VERSION = 2;
 
 export interface SampleParameters {
   seed: number;
@@ -24,7 +27,17 @@ export interface Candidate<Ref = unknown> {
   split: string;
   /** Whitespace tokens of its text; null for an NLI pair (always usable: the texts are the segments). */
   tokenCount: number | null;
+  /**
+   * What a sibling shares with it (`siblingKey`): rows with the same key would show a model the same initial
+   * segment with another continuation. NLI: its first text; one text: the text itself. Absent: no check.
+   */
+  siblingKey?: string;
   ref: Ref;
+}
+
+/** Case, spacing and Unicode form do not make rows different for the sibling rule. */
+export function siblingKeyOf(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 export interface SampleChoice<Ref> {
@@ -68,9 +81,23 @@ export function chooseSample<Ref>(
   const problemOf = (candidate: Candidate<Ref>) =>
     candidate.tokenCount === null ? null : cutProblem(candidate.tokenCount, parameters.cutRange);
 
-  const pick = (split: string, count: number, taken: ReadonlySet<string>, role: string) => {
+  const pick = (
+    split: string,
+    count: number,
+    taken: ReadonlySet<string>,
+    role: string,
+    siblingsOf: ReadonlySet<string> = new Set(),
+  ) => {
+    const inSplit = sorted.filter((candidate) => candidate.split === split && !taken.has(candidate.key));
+    const siblings = inSplit.filter(
+      (candidate) => candidate.siblingKey && siblingsOf.has(candidate.siblingKey),
+    );
+    if (siblings.length > 0)
+      notes.push(
+        `${role}s: left out ${siblings.length} candidate(s) sharing an initial segment with an instance under test (siblings)`,
+      );
     const pool = groupByLabel(
-      sorted.filter((candidate) => candidate.split === split && !taken.has(candidate.key)),
+      inSplit.filter((candidate) => !(candidate.siblingKey && siblingsOf.has(candidate.siblingKey))),
     );
     // Each label's rows in a seeded random order; the sample takes from the front, skipping unusable rows.
     const queues = new Map(
@@ -120,11 +147,18 @@ export function chooseSample<Ref>(
 
   const instanceGroups = pick(parameters.instanceSplit, parameters.instanceCount, new Set(), "instance");
   const instanceKeys = new Set([...instanceGroups.values()].flat().map((candidate) => candidate.key));
+  const instanceSiblingKeys = new Set(
+    [...instanceGroups.values()]
+      .flat()
+      .map((candidate) => candidate.siblingKey)
+      .filter((key): key is string => Boolean(key)),
+  );
   const demonstrationGroups = pick(
     parameters.demonstrationSplit,
     parameters.demonstrationCount,
     instanceKeys,
     "demonstration",
+    instanceSiblingKeys,
   );
 
   const instances = RandomStream.derive(parameters.seed, "instance", "order").shuffle(
