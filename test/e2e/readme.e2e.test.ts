@@ -39,24 +39,6 @@ function importCommands(): string[][] {
     .map((line) => line.split(/\s+/).slice(1));
 }
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
-  });
-}
-
 describeWithSharedData("the README's examples, as written", () => {
   const fake = new FakeOpenAiServer();
   let dir: string;
@@ -94,7 +76,7 @@ describeWithSharedData("the README's examples, as written", () => {
 
   it("imports the study's datasets with the README's commands", async () => {
     for (const args of importCommands()) {
-      const result = await run(args, env);
+      const result = await shell(`memicl ${args.join(" ")}`, env, ROOT);
       expect({ args, code: result.code, output: result.output }).toMatchObject({ code: 0 });
     }
     serve = await startServe(env, freePort());

@@ -5,6 +5,7 @@ import {
   DEFAULT_TEMPLATES,
   GUIDED_TEMPLATES,
   kindOfTemplateKey,
+  TemplateBody,
 } from "../../src/template/template-body";
 
 const NLI_ITEMS: PromptItem[] = [
@@ -54,18 +55,18 @@ const TEXT_ITEMS: PromptItem[] = [
   },
 ];
 
-describe("the default prompt templates (version 1)", () => {
+/** Each template of a set renders as pinned (snapshots), for k = 0 and k = 2. */
+function pinRenders(templates: Record<string, TemplateBody>) {
   it("are all valid", () => {
-    for (const [key, body] of Object.entries(DEFAULT_TEMPLATES))
-      expect(checkTemplateBody(key, body)).toEqual([]);
+    for (const [key, body] of Object.entries(templates)) expect(checkTemplateBody(key, body)).toEqual([]);
   });
 
-  it.each(Object.keys(DEFAULT_TEMPLATES))("render %s as pinned, for k = 0 and k = 2", (key) => {
+  it.each(Object.keys(templates))("render %s as pinned, for k = 0 and k = 2", (key) => {
     const nli = key.endsWith("/NLI");
     const items = nli ? NLI_ITEMS : TEXT_ITEMS;
     const context = (shots: number): PromptContext => ({
       kind: kindOfTemplateKey(key) as RunKind,
-      template: DEFAULT_TEMPLATES[key],
+      template: templates[key],
       datasetName: nli ? "RTE" : "TREC",
       split: "train",
       labels: nli ? ["entailment", "not entailment"] : ["human", "location", "number"],
@@ -74,28 +75,14 @@ describe("the default prompt templates (version 1)", () => {
     expect(renderPrompt(context(0), items[2])).toMatchSnapshot("k=0");
     expect(renderPrompt(context(2), items[2])).toMatchSnapshot("k=2");
   });
+}
+
+describe("the default prompt templates (version 1)", () => {
+  pinRenders(DEFAULT_TEMPLATES);
 });
 
 describe("the guided templates (memorization, version 2)", () => {
-  it("are all valid", () => {
-    for (const [key, body] of Object.entries(GUIDED_TEMPLATES))
-      expect(checkTemplateBody(key, body)).toEqual([]);
-  });
-
-  it.each(Object.keys(GUIDED_TEMPLATES))("render %s as pinned, for k = 0 and k = 2", (key) => {
-    const nli = key.endsWith("/NLI");
-    const items = nli ? NLI_ITEMS : TEXT_ITEMS;
-    const context = (shots: number): PromptContext => ({
-      kind: kindOfTemplateKey(key) as RunKind,
-      template: GUIDED_TEMPLATES[key],
-      datasetName: nli ? "RTE" : "TREC",
-      split: "train",
-      labels: nli ? ["entailment", "not entailment"] : ["human", "location", "number"],
-      demonstrations: items.slice(0, shots),
-    });
-    expect(renderPrompt(context(0), items[2])).toMatchSnapshot("k=0");
-    expect(renderPrompt(context(2), items[2])).toMatchSnapshot("k=2");
-  });
+  pinRenders(GUIDED_TEMPLATES);
 
   it("put the instruction at the start of one user message, with its emphasis, and no format cue", () => {
     const messages = renderPrompt(
