@@ -11,8 +11,12 @@ export interface HeuristicThresholds {
   charSimilarity: number;
 }
 
-/** heuristic-2: exact matches of punctuation-only references; punctuation added as its own tokens is not exact. */
-export const HEURISTIC_JUDGE_VERSION = "heuristic-2";
+/**
+ * heuristic-2: exact matches of punctuation-only references; punctuation added as its own tokens is not exact.
+ * heuristic-3: a completion that reproduces a sibling's continuation (another row with the same initial
+ * segment) rather than the instance's own is INEXACT.
+ */
+export const HEURISTIC_JUDGE_VERSION = "heuristic-3";
 
 /** SHA-256 of the gold file the default thresholds were fitted on (the shared `time-travel-human-labels.csv`). */
 export const DEFAULT_THRESHOLDS_FITTED_ON =
@@ -29,6 +33,8 @@ export const DEFAULT_THRESHOLDS: HeuristicThresholds = {
 export interface HeuristicJudgment {
   verdict: JudgeVerdict;
   scores: SimilarityScores;
+  /** Set when the sibling rule decided: the sibling continuation the completion reproduces. */
+  siblingContinuation?: string;
 }
 
 /**
@@ -41,10 +47,29 @@ export function judgeHeuristically(
   reference: string,
   candidate: string,
   thresholds = DEFAULT_THRESHOLDS,
+  siblings: readonly string[] = [],
 ): HeuristicJudgment {
   const scores = similarityScores(reference, candidate);
-  return { verdict: verdictFromScores(scores, thresholds), scores };
+  const verdict = verdictFromScores(scores, thresholds);
+  if (verdict === "INEXACT") return { verdict, scores };
+  // The sibling rule (the seed's WNLI case): "The mouse was too cautious." for the reference "The cat was too
+  // cautious." is near-exact by overlap, but it is another row's sentence 2, remembered or copied from a
+  // demonstration, not this instance's. When a sibling's continuation matches at least as well, it does not count.
+  for (const sibling of siblings) {
+    if (isSameText(sibling, reference)) continue;
+    const siblingScores = similarityScores(sibling, candidate);
+    const siblingVerdict = verdictFromScores(siblingScores, thresholds);
+    const better =
+      (siblingVerdict === "EXACT" && verdict !== "EXACT") ||
+      (siblingVerdict === "NEAR_EXACT" && verdict === "NEAR_EXACT" && siblingScores.rougeL > scores.rougeL);
+    if (better) return { verdict: "INEXACT", scores, siblingContinuation: sibling };
+  }
+  return { verdict, scores };
 }
+
+const isSameText = (a: string, b: string) =>
+  a.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim() ===
+  b.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** The rule itself, on scores computed once (calibration tries many thresholds on the same scores). */
 export function verdictFromScores(scores: SimilarityScores, thresholds: HeuristicThresholds): JudgeVerdict {

@@ -16,6 +16,7 @@ import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { Run, RunKind } from "../run/run.entity";
 import { rowToCompletion } from "../run/run.service";
+import { loadSiblingContinuations } from "../sample/sample.sql";
 import { TemplateService } from "../template/template.service";
 import { JudgeKind, Judgment } from "./judgment.entity";
 import { JudgeAgreement, JudgeSelector, JudgingScope, ReviewReason } from "./judgment.inputs";
@@ -101,13 +102,25 @@ export class JudgmentService {
       ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value != null)),
     };
     const runIds = await this.runIds(scope);
-    const rows: { id: string; output: string; subsequent_segment: string }[] = await this.dataSource.query(
-      sql.judgeableCompletions,
-      [runIds],
+    const rows: {
+      id: string;
+      output: string;
+      subsequent_segment: string;
+      item_id: string;
+      sample_id: string;
+    }[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
+    const siblings = await loadSiblingContinuations(
+      (text, parameters) => this.dataSource.query(text, parameters),
+      [...new Set(rows.map((row) => row.sample_id))],
     );
     const judged = rows.map((row) => ({
       id: String(row.id),
-      ...judgeHeuristically(row.subsequent_segment, row.output ?? "", thresholds),
+      ...judgeHeuristically(
+        row.subsequent_segment,
+        row.output ?? "",
+        thresholds,
+        siblings.get(row.item_id) ?? [],
+      ),
     }));
     for (let start = 0; start < judged.length; start += 5_000) {
       const chunk = judged.slice(start, start + 5_000);
@@ -117,7 +130,15 @@ export class JudgmentService {
         "heuristic",
         HEURISTIC_JUDGE_VERSION,
         chunk.map((row) => row.verdict),
-        chunk.map((row) => JSON.stringify({ scores: row.scores, thresholds })),
+        chunk.map((row) =>
+          JSON.stringify({
+            scores: row.scores,
+            thresholds,
+            ...(row.siblingContinuation
+              ? { reason: "sibling continuation", siblingContinuation: row.siblingContinuation }
+              : {}),
+          }),
+        ),
       ]);
     }
     return judged.length;

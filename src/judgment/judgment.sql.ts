@@ -16,7 +16,7 @@ export const effectiveJudgments = `
 
 /** Succeeded memorization completions in scope, with their references (`$1` run ids). */
 export const judgeableCompletions = `
-  SELECT c.id, c.output, si.subsequent_segment
+  SELECT c.id, c.output, si.subsequent_segment, si.id::text AS item_id, si.sample_id
   FROM completion c
   JOIN run r ON r.id = c.run_id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id

@@ -8,6 +8,7 @@ import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
+import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { countChatTokens, PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { Run, RunKind } from "./run.entity";
@@ -36,6 +37,8 @@ export interface ClaimedRow {
 interface RunPlan {
   run: Run;
   prompts: PreparedPrompts;
+  /** Sibling continuations by sampled-instance id (NLI memorization runs), for the judge's sibling rule. */
+  siblings: Map<string, string[]>;
 }
 
 /**
@@ -214,7 +217,7 @@ export class CompletionExecutor {
 
   private async complete(
     claimed: ClaimedRow,
-    { run, prompts }: RunPlan,
+    { run, prompts, siblings }: RunPlan,
     result: ChatResult,
     call: {
       attempts: number;
@@ -237,7 +240,12 @@ export class CompletionExecutor {
     const judge = run.judge as RunJudge;
     const judged =
       run.kind === RunKind.MEMORIZATION && judge.kind !== "LLM"
-        ? judgeHeuristically(claimed.subsequent_segment, result.text)
+        ? judgeHeuristically(
+            claimed.subsequent_segment,
+            result.text,
+            DEFAULT_THRESHOLDS,
+            siblings.get(String(claimed.item_id)) ?? [],
+          )
         : null;
     await this.dataSource.query(sql.completeCompletion, [
       claimed.id,
@@ -262,7 +270,15 @@ export class CompletionExecutor {
       call.cacheKey ? JSON.stringify(result) : null,
       judged?.verdict ?? null,
       HEURISTIC_JUDGE_VERSION,
-      judged ? JSON.stringify({ scores: judged.scores, thresholds: DEFAULT_THRESHOLDS }) : null,
+      judged
+        ? JSON.stringify({
+            scores: judged.scores,
+            thresholds: DEFAULT_THRESHOLDS,
+            ...(judged.siblingContinuation
+              ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
+              : {}),
+          })
+        : null,
     ]);
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
       // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.
@@ -292,7 +308,14 @@ export class CompletionExecutor {
           templateVersion: run.templateVersion,
           naming: run.parameters.naming as PromptNaming,
         });
-        return { run, prompts };
+        const siblings =
+          run.kind === RunKind.MEMORIZATION
+            ? await loadSiblingContinuations(
+                (text, parameters) => this.dataSource.query(text, parameters),
+                [run.sampleId],
+              )
+            : new Map<string, string[]>();
+        return { run, prompts, siblings };
       })();
       plan.catch(() => this.plans.delete(runId));
       if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);

@@ -47,3 +47,26 @@ export const sampledInstancePages = `
 
 export const demonstrationsUpToRank = `
   SELECT * FROM demonstration WHERE sample_id = ANY($1::uuid[]) AND rank < $2 ORDER BY sample_id, rank`;
+
+/**
+ * Siblings of the NLI instances of samples `$1`: for each sampled instance, the second texts of the other
+ * rows of its dataset with the same first text (compared without case or spacing). The judge uses them.
+ */
+export const siblingContinuations = `
+  SELECT si.id::text AS item_id, array_agg(DISTINCT o.second_text) AS siblings
+  FROM sampled_instance si
+  JOIN instance i ON i.id = si.instance_id
+  JOIN instance o ON o.dataset_id = i.dataset_id AND o.id <> i.id AND o.second_text IS NOT NULL
+    AND lower(regexp_replace(o.text, '\\s+', ' ', 'g')) = lower(regexp_replace(i.text, '\\s+', ' ', 'g'))
+  WHERE si.sample_id = ANY($1::uuid[]) AND i.second_text IS NOT NULL
+  GROUP BY si.id`;
+
+/** The sibling continuations of samples' instances, by sampled-instance id (see `siblingContinuations`). */
+export async function loadSiblingContinuations(
+  query: (sql: string, parameters: unknown[]) => Promise<{ item_id: string; siblings: string[] }[]>,
+  sampleIds: string[],
+): Promise<Map<string, string[]>> {
+  if (sampleIds.length === 0) return new Map();
+  const rows = await query(siblingContinuations, [sampleIds]);
+  return new Map(rows.map((row) => [row.item_id, row.siblings]));
+}

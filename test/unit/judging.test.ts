@@ -146,3 +146,26 @@ describe("exact matches of short and punctuation-only references", () => {
     expect(judgeHeuristically("merged ?", "merged ? ?").verdict).toBe("NEAR_EXACT");
   });
 });
+
+describe("the sibling rule", () => {
+  const own = "The cat was too cautious.";
+  const sibling = "The mouse was too cautious.";
+
+  it("judges a sibling's continuation INEXACT, with the sibling named", () => {
+    expect(judgeHeuristically(own, sibling).verdict).toBe("NEAR_EXACT");
+    expect(judgeHeuristically(own, sibling, undefined, [sibling])).toMatchObject({
+      verdict: "INEXACT",
+      siblingContinuation: sibling,
+    });
+  });
+
+  it("leaves the instance's own continuation as it is", () => {
+    expect(judgeHeuristically(own, own, undefined, [sibling]).verdict).toBe("EXACT");
+    expect(judgeHeuristically(own, "The cat was too cautious", undefined, [sibling]).verdict).toBe("EXACT");
+  });
+
+  it("ignores siblings whose continuation is the instance's own, and unrelated answers", () => {
+    expect(judgeHeuristically(own, sibling, undefined, [own]).verdict).toBe("NEAR_EXACT");
+    expect(judgeHeuristically(own, "Something else entirely.", undefined, [sibling]).verdict).toBe("INEXACT");
+  });
+});
