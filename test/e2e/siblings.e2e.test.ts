@@ -9,12 +9,10 @@ import { describeWithSharedData, sharedFile } from "../support/shared-data";
 describeWithSharedData("siblings on the shared WNLI file", () => {
   const fake = new FakeOpenAiServer();
   let api: TestServer;
-  const rows: { sentence1: string; sentence2: string }[] = parse(
-    fs.readFileSync(sharedFile("datasets", "wnli", "validation.csv")),
-    { columns: true },
-  );
+  let rows: { sentence1: string; sentence2: string }[] = [];
 
   beforeAll(async () => {
+    rows = parse(fs.readFileSync(sharedFile("datasets", "wnli", "validation.csv")), { columns: true });
     const url = await fake.start();
     api = await startTestServer("embedded", {
       MEMICL_PROVIDERS_FILE: providersFile({ echo: { type: "openai", baseUrl: url, maxConcurrency: 8 } }),
