@@ -21,7 +21,7 @@ class QueryListener implements TypeOrmLogger {
   log() {}
 }
 
-/** One data source shape for both backends: the embedded database is reached through its socket like any server. */
+/** One data source shape for both backends: the embedded database is a PostgreSQL server like any other. */
 export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
     type: "postgres",

@@ -100,7 +100,7 @@ export async function joinCluster(dataDir: string, logger: Logger): Promise<Embe
   return joined;
 }
 
-/** Stops the cluster's server if it is running, whoever uses it (tests; `memicl db stop`). */
+/** Stops the cluster's server if it is running, whoever uses it (tests, benchmarks, the chaos run). */
 export async function stopCluster(dataDir: string, logger: Logger): Promise<boolean> {
   const release = await lock(path.resolve(dataDir));
   try {

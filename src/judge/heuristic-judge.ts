@@ -1,4 +1,4 @@
-import { SimilarityScores, similarityScores } from "./similarity";
+import { normalizeLightly, SimilarityScores, similarityScores } from "./similarity";
 import { JudgeVerdict } from "./verdicts";
 
 /** The thresholds of the heuristic rule; fitted by `memicl calibrate-judge`, reported in docs/JUDGING.md. */
@@ -56,7 +56,7 @@ export function judgeHeuristically(
   // cautious." is near-exact by overlap, but it is another row's sentence 2, remembered or copied from a
   // demonstration, not this instance's. When a sibling's continuation matches at least as well, it does not count.
   for (const sibling of siblings) {
-    if (isSameText(sibling, reference)) continue;
+    if (normalizeLightly(sibling) === normalizeLightly(reference)) continue;
     const siblingScores = similarityScores(sibling, candidate);
     const siblingVerdict = verdictFromScores(siblingScores, thresholds);
     const better =
@@ -66,10 +66,6 @@ export function judgeHeuristically(
   }
   return { verdict, scores };
 }
-
-const isSameText = (a: string, b: string) =>
-  a.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim() ===
-  b.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** The rule itself, on scores computed once (calibration tries many thresholds on the same scores). */
 export function verdictFromScores(scores: SimilarityScores, thresholds: HeuristicThresholds): JudgeVerdict {

@@ -66,7 +66,9 @@ export function similarityScores(reference: string, candidate: string): Similari
   };
 }
 
-const lightly = (text: string) => text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+/** Case, Unicode form and spacing only (punctuation kept). */
+export const normalizeLightly = (text: string) =>
+  text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 const PUNCTUATION = /[\p{P}\p{S}]/gu;
 
 /**
@@ -76,8 +78,8 @@ const PUNCTUATION = /[\p{P}\p{S}]/gu;
  * adds as tokens of their own ("merged ?" -> "merged ? ?") is not exact: it continues the text.
  */
 export function isExactMatch(reference: string, candidate: string): boolean {
-  const lr = lightly(reference);
-  const lc = lightly(candidate);
+  const lr = normalizeLightly(reference);
+  const lc = normalizeLightly(candidate);
   if (lr === lc) return lr !== "";
   const r = normalizeForJudging(reference);
   if (r === "" || r !== normalizeForJudging(candidate)) return false;

@@ -5,8 +5,8 @@ import { ProviderConfig } from "./provider-config";
 /**
  * Requests- and tokens-per-minute limits of one provider, shared by every worker on the database: two token
  * buckets in `provider_rate_bucket`, refilled by the database clock and taken with one conditional UPDATE.
- * (rate-limiter-flexible's PostgreSQL store was the first choice; it uses named prepared statements, which
- * collide on the embedded database, where all connections share one session.)
+ * (rate-limiter-flexible's PostgreSQL store was the first choice; its named prepared statements collided on
+ * the earlier embedded database, which shared one session between connections; one UPDATE is all it takes.)
  */
 export class SharedRateLimiter {
   private ready: Promise<void> | null = null;

@@ -74,12 +74,6 @@ export class CompletionExecutor {
     return completionIds.map((id) => byId.get(id) ?? null);
   }
 
-  /** Claims one completion and works on it (workers claim in batches with `claim`). */
-  async execute(job: { completionId: string }): Promise<void> {
-    const [claimed] = await this.claim([job.completionId]);
-    await this.executeClaim(claimed);
-  }
-
   /**
    * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
    * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again

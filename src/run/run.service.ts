@@ -167,7 +167,7 @@ export class RunService {
     }
     this.providers.config(request.provider);
     const planned = await this.plan(request);
-    // Started outside the transaction: on the embedded database, a second connection inside it would wait forever.
+    // Started outside the transaction, so the run's transaction holds one connection, not pg-boss's start-up too.
     await this.queue.start();
     try {
       const run = await this.dataSource.transaction((manager) => this.create(manager, planned, null));
@@ -245,7 +245,7 @@ export class RunService {
     }
   }
 
-  /** Everything a run records, read before its transaction (reads inside would wait on the embedded database). */
+  /** Everything a run records, read before its transaction, which then only writes. */
   private async plan(request: RunRequest) {
     const prepared = await this.prompts.prepare({
       sampleId: request.sampleId,
