@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { SingleBar } from "cli-progress";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
@@ -20,6 +22,25 @@ export interface ImportCommandOptions {
   trecLabels?: "coarse" | "fine";
   encoding?: ImportEncoding;
   verbalizers?: string;
+}
+
+const ROWS_BETWEEN_COLLECTIONS = 50_000;
+let collectGarbage: (() => void) | undefined;
+let lastCollectionAt = 0;
+
+/**
+ * V8 grows its old generation lazily: left alone, a 200,000-row import ends with ~100 MB of dead batches on the
+ * heap although it needs a few MB at a time. A full collection every 50,000 rows (a few ms each) keeps the
+ * importing process's memory flat. Only this command does it: the server's heap is left to V8.
+ */
+function compactHeap(rowsRead: number): void {
+  if (rowsRead - lastCollectionAt < ROWS_BETWEEN_COLLECTIONS) return;
+  lastCollectionAt = rowsRead;
+  if (!collectGarbage) {
+    v8.setFlagsFromString("--expose-gc");
+    collectGarbage = vm.runInNewContext("gc") as () => void;
+  }
+  collectGarbage();
 }
 
 export async function runImport(config: Config, file: string, options: ImportCommandOptions): Promise<void> {
@@ -56,7 +77,10 @@ export async function runImport(config: Config, file: string, options: ImportCom
         maxFieldBytes: config.maxFieldBytes,
         verbalizers,
       },
-      (progress) => bar?.update(progress.bytesRead, { rows: progress.rowsRead }),
+      (progress) => {
+        bar?.update(progress.bytesRead, { rows: progress.rowsRead });
+        compactHeap(progress.rowsRead);
+      },
     );
     bar?.stop();
     const out = process.stdout;

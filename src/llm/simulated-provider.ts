@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { countTokens, encodeChat } from "gpt-tokenizer/model/gpt-4o";
 import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
 import { SimulationSettings } from "./provider-config";
+import { countChatTokens, countTextTokens } from "./tokenizer";
 
 /** What the simulated model "remembers": the instances of the samples in the database. */
 export interface SimulationKnowledge {
@@ -62,8 +62,8 @@ export class SimulatedProvider implements ModelProvider {
     return {
       text: limited,
       finishReason: limited === text ? "stop" : "length",
-      promptTokens: encodeChat(request.messages, "gpt-4o").length,
-      completionTokens: countTokens(limited),
+      promptTokens: countChatTokens(request.messages),
+      completionTokens: countTextTokens(limited),
       cachedTokens: 0,
       reportedModel: `simulated:${request.model}`,
       systemFingerprint: SIMULATION_VERSION,

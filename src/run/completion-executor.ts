@@ -6,11 +6,12 @@ import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from 
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { countChatTokens } from "../llm/tokenizer";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
-import { countChatTokens, PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
+import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";

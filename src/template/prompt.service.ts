@@ -1,10 +1,10 @@
-import { countTokens as countTextTokens, encodeChat } from "gpt-tokenizer/model/gpt-4o";
 import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
 import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
+import { countChatTokens, countTextTokens } from "../llm/tokenizer";
 import { GridSpec, gridCells } from "../run/grid";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { presentationOrder } from "../sample/design/design-sample";
@@ -176,10 +176,6 @@ export class PromptService {
 
 function emptyItem(): PromptItem {
   return { initialSegment: "", subsequentSegment: "", text: "", secondText: null, label: "" };
-}
-
-export function countChatTokens(messages: ChatMessage[]): number {
-  return encodeChat(messages, "gpt-4o").length;
 }
 
 export interface GridEstimateRequest extends GridSpec {
