@@ -2,10 +2,10 @@ import os from "node:os";
 import { Writable } from "node:stream";
 import { Client } from "pg";
 import { connect } from "../src/db/database";
-import { exportCompletions } from "../src/metric/export.service";
-import * as sql from "../src/metric/metric.sql";
-import { ResultService } from "../src/metric/result.service";
-import { BreakdownGroup, MemorizationMeasure } from "../src/metric/result.types";
+import { exportCompletions } from "../src/results/export.service";
+import * as sql from "../src/results/result.sql";
+import { ResultService } from "../src/results/result.service";
+import { BreakdownGroup, MemorizationMeasure } from "../src/results/result.types";
 
 /**
  * Fills one experiment with `runsPerCell` memorization runs per dataset x setting x k (4 x 3 x 5), 200

@@ -3,7 +3,7 @@ import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
-import { ResultResolver } from "../metric/result.resolver";
+import { ResultResolver } from "../results/result.resolver";
 import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";

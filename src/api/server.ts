@@ -9,7 +9,7 @@ import { DomainError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
-import { exportCompletions } from "../metric/export.service";
+import { exportCompletions } from "../results/export.service";
 import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";

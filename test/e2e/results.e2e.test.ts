@@ -1,17 +1,24 @@
 import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
+import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
+const SAMPLE = "sampleId sampleName sampleSeed";
+const PAIRED = `${SAMPLE} dataset settingA shotsA settingB shotsB pairs bothMemorized onlyA onlyB neither rateA rateB pValue pValueHolm`;
 const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
-  memorization { dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh }
-  memorizationExactOnly { dataset setting shots n memorized rate }
-  memorizationByRegime { dataset setting regime n memorized }
-  performance { dataset shots repeats n correct unparseable meanAccuracy accuracyStandardDeviation }
-  memorizedVsNotMemorized { dataset setting shots memorized { instances n correct accuracy } notMemorized { instances n correct accuracy } }
-  correlations { dataset setting measure n pearson pearsonPValue spearman points { shots memorization performance } }
+  memorization { ${SAMPLE} dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh intervalMethod samples betweenSampleStandardDeviation }
+  memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
+  memorizationByRegime { ${SAMPLE} dataset setting regime n memorized rate ciLow ciHigh intervalMethod }
+  performance { ${SAMPLE} dataset shots repeats n correct unparseable failed accuracy ciLow ciHigh intervalMethod meanAccuracy accuracyStandardDeviation }
+  memorizedVsNotMemorized { ${SAMPLE} dataset setting shots memorized { instances n correct accuracy } notMemorized { instances n correct accuracy } difference differenceCiLow differenceCiHigh pValue pValueHolm }
+  correlations { ${SAMPLE} dataset setting measure n pearson pearsonPValue pearsonPValueHolm pearsonCiLow pearsonCiHigh spearman spearmanPValue spearmanPValueHolm spearmanPValueMethod points { shots memorization performance } }
+  settingComparisons { ${PAIRED} }
+  zeroVsFewShot { ${PAIRED} }
+  transitionRates { ${SAMPLE} dataset setting fromShots toShots nearExact becameExact rate ciLow ciHigh }
   nearExactToExact { dataset setting fromShots toShots sampledInstanceId }
-  contamination { dataset setting shots exact nearExact contaminated }
+  contamination { ${SAMPLE} dataset setting shots subsetJudged exact nearExact contaminated instances memorizedInstances rate ciLow ciHigh }
+  hypothesisTests multipleComparisons
 } }`;
 
 const RAW = `query($id: ID!) { experiment(id: $id) { runs { id kind setting shots
@@ -97,10 +104,18 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
         (r: any) => r.setting === run.setting && r.shots === run.shots,
       );
       expect(exactOnly.memorized).toBe(exact);
+      expect(row).toMatchObject({ sampleSeed: "5", samples: 1, intervalMethod: "WILSON" });
       const contamination = report.contamination.find(
         (r: any) => r.setting === run.setting && r.shots === run.shots,
       );
-      expect(contamination).toMatchObject({ exact, nearExact, contaminated: exact >= 1 || nearExact >= 2 });
+      // The rule on the 10-instance subset; the whole sample's rate beside it (one completion per instance).
+      expect(contamination).toMatchObject({
+        instances: row.n,
+        memorizedInstances: row.memorized,
+        subsetJudged: 10,
+      });
+      expect(contamination.exact).toBeLessThanOrEqual(exact);
+      expect(contamination.contaminated).toBe(contamination.exact >= 1 || contamination.nearExact >= 2);
     }
     const fewShot = report.memorizationByRegime.find(
       (r: any) => r.setting === "FULL_INFORMATION" && r.regime === "FEW_SHOT",
@@ -112,6 +127,72 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
         0,
       ),
     );
+    // The regime pools k = 5 and 20 of the same 40 instances: a cluster interval, not Wilson's.
+    expect(fewShot.intervalMethod).toBe("CLUSTER_BOOTSTRAP");
+    expect(fewShot.ciLow).toBeLessThanOrEqual(fewShot.rate);
+    expect(fewShot.ciHigh).toBeGreaterThanOrEqual(fewShot.rate);
+  });
+
+  const verdictMap = (run: any) =>
+    new Map<string, string>(
+      run.completions.edges.map((edge: any) => [
+        edge.node.sampledInstance.id,
+        edge.node.effectiveJudgment?.verdict,
+      ]),
+    );
+  const memorizedVerdict = (verdict: string | undefined) => verdict === "EXACT" || verdict === "NEAR_EXACT";
+
+  it("compares settings and k on the same instances with McNemar's test, counted from the completions", () => {
+    const runOf = (setting: string, shots: number) =>
+      memorizationRuns().find((run) => run.setting === setting && run.shots === shots);
+    const check = (row: any) => {
+      const a = verdictMap(runOf(row.settingA, row.shotsA));
+      const b = verdictMap(runOf(row.settingB, row.shotsB));
+      let onlyA = 0;
+      let onlyB = 0;
+      let pairs = 0;
+      for (const [id, verdict] of a) {
+        if (!verdict || !b.get(id)) continue;
+        pairs += 1;
+        if (memorizedVerdict(verdict) && !memorizedVerdict(b.get(id))) onlyA += 1;
+        if (!memorizedVerdict(verdict) && memorizedVerdict(b.get(id))) onlyB += 1;
+      }
+      expect(row).toMatchObject({ pairs, onlyA, onlyB });
+      if (onlyA + onlyB > 0) expect(row.pValue).toBeCloseTo(mcnemarExact(onlyA, onlyB)!, 12);
+    };
+    expect(report.settingComparisons).toHaveLength(9); // 3 pairs of settings x 3 k
+    expect(report.zeroVsFewShot).toHaveLength(6); // 3 settings x (k = 5, 20)
+    for (const row of [...report.settingComparisons, ...report.zeroVsFewShot]) check(row);
+    for (const row of report.transitionRates) {
+      const before = verdictMap(runOf(row.setting, row.fromShots));
+      const after = verdictMap(runOf(row.setting, row.toShots));
+      const near = [...before].filter(([id, verdict]) => verdict === "NEAR_EXACT" && after.get(id));
+      expect(row.nearExact).toBe(near.length);
+      expect(row.becameExact).toBe(near.filter(([id]) => after.get(id) === "EXACT").length);
+    }
+  });
+
+  it("adjusts every p-value of the report with Holm, and says so", () => {
+    const ps = [
+      ...report.memorizedVsNotMemorized.map((row: any) => row.pValue),
+      ...report.correlations.flatMap((row: any) => [row.pearsonPValue, row.spearmanPValue]),
+      ...report.settingComparisons.map((row: any) => row.pValue),
+      ...report.zeroVsFewShot.map((row: any) => row.pValue),
+    ].filter((p) => p !== null);
+    expect(report.hypothesisTests).toBe(ps.length);
+    expect(report.multipleComparisons).toMatch(/Holm/);
+    const adjusted = holmAdjust(ps);
+    const holm = [
+      ...report.memorizedVsNotMemorized.map((row: any) => row.pValueHolm),
+      ...report.correlations.flatMap((row: any) => [row.pearsonPValueHolm, row.spearmanPValueHolm]),
+      ...report.settingComparisons.map((row: any) => row.pValueHolm),
+      ...report.zeroVsFewShot.map((row: any) => row.pValueHolm),
+    ].filter((p) => p !== null);
+    holm.forEach((p, index) => {
+      expect(p).toBeCloseTo(adjusted[index]!, 12);
+    });
+    for (const row of report.correlations.filter((r: any) => r.n === 3 && r.spearman !== null))
+      expect(row.spearmanPValueMethod).toBe("exact permutation");
   });
 
   it("reports performance per k as the mean and spread of each repeat's accuracy", () => {
@@ -127,8 +208,11 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       expect(row).toMatchObject({
         repeats: 2,
         n: 80,
+        failed: 0,
         correct: nodes.filter((node: any) => node.correct).length,
+        intervalMethod: "CLUSTER_BOOTSTRAP",
       });
+      expect(row.accuracy).toBeCloseTo(row.correct / 80, 12);
       expect(row.unparseable).toBe(nodes.filter((node: any) => node.parsedLabel === null).length);
       expect(row.meanAccuracy).toBeCloseTo(mean, 10);
       expect(row.accuracyStandardDeviation).toBeCloseTo(sd, 10);
@@ -154,6 +238,15 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
         correct: inGroup.filter((n: any) => n.correct).length,
       });
       expect(row.notMemorized.n).toBe(nodes.length - inGroup.length);
+      const m = row.memorized;
+      const u = row.notMemorized;
+      if (m.n && u.n) {
+        expect(row.difference).toBeCloseTo(m.correct / m.n - u.correct / u.n, 12);
+        expect(row.pValue).toBeCloseTo(
+          fisherExact(m.correct, m.n - m.correct, u.correct, u.n - u.correct)!,
+          12,
+        );
+      }
     }
   });
 
@@ -232,10 +325,13 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
 
   it("renders the report as Markdown and as a long CSV with every figure", () => {
     const markdown = reportMarkdown(report);
-    expect(markdown).toContain("## Memorization (exact or near-exact) by dataset, setting and k");
+    expect(markdown).toContain("## Memorization (exact or near-exact) by dataset, sample, setting and k");
     expect(
-      markdown.split("\n").filter((line) => line.startsWith("| study | FULL_INFORMATION |")),
+      markdown
+        .split("\n")
+        .filter((line) => line.startsWith("| study | ") && line.includes("(seed 5) | FULL_INFORMATION |")),
     ).not.toHaveLength(0);
+    expect(markdown).toContain("Multiple comparisons: Holm");
     const { parse } = require("csv-parse/sync");
     const records = parse(reportCsv(report), { columns: true }) as Record<string, string>[];
     const rate = records.find(
@@ -251,6 +347,63 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       10,
     );
   });
+
+  it("reports two samples of one dataset side by side, with a pooled row and the spread between them", async () => {
+    const sampleId = await classificationSample(api, "twice", {
+      rows: 60,
+      instances: 12,
+      demonstrations: 6,
+      shots: [0, 5],
+    });
+    const dataset = await api.gql(`query($id: ID!) { sample(id: $id) { dataset { id } } }`, { id: sampleId });
+    const second = await api.gql(
+      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+      {
+        input: {
+          datasetId: dataset.data!.sample.dataset.id,
+          seed: 6,
+          name: "reseeded",
+          instanceCount: 12,
+          demonstrationCount: 6,
+          shotCounts: [0, 5],
+        },
+      },
+    );
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "two samples",
+          sampleIds: [sampleId, second.data!.createSample.sample.id],
+          provider: "sim",
+          model: "m",
+          performanceRepeats: 1,
+        },
+      },
+    );
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 60_000);
+    const response = await api.gql(REPORT, { id: started.data!.startExperiment.experiment.id });
+    expect(response.errors).toBeUndefined();
+    const rows = response.data!.studyReport.memorization.filter(
+      (row: any) => row.setting === "FULL_INFORMATION" && row.shots === 5,
+    );
+    expect(rows.map((row: any) => [row.sampleSeed, row.sampleName, row.samples, row.n])).toEqual([
+      ["5", null, 1, 12],
+      ["6", "reseeded", 1, 12],
+      [null, null, 2, 24],
+    ]);
+    expect(rows[2].memorized).toBe(rows[0].memorized + rows[1].memorized);
+    expect(rows[2].betweenSampleStandardDeviation).toBeCloseTo(
+      Math.abs(rows[0].rate - rows[1].rate) / Math.SQRT2,
+      12,
+    );
+    const performance = response.data!.studyReport.performance.filter((row: any) => row.shots === 5);
+    expect(performance.map((row: any) => [row.sampleSeed, row.n, row.intervalMethod])).toEqual([
+      ["5", 12, "WILSON"],
+      ["6", 12, "WILSON"],
+      [null, 24, "WILSON"],
+    ]);
+  }, 90_000);
 
   it("shows a human review in the report at once", async () => {
     const run = memorizationRuns().find((r) => r.setting === "FULL_INFORMATION" && r.shots === 0);

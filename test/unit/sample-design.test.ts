@@ -1,3 +1,4 @@
+import { RandomStream } from "../../src/common/random";
 import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
 import {
   Candidate,
@@ -6,7 +7,6 @@ import {
   SampleParameters,
   segmentChoice,
 } from "../../src/sample/design/design-sample";
-import { RandomStream } from "../../src/sample/design/random";
 import {
   allowedCuts,
   countTokens,

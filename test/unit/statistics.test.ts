@@ -1,17 +1,93 @@
-import { breakdown } from "../../src/metric/result.service";
-import { BreakdownGroup, MemorizationMeasure } from "../../src/metric/result.types";
-import { meanAndSpread, pearson, regimeOf, spearman, wilsonInterval } from "../../src/metric/statistics";
-import { MemorizationSetting } from "../../src/run/run.entity";
+import { regimeOf } from "../../src/results/regime";
+import { clusterBootstrapRate } from "../../src/statistics/bootstrap";
+import { pearson, pearsonBootstrapInterval, spearman } from "../../src/statistics/correlation";
+import { meanAndSpread } from "../../src/statistics/descriptive";
+import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
+import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
+import reference from "../reference/statistics.json";
 
-describe("statistics", () => {
-  it("computes Wilson intervals as published (8 of 10: 0.490 to 0.943; 0 of 20: 0 to 0.161)", () => {
-    const a = wilsonInterval(8, 10)!;
-    expect(a.low).toBeCloseTo(0.4902, 4);
-    expect(a.high).toBeCloseTo(0.9433, 4);
-    const b = wilsonInterval(0, 20)!;
-    expect(b.low).toBe(0);
-    expect(b.high).toBeCloseTo(0.1611, 4);
+// Reference values: test/reference/statistics.json, written by test/reference/statistics.py (scipy, numpy).
+
+describe("intervals", () => {
+  it.each(reference.wilson)("Wilson interval of $x / $n matches scipy", ({ x, n, interval }) => {
+    const result = wilsonInterval(x, n)!;
+    expect(result.low).toBeCloseTo(interval[0], 10);
+    expect(result.high).toBeCloseTo(interval[1], 10);
+  });
+
+  it("has no Wilson interval for n = 0", () => {
     expect(wilsonInterval(0, 0)).toBeNull();
+  });
+
+  it.each(reference.newcombe)("Newcombe's interval of the difference of $table", ({ table, result }) => {
+    const [x1, n1, x2, n2] = table;
+    const difference = newcombeDifference(x1, n1, x2, n2)!;
+    expect(difference.difference).toBeCloseTo(result[0], 10);
+    expect(difference.low).toBeCloseTo(result[1], 10);
+    expect(difference.high).toBeCloseTo(result[2], 10);
+  });
+
+  it("reproduces Newcombe's (1998) published example: 56/70 - 48/80, method 10: 0.0524 to 0.3339", () => {
+    const difference = newcombeDifference(56, 70, 48, 80)!;
+    expect(difference.low).toBeCloseTo(0.0524, 4);
+    expect(difference.high).toBeCloseTo(0.3339, 4);
+    expect(newcombeDifference(1, 2, 0, 0)).toBeNull();
+  });
+});
+
+describe("tests", () => {
+  it.each(reference.fisher)("Fisher's exact test of $table matches scipy", ({ table, p }) => {
+    const [a, b, c, d] = table;
+    expect(fisherExact(a, b, c, d)).toBeCloseTo(p, 10);
+  });
+
+  it("has no Fisher test for a table with an empty margin", () => {
+    expect(fisherExact(0, 0, 3, 4)).toBeNull();
+    expect(fisherExact(0, 3, 0, 4)).toBeNull();
+  });
+
+  it.each(reference.mcnemar)(
+    "McNemar's exact test of b = $b, c = $c matches scipy's binomtest",
+    ({ b, c, p }) => {
+      expect(mcnemarExact(b, c)).toBeCloseTo(p, 10);
+    },
+  );
+
+  it("has no McNemar test without discordant pairs", () => {
+    expect(mcnemarExact(0, 0)).toBeNull();
+  });
+
+  it("adjusts a family by Holm's method, leaving nulls out of the family", () => {
+    const adjusted = holmAdjust(reference.holm.p);
+    reference.holm.adjusted.forEach((value, index) => {
+      expect(adjusted[index]).toBeCloseTo(value, 12);
+    });
+    expect(holmAdjust([0.01, null, 0.04])).toEqual([0.02, null, 0.04]);
+    expect(holmAdjust([])).toEqual([]);
+  });
+});
+
+describe("correlations", () => {
+  it.each(reference.spearman)(
+    "Spearman's rho of $x and $y with its exact permutation p",
+    ({ x, y, rho_and_p, scipy_permutation_test_p }) => {
+      const result = spearman(x, y);
+      expect(result.r).toBeCloseTo(rho_and_p[0], 10);
+      expect(result.pValue).toBeCloseTo(rho_and_p[1], 10);
+      expect(result.pValue).toBeCloseTo(scipy_permutation_test_p, 10);
+      expect(result.pValueMethod).toBe("exact permutation");
+    },
+  );
+
+  it("gives rho = 1 at n = 5 the exact p = 2/120, not 0", () => {
+    expect(spearman([1, 2, 3, 4, 5], [10, 20, 30, 40, 50]).pValue).toBeCloseTo(1 / 60, 12);
+  });
+
+  it("uses the t-approximation above n = 10", () => {
+    const xs = Array.from({ length: 11 }, (_, i) => i);
+    const result = spearman(xs, [0, 2, 1, 3, 5, 4, 6, 8, 7, 9, 10]);
+    expect(result.pValueMethod).toBe("t-distribution");
+    expect(result.pValue).toBeGreaterThan(0);
   });
 
   it("computes Pearson's r and its two-sided p-value (scipy.stats.pearsonr reference)", () => {
@@ -21,18 +97,42 @@ describe("statistics", () => {
     expect(pearson([1, 2, 3], [2, 4, 6])).toMatchObject({ r: 1, pValue: 0 });
   });
 
-  it("computes Spearman's rho with ties averaged", () => {
-    const result = spearman([1, 2, 3, 4, 5], [5, 6, 7, 8, 7]);
-    expect(result.r).toBeCloseTo(0.8207827, 6);
-    // t = rho * sqrt(3 / (1 - rho^2)) = 2.4881; two-sided, 3 df
-    expect(result.pValue).toBeCloseTo(0.0886, 3);
-  });
-
   it("gives no correlation for a constant series or too few points", () => {
-    expect(pearson([1, 2, 3], [4, 4, 4])).toEqual({ r: null, n: 3, pValue: null });
-    expect(pearson([1], [2])).toEqual({ r: null, n: 1, pValue: null });
+    expect(pearson([1, 2, 3], [4, 4, 4])).toMatchObject({ r: null, n: 3, pValue: null });
+    expect(spearman([1], [2])).toMatchObject({ r: null, n: 1, pValue: null });
   });
 
+  it("bootstraps Pearson's r as scipy.stats.bootstrap does (percentile), and the same seed gives the same interval", () => {
+    const { x, y, interval } = reference.pearson_bootstrap;
+    const ours = pearsonBootstrapInterval(x, y)!;
+    // Different random streams and resample counts: the intervals agree to Monte Carlo error.
+    expect(Math.abs(ours.low - interval[0])).toBeLessThan(0.01);
+    expect(Math.abs(ours.high - interval[1])).toBeLessThan(0.01);
+    expect(pearsonBootstrapInterval(x, y)).toEqual(ours);
+    expect(pearsonBootstrapInterval(x, y, { seed: 99 })).not.toEqual(ours);
+    expect(pearsonBootstrapInterval([1, 2], [3, 4])).toBeNull();
+  });
+});
+
+describe("cluster bootstrap", () => {
+  it("matches an independent numpy resampling of whole clusters", () => {
+    const { successes, trials, interval } = reference.cluster_bootstrap;
+    const ours = clusterBootstrapRate(successes.map((s, i) => ({ successes: s, trials: trials[i] })))!;
+    expect(Math.abs(ours.low - interval[0])).toBeLessThan(0.01);
+    expect(Math.abs(ours.high - interval[1])).toBeLessThan(0.01);
+  });
+
+  it("is wider than the binomial interval when a cluster's trials move together", () => {
+    // 50 instances, each seen 4 times, all-or-nothing: really 50 observations, not 200.
+    const clusters = Array.from({ length: 50 }, (_, i) => ({ successes: i % 2 === 0 ? 4 : 0, trials: 4 }));
+    const cluster = clusterBootstrapRate(clusters)!;
+    const naive = wilsonInterval(100, 200)!;
+    expect(cluster.high - cluster.low).toBeGreaterThan(1.6 * (naive.high - naive.low));
+    expect(clusterBootstrapRate([])).toBeNull();
+  });
+});
+
+describe("descriptive", () => {
   it("gives mean and sample standard deviation", () => {
     expect(meanAndSpread([0.5, 0.7, 0.6])).toEqual({ mean: 0.6, standardDeviation: expect.closeTo(0.1, 10) });
     expect(meanAndSpread([0.5])).toEqual({ mean: 0.5, standardDeviation: null });
@@ -46,56 +146,5 @@ describe("statistics", () => {
       "MANY_SHOT",
       "MANY_SHOT",
     ]);
-  });
-});
-
-describe("breakdown", () => {
-  const counts = [
-    {
-      dataset: "rte",
-      setting: MemorizationSetting.FULL_INFORMATION,
-      shots: 0,
-      n: 10,
-      exact: 1,
-      near_exact: 1,
-      inexact: 7,
-      unjudged: 1,
-    },
-    {
-      dataset: "rte",
-      setting: MemorizationSetting.FULL_INFORMATION,
-      shots: 25,
-      n: 10,
-      exact: 3,
-      near_exact: 2,
-      inexact: 5,
-      unjudged: 0,
-    },
-    {
-      dataset: "rte",
-      setting: MemorizationSetting.FULL_INFORMATION,
-      shots: 50,
-      n: 10,
-      exact: 4,
-      near_exact: 2,
-      inexact: 4,
-      unjudged: 0,
-    },
-  ];
-
-  it("groups by regime, counts unjudged apart, and uses exact + near-exact as the numerator", () => {
-    const rows = breakdown(counts, {}, [BreakdownGroup.REGIME], MemorizationMeasure.EXACT_OR_NEAR_EXACT);
-    expect(rows.map((row) => [row.regime, row.n, row.memorized, row.unjudged])).toEqual([
-      ["ZERO_SHOT", 9, 2, 1],
-      ["FEW_SHOT", 20, 11, 0],
-    ]);
-    expect(rows[1].rate).toBeCloseTo(0.55, 10);
-    expect(rows[1].ciLow).toBeCloseTo(wilsonInterval(11, 20)!.low, 10);
-  });
-
-  it("counts exact matches only when asked, and filters", () => {
-    const rows = breakdown(counts, { shots: [25, 50] }, [], MemorizationMeasure.EXACT_ONLY);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ dataset: null, setting: null, shots: null, n: 20, memorized: 7 });
   });
 });

@@ -1,4 +1,4 @@
-import { RandomStream } from "./random";
+import { RandomStream } from "../../common/random";
 
 /**
  * How many rows to take per label so that the total is `wanted` and the labels are as even as their

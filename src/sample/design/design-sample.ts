@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { RandomStream } from "../../common/random";
 import { groupByLabel, interleaveByLabel, labelQuotas } from "./balanced-sampling";
-import { RandomStream } from "./random";
 import { CutRange, cutProblem, Segments, segmentInstance } from "./segmentation";
 
 /**

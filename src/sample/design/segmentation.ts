@@ -1,4 +1,4 @@
-import { RandomStream } from "./random";
+import { RandomStream } from "../../common/random";
 
 export interface CutRange {
   /** Smallest share of the tokens in the initial segment, e.g. 0.6. */

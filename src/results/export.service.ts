@@ -4,7 +4,7 @@ import { stringify } from "csv-stringify/sync";
 import { DataSource } from "typeorm";
 import { NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
-import * as sql from "./metric.sql";
+import * as sql from "./result.sql";
 
 export type ExportFormat = "csv" | "jsonl";
 

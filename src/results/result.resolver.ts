@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
 import { Context } from "../api/context";
+import { DEFAULT_BREAKDOWN_GROUPS } from "./result.service";
 import {
   BreakdownGroup,
   ContaminationRow,
@@ -7,21 +8,25 @@ import {
   MemorizationBreakdownRow,
   MemorizationMeasure,
   MemorizedVsNotRow,
+  PairedComparisonRow,
   PerformanceRow,
   ResultFilter,
   StudyReport,
+  TransitionRateRow,
   TransitionRow,
 } from "./result.types";
 
 @Resolver()
 export class ResultResolver {
   @Query(() => [MemorizationBreakdownRow], {
-    description: "Memorization rates with counts and 95% Wilson intervals, grouped as asked.",
+    description:
+      "Memorization rates with counts and 95% intervals (Wilson, or a cluster bootstrap over instances when an " +
+      "instance counts more than once in a row), grouped as asked; by default per dataset, sample, setting and k.",
   })
   memorizationBreakdown(
     @Arg("filter") filter: ResultFilter,
     @Arg("groupBy", () => [BreakdownGroup], {
-      defaultValue: [BreakdownGroup.DATASET, BreakdownGroup.SETTING, BreakdownGroup.SHOTS],
+      defaultValue: DEFAULT_BREAKDOWN_GROUPS,
     })
     groupBy: BreakdownGroup[],
     @Arg("measure", () => MemorizationMeasure, { defaultValue: MemorizationMeasure.EXACT_OR_NEAR_EXACT })
@@ -52,6 +57,26 @@ export class ResultResolver {
   @Query(() => [TransitionRow])
   nearExactToExact(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.results.transitions(experimentId);
+  }
+
+  @Query(() => [PairedComparisonRow], {
+    description: "McNemar between each pair of settings at each k, on the same instances (raw p-values).",
+  })
+  settingComparisons(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.results.settingComparisons(experimentId);
+  }
+
+  @Query(() => [PairedComparisonRow], {
+    description:
+      "McNemar between k = 0 and each k > 0 in each setting, on the same instances (raw p-values).",
+  })
+  zeroVsFewShot(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.results.zeroVsFewShot(experimentId);
+  }
+
+  @Query(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
+  transitionRates(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.results.transitionRates(experimentId);
   }
 
   @Query(() => [ContaminationRow])

@@ -3,69 +3,78 @@
 // `completion.effective_verdict` and counts per run in `run_verdict_count` as each judgment arrives: a review
 // or a rejudge shows in every figure at once, and reads never scan judgments. `$1` is the experiment id.
 
+/** The samples of the experiment's runs, with their dataset. */
+export const samplesOfExperiment = `
+  SELECT DISTINCT s.id::text AS sample_id, s.name AS sample_name, s.seed::text AS sample_seed, d.name AS dataset
+  FROM run r
+  JOIN sample s ON s.id = r.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  WHERE r.experiment_id = $1`;
+
 /**
- * Verdict counts per dataset x setting x k of the experiment's memorization runs, from the per-run counts the
+ * Verdict counts per sample x setting x k of the experiment's memorization runs, from the per-run counts the
  * judgment trigger keeps (`run_verdict_count`): a few rows per run, whatever the number of completions.
- * Stored completions without a readable verdict are `unjudged`.
+ * Stored completions without a readable verdict are `unjudged`. `runs` and `max_repeats` tell whether an instance
+ * can count more than once in a cell.
  */
 export const memorizationCounts = `
-  SELECT dataset, setting, shots, sum(stored)::int AS n, sum(exact)::int AS exact, sum(near_exact)::int AS near_exact,
+  SELECT sample_id, setting, shots, count(*)::int AS runs, max(repeats)::int AS max_repeats,
+         sum(stored)::int AS n, sum(exact)::int AS exact, sum(near_exact)::int AS near_exact,
          sum(inexact)::int AS inexact, sum(stored - exact - near_exact - inexact)::int AS unjudged
   FROM (
-    SELECT d.name AS dataset, r.setting::text AS setting, r.shots, r.done_count AS stored,
+    SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots, r.repeats, r.done_count AS stored,
            coalesce(sum(v.count) FILTER (WHERE v.verdict = 'EXACT'), 0) AS exact,
            coalesce(sum(v.count) FILTER (WHERE v.verdict = 'NEAR_EXACT'), 0) AS near_exact,
            coalesce(sum(v.count) FILTER (WHERE v.verdict = 'INEXACT'), 0) AS inexact
     FROM run r
-    JOIN sample s ON s.id = r.sample_id
-    JOIN dataset d ON d.id = s.dataset_id
     LEFT JOIN run_verdict_count v ON v.run_id = r.id
     WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-    GROUP BY d.name, r.setting, r.shots, r.id
+    GROUP BY r.id
   ) AS per_run
-  GROUP BY dataset, setting, shots`;
+  GROUP BY sample_id, setting, shots`;
 
-/** Accuracy of each repeat of the experiment's performance runs, per dataset x k. */
+/** Per repeat of the experiment's performance runs, per sample x k: answered, correct, unparseable, failed. */
 export const performanceByRepeat = `
-  SELECT d.name AS dataset, r.shots, c.repeat,
-         count(*)::int AS n,
-         count(*) FILTER (WHERE c.correct)::int AS correct,
-         count(*) FILTER (WHERE c.parsed_label IS NULL)::int AS unparseable
+  SELECT r.sample_id::text AS sample_id, r.shots, c.repeat,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED')::int AS n,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.correct)::int AS correct,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label IS NULL)::int AS unparseable,
+         count(*) FILTER (WHERE c.status = 'FAILED')::int AS failed
   FROM run r
-  JOIN sample s ON s.id = r.sample_id
-  JOIN dataset d ON d.id = s.dataset_id
-  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  JOIN completion c ON c.run_id = r.id
   WHERE r.experiment_id = $1 AND r.kind = 'PERFORMANCE'
-  GROUP BY d.name, r.shots, c.repeat`;
+  GROUP BY r.sample_id, r.shots, c.repeat`;
 
 /**
- * Performance on memorized vs non-memorized instances: for each memorization run (dataset, setting, k), the
- * performance completions of the same sample and k (aggregated per instance first), split by the instance's
- * effective verdict in that run.
+ * Per instance of each memorization cell (sample x setting x k): its judged completions and how many were exact
+ * and near-exact (effective verdicts). The unit of the paired tests, cluster intervals and contamination subset.
  */
-export const performanceByMemorization = `
-  WITH performance AS (
-    SELECT pr.sample_id, pr.shots, pc.sampled_instance_id, count(*) AS n, count(*) FILTER (WHERE pc.correct) AS correct
-    FROM run pr JOIN completion pc ON pc.run_id = pr.id AND pc.status = 'SUCCEEDED'
-    WHERE pr.experiment_id = $1 AND pr.kind = 'PERFORMANCE'
-    GROUP BY pr.sample_id, pr.shots, pc.sampled_instance_id
-  ), memorization AS (
-    -- One row per instance and verdict class, with how many of the cell's completions fell in it.
-    SELECT r.sample_id, r.setting, r.shots, c.sampled_instance_id,
-           (c.effective_verdict IN ('EXACT', 'NEAR_EXACT')) AS memorized, count(*) AS times
-    FROM run r JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT')
-    GROUP BY r.sample_id, r.setting, r.shots, c.sampled_instance_id, (c.effective_verdict IN ('EXACT', 'NEAR_EXACT'))
-  )
-  SELECT d.name AS dataset, m.setting::text AS setting, m.shots, m.memorized,
-         count(DISTINCT m.sampled_instance_id)::int AS instances,
-         sum(m.times * p.n)::int AS n,
-         sum(m.times * p.correct)::int AS correct
-  FROM memorization m
-  JOIN performance p ON p.sample_id = m.sample_id AND p.shots = m.shots AND p.sampled_instance_id = m.sampled_instance_id
-  JOIN sample s ON s.id = m.sample_id
-  JOIN dataset d ON d.id = s.dataset_id
-  GROUP BY d.name, m.setting, m.shots, m.memorized`;
+export const memorizationByInstance = `
+  SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots,
+         c.sampled_instance_id::text AS sampled_instance_id,
+         count(*) FILTER (WHERE c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT'))::int AS judged,
+         count(*) FILTER (WHERE c.effective_verdict = 'EXACT')::int AS exact,
+         count(*) FILTER (WHERE c.effective_verdict = 'NEAR_EXACT')::int AS near_exact
+  FROM run r
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+  GROUP BY r.sample_id, r.setting, r.shots, c.sampled_instance_id`;
+
+/** Per instance of each performance cell (sample x k): answered completions over all repeats, and correct ones. */
+export const performanceByInstance = `
+  SELECT r.sample_id::text AS sample_id, r.shots, c.sampled_instance_id::text AS sampled_instance_id,
+         count(*)::int AS n, count(*) FILTER (WHERE c.correct)::int AS correct
+  FROM run r
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  WHERE r.experiment_id = $1 AND r.kind = 'PERFORMANCE'
+  GROUP BY r.sample_id, r.shots, c.sampled_instance_id`;
+
+/** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
+export const sampledInstancesInOrder = `
+  SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id
+  FROM sampled_instance
+  WHERE sample_id = ANY($1::uuid[])
+  ORDER BY sample_id, position, id`;
 
 /**
  * Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting.

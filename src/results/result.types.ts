@@ -1,0 +1,542 @@
+import { ArrayMaxSize, IsOptional } from "class-validator";
+import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType, registerEnumType } from "type-graphql";
+import { MemorizationSetting } from "../run/run.entity";
+
+export enum MemorizationMeasure {
+  /** The study's main measure. */
+  EXACT_OR_NEAR_EXACT = "EXACT_OR_NEAR_EXACT",
+  EXACT_ONLY = "EXACT_ONLY",
+}
+registerEnumType(MemorizationMeasure, { name: "MemorizationMeasure" });
+
+export enum BreakdownGroup {
+  DATASET = "DATASET",
+  /** Each sample of a dataset apart (a sample is one seeded draw of instances and demonstrations). */
+  SAMPLE = "SAMPLE",
+  SETTING = "SETTING",
+  SHOTS = "SHOTS",
+  REGIME = "REGIME",
+}
+registerEnumType(BreakdownGroup, { name: "BreakdownGroup" });
+
+export enum RegimeName {
+  ZERO_SHOT = "ZERO_SHOT",
+  FEW_SHOT = "FEW_SHOT",
+  MANY_SHOT = "MANY_SHOT",
+}
+registerEnumType(RegimeName, { name: "Regime", description: "k = 0; k <= 50 (25, 50); k > 50 (100, 200)." });
+
+export enum IntervalMethod {
+  /** Wilson score interval: each instance counts once in the row. */
+  WILSON = "WILSON",
+  /** Percentile bootstrap resampling whole instances (2,000 resamples, fixed seed): instances count several times. */
+  CLUSTER_BOOTSTRAP = "CLUSTER_BOOTSTRAP",
+}
+registerEnumType(IntervalMethod, { name: "IntervalMethod" });
+
+/** Which sample a row describes; all null on a row pooled over several samples. */
+@InterfaceType({
+  description: "A row about one sample of a dataset, or pooled over several (sample fields null).",
+})
+export abstract class SampleScoped {
+  @Field(() => ID, { nullable: true, description: "The sample; null on a row pooled over several samples." })
+  sampleId: string | null;
+
+  @Field(() => String, { nullable: true })
+  sampleName: string | null;
+
+  @Field(() => String, { nullable: true, description: "The sample's seed." })
+  sampleSeed: string | null;
+}
+
+const HOLM =
+  "Holm-adjusted over every test of the study report (see StudyReport.multipleComparisons); null outside it.";
+
+@InputType()
+export class ResultFilter {
+  @Field(() => ID)
+  experimentId: string;
+
+  @Field(() => [String], { nullable: true, description: "Dataset names." })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  datasets?: string[];
+
+  @Field(() => [MemorizationSetting], { nullable: true })
+  @IsOptional()
+  settings?: MemorizationSetting[];
+
+  @Field(() => [Int], { nullable: true })
+  @IsOptional()
+  shots?: number[];
+
+  @Field(() => [RegimeName], { nullable: true })
+  @IsOptional()
+  regimes?: RegimeName[];
+}
+
+@ObjectType({
+  description:
+    "Memorization of a group of instances: the share of judged completions whose effective verdict is exact or " +
+    "near-exact (or exact only), with a 95% interval: Wilson when each instance counts once, else a cluster " +
+    "bootstrap over instances. Unjudged completions are counted apart, not in n. Grouped by sample, a dataset " +
+    "with several samples also gets a pooled row (sampleId null) with the spread between its samples.",
+  implements: SampleScoped,
+})
+export class MemorizationBreakdownRow extends SampleScoped {
+  @Field(() => String, { nullable: true })
+  dataset: string | null;
+
+  @Field(() => MemorizationSetting, { nullable: true })
+  setting: MemorizationSetting | null;
+
+  @Field(() => Int, { nullable: true })
+  shots: number | null;
+
+  @Field(() => RegimeName, { nullable: true })
+  regime: RegimeName | null;
+
+  @Field(() => Int, { description: "Judged completions (exact + near-exact + inexact): the denominator." })
+  n: number;
+
+  @Field(() => Int)
+  exact: number;
+
+  @Field(() => Int)
+  nearExact: number;
+
+  @Field(() => Int)
+  inexact: number;
+
+  @Field(() => Int, { description: "Completions without a readable verdict yet." })
+  unjudged: number;
+
+  @Field(() => Int, { description: "The numerator: exact + near-exact, or exact only." })
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+
+  @Field(() => IntervalMethod, { nullable: true })
+  intervalMethod: IntervalMethod | null;
+
+  @Field(() => Int, { description: "Samples the row pools." })
+  samples: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Sample standard deviation of the rate between the pooled samples (null for one sample).",
+  })
+  betweenSampleStandardDeviation: number | null;
+}
+
+@ObjectType({
+  description:
+    "Accuracy of the performance runs per dataset (and sample) x k: pooled accuracy with a 95% interval, the mean " +
+    "and spread over repeats, and the failed and unparseable counts beside it.",
+  implements: SampleScoped,
+})
+export class PerformanceRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  repeats: number;
+
+  @Field(() => Int, { description: "Completions over all repeats." })
+  n: number;
+
+  @Field(() => Int)
+  correct: number;
+
+  @Field(() => Int, { description: "Answers no label could be read from (counted wrong)." })
+  unparseable: number;
+
+  @Field(() => Int, { description: "Calls that failed for good (no answer; not in n)." })
+  failed: number;
+
+  @Field(() => Float, { nullable: true, description: "correct / n over all repeats." })
+  accuracy: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+
+  @Field(() => IntervalMethod, { nullable: true })
+  intervalMethod: IntervalMethod | null;
+
+  @Field(() => Int, { description: "Samples the row pools." })
+  samples: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Sample standard deviation of the accuracy between the pooled samples (null for one sample).",
+  })
+  betweenSampleStandardDeviation: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Mean over repeats of each repeat's accuracy." })
+  meanAccuracy: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Sample standard deviation over repeats." })
+  accuracyStandardDeviation: number | null;
+}
+
+@ObjectType()
+export class AccuracyGroup {
+  @Field(() => Int, { description: "Instances in the group." })
+  instances: number;
+
+  @Field(() => Int, { description: "Performance completions of those instances (all repeats)." })
+  n: number;
+
+  @Field(() => Int)
+  correct: number;
+
+  @Field(() => Float, { nullable: true })
+  accuracy: number | null;
+}
+
+@ObjectType({
+  description:
+    "Performance accuracy (same sample, same k, all repeats) on the instances that are memorized (exact or " +
+    "near-exact) in this setting and k vs those that are not, with the difference, its 95% Newcombe interval and " +
+    "Fisher's exact test. An instance with several judged completions in the cell is memorized when at least " +
+    "half of them are. Unjudged instances are in neither group.",
+  implements: SampleScoped,
+})
+export class MemorizedVsNotRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => AccuracyGroup)
+  memorized: AccuracyGroup;
+
+  @Field(() => AccuracyGroup)
+  notMemorized: AccuracyGroup;
+
+  @Field(() => Float, { nullable: true, description: "Accuracy memorized minus accuracy not memorized." })
+  difference: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiHigh: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Fisher's exact test (two-sided) of correct/wrong x memorized/not, over completions.",
+  })
+  pValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: HOLM })
+  pValueHolm: number | null;
+}
+
+@ObjectType()
+export class CorrelationPoint {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Float)
+  memorization: number;
+
+  @Field(() => Float)
+  performance: number;
+}
+
+@ObjectType({
+  description:
+    "Correlation across k between mean performance accuracy and memorization rate, per sample: Pearson's r with " +
+    "its t-test p and a seeded bootstrap 95% interval; Spearman's rho with an exact permutation p for n <= 10.",
+  implements: SampleScoped,
+})
+export class CorrelationRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => MemorizationMeasure)
+  measure: MemorizationMeasure;
+
+  @Field(() => [CorrelationPoint], { description: "The k values where both figures exist." })
+  points: CorrelationPoint[];
+
+  @Field(() => Int)
+  n: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Pearson's r (null when a series is constant or n < 2).",
+  })
+  pearson: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Two-sided p-value of Pearson's r (t-test, n - 2 df)." })
+  pearsonPValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: HOLM })
+  pearsonPValueHolm: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Percentile bootstrap interval of r over the points (2,000 resamples, fixed seed).",
+  })
+  pearsonCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  pearsonCiHigh: number | null;
+
+  @Field(() => Float, { nullable: true })
+  spearman: number | null;
+
+  @Field(() => Float, { nullable: true })
+  spearmanPValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: HOLM })
+  spearmanPValueHolm: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "How Spearman's p was computed: exact permutation (n <= 10) or t-distribution.",
+  })
+  spearmanPValueMethod: string | null;
+}
+
+@ObjectType({
+  description:
+    "A paired comparison of memorization (exact or near-exact) on the same instances in two cells of one " +
+    "sample: two settings at one k, or one setting at k = 0 and at k. McNemar's exact test on the discordant " +
+    "instances. An instance with several judged completions in a cell is memorized when at least half are.",
+  implements: SampleScoped,
+})
+export class PairedComparisonRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  settingA: MemorizationSetting;
+
+  @Field(() => Int)
+  shotsA: number;
+
+  @Field(() => MemorizationSetting)
+  settingB: MemorizationSetting;
+
+  @Field(() => Int)
+  shotsB: number;
+
+  @Field(() => Int, { description: "Instances judged in both cells." })
+  pairs: number;
+
+  @Field(() => Int)
+  bothMemorized: number;
+
+  @Field(() => Int)
+  onlyA: number;
+
+  @Field(() => Int)
+  onlyB: number;
+
+  @Field(() => Int)
+  neither: number;
+
+  @Field(() => Float, { nullable: true })
+  rateA: number | null;
+
+  @Field(() => Float, { nullable: true })
+  rateB: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "McNemar's exact test (two-sided); null with no discordant pair.",
+  })
+  pValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: HOLM })
+  pValueHolm: number | null;
+}
+
+@ObjectType({
+  description:
+    "Of the instances near-exact at one k, how many are exact at a larger k (same sample and setting), with a " +
+    "95% Wilson interval.",
+  implements: SampleScoped,
+})
+export class TransitionRateRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  fromShots: number;
+
+  @Field(() => Int)
+  toShots: number;
+
+  @Field(() => Int, { description: "Instances near-exact at fromShots and judged at toShots." })
+  nearExact: number;
+
+  @Field(() => Int, { description: "Of those, exact at toShots." })
+  becameExact: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+}
+
+@ObjectType({
+  description: "An instance judged NEAR_EXACT at one k and EXACT at a larger k, in the same setting.",
+})
+export class TransitionRow {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  fromShots: number;
+
+  @Field(() => Int)
+  toShots: number;
+
+  @Field(() => ID)
+  sampledInstanceId: string;
+
+  @Field()
+  initialSegment: string;
+
+  @Field()
+  subsequentSegment: string;
+
+  @Field(() => String, { nullable: true })
+  nearExactOutput: string | null;
+
+  @Field(() => String, { nullable: true })
+  exactOutput: string | null;
+}
+
+@ObjectType({
+  description:
+    "The original method's verdict, applied as it was defined: on a fixed 10-instance subset of the sample " +
+    "(chosen from the sample's seed), contaminated when at least one is exact or at least two are near-exact. " +
+    "Beside it, the rate over every judged instance of the sample with its 95% Wilson interval.",
+  implements: SampleScoped,
+})
+export class ContaminationRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, {
+    description: "Instances of the subset judged in this cell (10 unless some are unjudged).",
+  })
+  subsetJudged: number;
+
+  @Field(() => Int, { description: "Exact instances in the subset." })
+  exact: number;
+
+  @Field(() => Int, { description: "Near-exact instances in the subset." })
+  nearExact: number;
+
+  @Field({ description: "At least one exact or at least two near-exact in the subset." })
+  contaminated: boolean;
+
+  @Field(() => Int, { description: "Judged instances of the whole sample in this cell." })
+  instances: number;
+
+  @Field(() => Int, { description: "Of those, exact or near-exact." })
+  memorizedInstances: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+}
+
+@ObjectType({ description: "Every table of the study for one experiment (and the data behind its figures)." })
+export class StudyReport {
+  @Field(() => ID)
+  experimentId: string;
+
+  @Field(() => [MemorizationBreakdownRow], { description: "dataset x setting x k, exact or near-exact." })
+  memorization: MemorizationBreakdownRow[];
+
+  @Field(() => [MemorizationBreakdownRow], { description: "dataset x setting x k, exact only." })
+  memorizationExactOnly: MemorizationBreakdownRow[];
+
+  @Field(() => [MemorizationBreakdownRow], {
+    description: "dataset x setting x regime, exact or near-exact.",
+  })
+  memorizationByRegime: MemorizationBreakdownRow[];
+
+  @Field(() => [PerformanceRow])
+  performance: PerformanceRow[];
+
+  @Field(() => [MemorizedVsNotRow])
+  memorizedVsNotMemorized: MemorizedVsNotRow[];
+
+  @Field(() => [CorrelationRow])
+  correlations: CorrelationRow[];
+
+  @Field(() => [PairedComparisonRow], {
+    description: "McNemar between each pair of settings at each k, on the same instances.",
+  })
+  settingComparisons: PairedComparisonRow[];
+
+  @Field(() => [PairedComparisonRow], {
+    description: "McNemar between k = 0 and each k > 0 in each setting, on the same instances.",
+  })
+  zeroVsFewShot: PairedComparisonRow[];
+
+  @Field(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
+  transitionRates: TransitionRateRow[];
+
+  @Field(() => [TransitionRow], { description: "The instances behind the transition rates (at most 1,000)." })
+  nearExactToExact: TransitionRow[];
+
+  @Field(() => [ContaminationRow])
+  contamination: ContaminationRow[];
+
+  @Field(() => Int, { description: "Hypothesis tests with a p-value in this report: the Holm family." })
+  hypothesisTests: number;
+
+  @Field({ description: "How the report's p-values are adjusted for multiple comparisons." })
+  multipleComparisons: string;
+}

@@ -1,0 +1,130 @@
+"""Reference values for memicl's statistics, computed independently with scipy and numpy.
+
+Regenerate with: python3 test/reference/statistics.py > test/reference/statistics.json
+(scipy 1.17.1, numpy; the unit tests in test/unit/statistics.test.ts compare against this file).
+"""
+
+import itertools
+import json
+import math
+
+import numpy as np
+from scipy import stats
+
+Z = stats.norm.ppf(0.975)
+
+
+def wilson(x, n):
+    # Wilson (1927), written out from the formula; scipy's binomtest(...).proportion_ci(method="wilson") agrees.
+    ci = stats.binomtest(x, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return [ci.low, ci.high]
+
+
+def newcombe(x1, n1, x2, n2):
+    # Newcombe (1998), method 10, from scipy's Wilson intervals.
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson(x1, n1)
+    l2, u2 = wilson(x2, n2)
+    d = p1 - p2
+    return [d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)]
+
+
+def holm(ps):
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    m = len(ps)
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def spearman_exact(x, y):
+    # Brute force over every pairing, two-sided as |rho| >= |observed|.
+    observed = stats.spearmanr(x, y).statistic
+    count = total = 0
+    for perm in itertools.permutations(y):
+        rho = stats.spearmanr(x, perm).statistic
+        total += 1
+        if abs(rho) >= abs(observed) - 1e-9:
+            count += 1
+    return [observed, count / total]
+
+
+def spearman_permutation_test(x, y):
+    # scipy's own exact permutation test (pairings), for data whose null distribution is symmetric.
+    res = stats.permutation_test(
+        (x,), lambda a: stats.spearmanr(a, y).statistic, permutation_type="pairings", n_resamples=math.inf
+    )
+    return res.pvalue
+
+
+def pearson_bootstrap(x, y):
+    res = stats.bootstrap(
+        (np.array(x), np.array(y)),
+        lambda a, b: stats.pearsonr(a, b).statistic,
+        paired=True,
+        vectorized=False,
+        method="percentile",
+        n_resamples=20000,
+        rng=np.random.default_rng(1),
+    )
+    return [res.confidence_interval.low, res.confidence_interval.high]
+
+
+def cluster_bootstrap(successes, trials):
+    rng = np.random.default_rng(2)
+    s, t = np.array(successes, float), np.array(trials, float)
+    idx = rng.integers(0, len(s), size=(20000, len(s)))
+    rates = s[idx].sum(axis=1) / t[idx].sum(axis=1)
+    return [float(np.percentile(rates, 2.5)), float(np.percentile(rates, 97.5))]
+
+
+wilson_cases = [[8, 10], [0, 20], [20, 20], [37, 200], [1, 3]]
+newcombe_cases = [[56, 70, 48, 80], [9, 10, 3, 10], [0, 10, 0, 20], [120, 150, 30, 50], [5, 5, 0, 7]]
+fisher_cases = [[8, 2, 1, 5], [3, 1, 1, 3], [10, 10, 10, 10], [0, 5, 5, 0], [120, 30, 30, 20], [1, 9, 11, 3]]
+mcnemar_cases = [[10, 2], [3, 3], [0, 5], [25, 40], [1, 0]]
+holm_case = [0.01, 0.04, 0.03, 0.005, 0.2]
+spearman_cases = [
+    [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]],
+    [[0.61, 0.64, 0.7, 0.69, 0.72], [0.1, 0.3, 0.35, 0.5, 0.62]],
+    [[1, 2, 3, 4, 5, 6], [2, 1, 4, 3, 6, 5]],
+    [[1, 2, 3, 4, 5], [5, 6, 7, 8, 7]],
+    [[0.5, 0.6, 0.6, 0.7, 0.8, 0.9, 0.95], [0.2, 0.1, 0.4, 0.3, 0.6, 0.5, 0.9]],
+]
+x20 = [0.50, 0.52, 0.55, 0.56, 0.58, 0.60, 0.61, 0.63, 0.65, 0.66, 0.68, 0.70, 0.71, 0.73, 0.75, 0.76, 0.78, 0.80, 0.82, 0.85]
+y20 = [0.10, 0.15, 0.12, 0.20, 0.18, 0.25, 0.22, 0.30, 0.28, 0.35, 0.31, 0.40, 0.33, 0.45, 0.41, 0.50, 0.47, 0.52, 0.58, 0.55]
+cluster_successes = [(i * 7) % 5 for i in range(200)]
+cluster_trials = [4] * 200
+
+print(
+    json.dumps(
+        {
+            "generator": "python3 test/reference/statistics.py (scipy %s, numpy %s)" % (stats.__name__ and __import__("scipy").__version__, np.__version__),
+            "wilson": [{"x": x, "n": n, "interval": wilson(x, n)} for x, n in wilson_cases],
+            "newcombe": [{"table": c, "result": newcombe(*c)} for c in newcombe_cases],
+            "fisher": [
+                {"table": c, "p": stats.fisher_exact([[c[0], c[1]], [c[2], c[3]]]).pvalue} for c in fisher_cases
+            ],
+            "mcnemar": [{"b": b, "c": c, "p": stats.binomtest(b, b + c, 0.5).pvalue} for b, c in mcnemar_cases],
+            "holm": {"p": holm_case, "adjusted": holm(holm_case)},
+            "spearman": [
+                {
+                    "x": x,
+                    "y": y,
+                    "rho_and_p": spearman_exact(x, y),
+                    "scipy_permutation_test_p": spearman_permutation_test(x, y),
+                }
+                for x, y in spearman_cases
+            ],
+            "pearson_bootstrap": {"x": x20, "y": y20, "r": stats.pearsonr(x20, y20).statistic, "interval": pearson_bootstrap(x20, y20)},
+            "cluster_bootstrap": {
+                "successes": cluster_successes,
+                "trials": cluster_trials,
+                "interval": cluster_bootstrap(cluster_successes, cluster_trials),
+            },
+        },
+        indent=1,
+    )
+)

@@ -1,0 +1,357 @@
+import {
+  breakdown,
+  CellCount,
+  contamination,
+  contaminationSubset,
+  InstanceOutcome,
+  instanceVerdict,
+  memorizedVsNot,
+  performanceRows,
+  SampleInfo,
+  settingComparisons,
+  transitionRates,
+  zeroVsFewShot,
+} from "../../src/results/analyses";
+import { adjustForMultipleComparisons } from "../../src/results/result.service";
+import { BreakdownGroup, MemorizationMeasure, StudyReport } from "../../src/results/result.types";
+import { MemorizationSetting } from "../../src/run/run.entity";
+import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
+import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
+
+const FULL = MemorizationSetting.FULL_INFORMATION;
+const PAIRS = MemorizationSetting.SEGMENT_PAIRS_AND_LABELS;
+const ONLY = MemorizationSetting.ONLY_SEGMENT_PAIRS;
+
+const samples = new Map<string, SampleInfo>([
+  ["s1", { sampleId: "s1", sampleName: null, sampleSeed: "1", dataset: "RTE" }],
+  ["s2", { sampleId: "s2", sampleName: "second", sampleSeed: "2", dataset: "RTE" }],
+]);
+
+const cell = (
+  sampleId: string,
+  setting: MemorizationSetting,
+  shots: number,
+  exact: number,
+  nearExact: number,
+  inexact: number,
+  unjudged = 0,
+): CellCount => ({
+  sampleId,
+  setting,
+  shots,
+  runs: 1,
+  maxRepeats: 1,
+  exact,
+  nearExact,
+  inexact,
+  unjudged,
+});
+
+/** Instance outcomes with one completion each: verdicts as a string, E / N / I. */
+function outcomes(
+  sampleId: string,
+  setting: MemorizationSetting,
+  shots: number,
+  verdicts: string,
+): InstanceOutcome[] {
+  return [...verdicts].map((verdict, index) => ({
+    sampleId,
+    setting,
+    shots,
+    sampledInstanceId: `i${index}`,
+    judged: 1,
+    exact: verdict === "E" ? 1 : 0,
+    nearExact: verdict === "N" ? 1 : 0,
+  }));
+}
+
+describe("instance verdicts", () => {
+  it("is the completion's verdict with one completion, and the majority with several (ties go up)", () => {
+    expect(instanceVerdict({ judged: 1, exact: 1, nearExact: 0 })).toBe("EXACT");
+    expect(instanceVerdict({ judged: 1, exact: 0, nearExact: 1 })).toBe("NEAR_EXACT");
+    expect(instanceVerdict({ judged: 1, exact: 0, nearExact: 0 })).toBe("INEXACT");
+    expect(instanceVerdict({ judged: 0, exact: 0, nearExact: 0 })).toBeNull();
+    expect(instanceVerdict({ judged: 2, exact: 1, nearExact: 0 })).toBe("EXACT");
+    expect(instanceVerdict({ judged: 3, exact: 1, nearExact: 1 })).toBe("NEAR_EXACT");
+    expect(instanceVerdict({ judged: 3, exact: 1, nearExact: 0 })).toBe("INEXACT");
+  });
+});
+
+describe("breakdown", () => {
+  const cells = [
+    cell("s1", FULL, 0, 1, 1, 7, 1),
+    cell("s1", FULL, 25, 3, 2, 5),
+    cell("s2", FULL, 0, 2, 0, 8),
+    cell("s2", FULL, 25, 4, 4, 2),
+  ];
+
+  it("reports each sample apart, with Wilson intervals where each instance counts once, and a pooled row", () => {
+    const rows = breakdown(
+      cells,
+      samples,
+      null,
+      {},
+      [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.SHOTS],
+      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    );
+    expect(
+      rows.map((row) => [row.sampleId, row.shots, row.n, row.memorized, row.unjudged, row.samples]),
+    ).toEqual([
+      ["s1", 0, 9, 2, 1, 1],
+      ["s1", 25, 10, 5, 0, 1],
+      ["s2", 0, 10, 2, 0, 1],
+      ["s2", 25, 10, 8, 0, 1],
+      [null, 0, 19, 4, 1, 2],
+      [null, 25, 20, 13, 0, 2],
+    ]);
+    expect(rows[0]).toMatchObject({
+      sampleSeed: "1",
+      intervalMethod: "WILSON",
+      betweenSampleStandardDeviation: null,
+    });
+    expect(rows[0].ciLow).toBeCloseTo(wilsonInterval(2, 9)!.low, 12);
+    // The pooled row: rates 0.5 and 0.8 between the samples (sd 0.2121); Wilson still (one cell per sample).
+    expect(rows[5].betweenSampleStandardDeviation).toBeCloseTo(Math.abs(0.5 - 0.8) / Math.SQRT2, 12);
+    expect(rows[5].intervalMethod).toBe("WILSON");
+  });
+
+  it("uses a cluster bootstrap over instances when a row pools several k of the same instances", () => {
+    const instances = [...outcomes("s1", FULL, 0, "ENIIIIIII"), ...outcomes("s1", FULL, 25, "EEENNIIIII")];
+    const cellsOfS1 = [cell("s1", FULL, 0, 1, 1, 7), cell("s1", FULL, 25, 3, 2, 5)];
+    const rows = breakdown(
+      cellsOfS1,
+      samples,
+      instances,
+      {},
+      [BreakdownGroup.SETTING],
+      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      n: 19,
+      memorized: 7,
+      intervalMethod: "CLUSTER_BOOTSTRAP",
+      sampleId: "s1",
+    });
+    expect(rows[0].ciLow).toBeLessThan(7 / 19);
+    expect(rows[0].ciHigh).toBeGreaterThan(7 / 19);
+    expect(() =>
+      breakdown(
+        cellsOfS1,
+        samples,
+        null,
+        {},
+        [BreakdownGroup.SETTING],
+        MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      ),
+    ).toThrow(/needs instance outcomes/);
+  });
+
+  it("counts exact matches only when asked, and filters", () => {
+    const rows = breakdown(
+      cells,
+      samples,
+      null,
+      { shots: [25] },
+      [BreakdownGroup.SAMPLE, BreakdownGroup.SHOTS],
+      MemorizationMeasure.EXACT_ONLY,
+    );
+    expect(rows.map((row) => [row.sampleId, row.n, row.memorized])).toEqual([
+      ["s1", 10, 3],
+      ["s2", 10, 4],
+      [null, 20, 7],
+    ]);
+  });
+});
+
+describe("paired comparisons", () => {
+  const data = [
+    ...outcomes("s1", FULL, 0, "EEIIIIIIII"),
+    ...outcomes("s1", PAIRS, 0, "INIIIIIIII"),
+    ...outcomes("s1", FULL, 25, "EEEEENIIII"),
+    ...outcomes("s1", ONLY, 0, "IIIIIIII"), // two instances unjudged
+  ];
+
+  it("compares settings on the instances judged in both, with McNemar's exact test", () => {
+    const rows = settingComparisons(data, samples);
+    const fullVsPairs = rows.find((row) => row.settingA === FULL && row.settingB === PAIRS)!;
+    // FULL memorizes i0, i1; PAIRS memorizes i1: both 1, only FULL 1, only PAIRS 0, neither 8.
+    expect(fullVsPairs).toMatchObject({
+      shotsA: 0,
+      shotsB: 0,
+      pairs: 10,
+      bothMemorized: 1,
+      onlyA: 1,
+      onlyB: 0,
+      neither: 8,
+    });
+    expect(fullVsPairs.pValue).toBe(mcnemarExact(1, 0));
+    const fullVsOnly = rows.find((row) => row.settingA === FULL && row.settingB === ONLY)!;
+    expect(fullVsOnly.pairs).toBe(8);
+    expect(rows).toHaveLength(3); // three pairs of settings at k = 0; k = 25 has one setting
+  });
+
+  it("compares k = 0 with each k > 0 per setting", () => {
+    const rows = zeroVsFewShot(data, samples);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      settingA: FULL,
+      shotsA: 0,
+      shotsB: 25,
+      bothMemorized: 2,
+      onlyA: 0,
+      onlyB: 4,
+      neither: 4,
+    });
+    expect(rows[0].pValue).toBeCloseTo(mcnemarExact(0, 4)!, 12);
+    expect(rows[0].rateB).toBeCloseTo(0.6, 12);
+  });
+
+  it("gives the near-exact -> exact rate of every pair of k", () => {
+    const rows = transitionRates(
+      [
+        ...outcomes("s1", FULL, 0, "NNNNIE"),
+        ...outcomes("s1", FULL, 25, "ENEIIE"),
+        ...outcomes("s1", FULL, 50, "EEEEII"),
+      ],
+      samples,
+    );
+    expect(rows.map((row) => [row.fromShots, row.toShots, row.nearExact, row.becameExact])).toEqual([
+      [0, 25, 4, 2],
+      [0, 50, 4, 4],
+      [25, 50, 1, 1],
+    ]);
+    expect(rows[0].ciLow).toBeCloseTo(wilsonInterval(2, 4)!.low, 12);
+  });
+});
+
+describe("contamination", () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `i${i}`);
+
+  it("draws a fixed 10-instance subset from the sample's seed", () => {
+    const subset = contaminationSubset("42", ids);
+    expect(subset.size).toBe(10);
+    expect(contaminationSubset("42", ids)).toEqual(subset);
+    expect(contaminationSubset("43", ids)).not.toEqual(subset);
+    expect(contaminationSubset("42", ids.slice(0, 4)).size).toBe(4);
+  });
+
+  it("applies the rule to the subset only, and reports the whole sample's rate beside it", () => {
+    const subset = contaminationSubset("42", ids);
+    const verdicts = ids.map((id) => (subset.has(id) ? "I" : "E")).join(""); // every exact is outside the subset
+    const rows = contamination(outcomes("s1", FULL, 0, verdicts), new Map([["s1", subset]]), samples);
+    expect(rows[0]).toMatchObject({
+      subsetJudged: 10,
+      exact: 0,
+      nearExact: 0,
+      contaminated: false,
+      instances: 200,
+      memorizedInstances: 190,
+    });
+    const inSubset = [...subset];
+    const two = ids.map((id) => (id === inSubset[0] || id === inSubset[1] ? "N" : "I")).join("");
+    expect(contamination(outcomes("s1", FULL, 0, two), new Map([["s1", subset]]), samples)[0]).toMatchObject({
+      nearExact: 2,
+      contaminated: true,
+    });
+    const one = ids.map((id) => (id === inSubset[3] ? "N" : "I")).join("");
+    expect(
+      contamination(outcomes("s1", FULL, 0, one), new Map([["s1", subset]]), samples)[0].contaminated,
+    ).toBe(false);
+  });
+});
+
+describe("memorized vs not", () => {
+  it("splits the performance completions of the same sample and k by the instance's verdict", () => {
+    const memorization = outcomes("s1", FULL, 25, "EENIII");
+    const performance = ["i0", "i1", "i2", "i3", "i4", "i5"].map((id, index) => ({
+      sampleId: "s1",
+      shots: 25,
+      sampledInstanceId: id,
+      n: 3,
+      correct: [3, 3, 2, 1, 0, 1][index],
+    }));
+    const [row] = memorizedVsNot(memorization, performance, samples);
+    expect(row.memorized).toEqual({ instances: 3, n: 9, correct: 8, accuracy: 8 / 9 });
+    expect(row.notMemorized).toEqual({ instances: 3, n: 9, correct: 2, accuracy: 2 / 9 });
+    const expected = newcombeDifference(8, 9, 2, 9)!;
+    expect(row.difference).toBeCloseTo(expected.difference, 12);
+    expect(row.differenceCiLow).toBeCloseTo(expected.low, 12);
+    expect(row.pValue).toBeCloseTo(fisherExact(8, 1, 2, 7)!, 12);
+  });
+});
+
+describe("performance", () => {
+  const repeat = (sampleId: string, shots: number, r: number, n: number, correct: number, failed = 0) => ({
+    sampleId,
+    shots,
+    repeat: r,
+    n,
+    correct,
+    unparseable: 1,
+    failed,
+  });
+
+  it("gives Wilson for one repeat, a cluster bootstrap for several, and the failed count beside the rate", () => {
+    const one = performanceRows([repeat("s1", 0, 0, 10, 7, 2)], [], samples);
+    expect(one[0]).toMatchObject({
+      n: 10,
+      correct: 7,
+      failed: 2,
+      unparseable: 1,
+      accuracy: 0.7,
+      intervalMethod: "WILSON",
+    });
+    const instances = Array.from({ length: 10 }, (_, i) => ({
+      sampleId: "s1",
+      shots: 0,
+      sampledInstanceId: `i${i}`,
+      n: 2,
+      correct: i < 7 ? 2 : 0,
+    }));
+    const two = performanceRows([repeat("s1", 0, 0, 10, 7), repeat("s1", 0, 1, 10, 7)], instances, samples);
+    expect(two[0]).toMatchObject({
+      repeats: 2,
+      n: 20,
+      correct: 14,
+      intervalMethod: "CLUSTER_BOOTSTRAP",
+      meanAccuracy: 0.7,
+    });
+    expect(two[0].ciHigh! - two[0].ciLow!).toBeGreaterThan(
+      wilsonInterval(14, 20)!.high - wilsonInterval(14, 20)!.low,
+    );
+  });
+
+  it("adds a pooled row per dataset and k when the dataset has several samples", () => {
+    const rows = performanceRows([repeat("s1", 0, 0, 10, 6), repeat("s2", 0, 0, 10, 8)], [], samples);
+    expect(rows.map((row) => [row.sampleId, row.n, row.correct, row.samples])).toEqual([
+      ["s1", 10, 6, 1],
+      ["s2", 10, 8, 1],
+      [null, 20, 14, 2],
+    ]);
+    expect(rows[2].betweenSampleStandardDeviation).toBeCloseTo(0.2 / Math.SQRT2, 12);
+  });
+});
+
+describe("multiple comparisons", () => {
+  it("adjusts every p-value of the report as one Holm family and says so", () => {
+    const comparison = (p: number | null) =>
+      ({ pValue: p, pValueHolm: null }) as StudyReport["settingComparisons"][number];
+    const report = {
+      memorizedVsNotMemorized: [{ pValue: 0.01, pValueHolm: null }],
+      correlations: [
+        { pearsonPValue: 0.04, spearmanPValue: null, pearsonPValueHolm: null, spearmanPValueHolm: null },
+      ],
+      settingComparisons: [comparison(0.03)],
+      zeroVsFewShot: [comparison(0.001)],
+    } as unknown as StudyReport;
+    const adjusted = adjustForMultipleComparisons(report);
+    const expected = holmAdjust([0.01, 0.04, null, 0.03, 0.001]);
+    expect(adjusted.memorizedVsNotMemorized[0].pValueHolm).toBeCloseTo(expected[0]!, 12);
+    expect(adjusted.correlations[0].pearsonPValueHolm).toBeCloseTo(expected[1]!, 12);
+    expect(adjusted.correlations[0].spearmanPValueHolm).toBeNull();
+    expect(adjusted.zeroVsFewShot[0].pValueHolm).toBeCloseTo(0.004, 12);
+    expect(adjusted.hypothesisTests).toBe(4);
+    expect(adjusted.multipleComparisons).toMatch(/Holm.*4 p-values/);
+  });
+});
