@@ -4,6 +4,7 @@ import { RunExecution1764424800000 } from "./1764424800000-RunExecution";
 import { EffectiveVerdicts1764428400000 } from "./1764428400000-EffectiveVerdicts";
 import { Workers1764432000000 } from "./1764432000000-Workers";
 import { HonestVerdicts1764435600000 } from "./1764435600000-HonestVerdicts";
+import { AnswerExtraction1764439200000 } from "./1764439200000-AnswerExtraction";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -14,4 +15,5 @@ export const MIGRATIONS: Function[] = [
   EffectiveVerdicts1764428400000,
   Workers1764432000000,
   HonestVerdicts1764435600000,
+  AnswerExtraction1764439200000,
 ];

@@ -52,8 +52,21 @@ export class Completion {
   promptHash: string | null;
 
   @Column({ type: "text", nullable: true })
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The model's raw output." })
   output: string | null;
+
+  @Column({ name: "extracted_answer", type: "text", nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Memorization: the answer the judges compare with the reference, extracted from the raw output by the " +
+      "prompt's layout (echoed labels dropped, cut where the pattern goes on). Null before extraction existed.",
+  })
+  extractedAnswer: string | null;
+
+  @Column({ name: "extraction_rule", type: "varchar", length: 50, nullable: true })
+  @Field(() => String, { nullable: true, description: "The extraction rule and version (e.g. layout-1)." })
+  extractionRule: string | null;
 
   @Column({ name: "finish_reason", type: "varchar", length: 50, nullable: true })
   @Field(() => String, { nullable: true })

@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
+import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JudgmentJob } from "../queue/job-queue";
 import { TemplateService } from "../template/template.service";
+import * as sql from "./judgment.sql";
 
 /** `llm:<provider>/<model>`: how LLM judges are named on judgments. */
 export function llmJudgeName(provider: string, model: string): string {
@@ -39,16 +41,28 @@ export class JudgmentExecutor {
   }
 
   async execute(job: JudgmentJob): Promise<void> {
-    const [row]: { output: string | null; reference: string; done: boolean }[] = await this.dataSource.query(
-      `SELECT c.output, si.subsequent_segment AS reference,
+    const [row]: (StoredAnswer & { reference: string; done: boolean })[] = await this.dataSource.query(
+      `SELECT c.output, c.extracted_answer, c.extraction_rule, si.initial_segment, si.subsequent_segment AS reference,
+              pt.body AS template_body,
               EXISTS (SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.details->>'request' = $2) AS done
-       FROM completion c JOIN sampled_instance si ON si.id = c.sampled_instance_id
+       FROM completion c
+       JOIN sampled_instance si ON si.id = c.sampled_instance_id
+       JOIN run r ON r.id = c.run_id
+       LEFT JOIN prompt_template pt ON pt.key = r.template_key AND pt.version = r.template_version
        WHERE c.id = $1 AND c.status = 'SUCCEEDED'`,
       [job.completionId, job.request],
     );
     if (!row || row.done) return;
     const handle = this.providers.get(job.provider);
-    const messages = judgePrompt(row.reference, row.output ?? "", await this.prompt(job.promptVersion));
+    // The judge sees the extracted answer, as the heuristic judge does.
+    const extraction = answerForJudging(row);
+    if (extraction.stale)
+      await this.dataSource.query(sql.storeExtractions, [
+        [job.completionId],
+        [extraction.answer],
+        [extraction.rule],
+      ]);
+    const messages = judgePrompt(row.reference, extraction.answer, await this.prompt(job.promptVersion));
     const request = { model: job.model, messages, temperature: 0, maxOutputTokens: 10 };
     const cacheKey = createHash("sha256")
       .update(JSON.stringify(["judge", job.provider, job.model, messages]))
@@ -79,8 +93,8 @@ export class JudgmentExecutor {
     }
     const verdict = result ? parseJudgeAnswer(result.text) : "UNPARSEABLE";
     await this.dataSource.query(
-      `INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details)
-       SELECT $1, $2::judgment_verdict_enum, 'LLM', $3, $4, $5::jsonb
+      `INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
+       SELECT $1, $2::judgment_verdict_enum, 'LLM', $3, $4, $5::jsonb, $7
        WHERE NOT EXISTS (SELECT 1 FROM judgment WHERE completion_id = $1 AND details->>'request' = $6)`,
       [
         job.completionId,
@@ -98,6 +112,7 @@ export class JudgmentExecutor {
             : null,
         }),
         job.request,
+        extraction.rule,
       ],
     );
   }

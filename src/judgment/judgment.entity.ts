@@ -55,6 +55,14 @@ export class Judgment {
   judgeVersion: string | null;
 
   /** Heuristic similarity scores, or the LLM judge's raw answer and usage. */
+  @Column({ name: "extraction_rule", type: "varchar", length: 50, nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The answer-extraction rule the judge saw the output through; null: the raw output (or a human).",
+  })
+  extractionRule: string | null;
+
   @Column({ type: "jsonb", default: () => "'{}'" })
   @Field(() => GraphQLJSONObject, {
     description: "Heuristic scores and thresholds, or the LLM judge's raw answer.",

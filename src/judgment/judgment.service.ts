@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { agreement } from "../judge/agreement";
+import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import {
   DEFAULT_THRESHOLDS,
   HEURISTIC_JUDGE_VERSION,
@@ -102,28 +103,38 @@ export class JudgmentService {
       ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value != null)),
     };
     const runIds = await this.runIds(scope);
-    const rows: {
+    const rows: (StoredAnswer & {
       id: string;
-      output: string;
       subsequent_segment: string;
       item_id: string;
       sample_id: string;
-    }[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
+    })[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
     const siblings = await loadSiblingContinuations(
       (text, parameters) => this.dataSource.query(text, parameters),
       [...new Set(rows.map((row) => row.sample_id))],
     );
-    const judged = rows.map((row) => ({
-      id: String(row.id),
-      ...judgeHeuristically(
-        row.subsequent_segment,
-        row.output ?? "",
-        thresholds,
-        siblings.get(row.item_id) ?? [],
-      ),
-    }));
+    const judged = rows.map((row) => {
+      const extraction = answerForJudging(row);
+      return {
+        id: String(row.id),
+        extraction,
+        ...judgeHeuristically(
+          row.subsequent_segment,
+          extraction.answer,
+          thresholds,
+          siblings.get(row.item_id) ?? [],
+        ),
+      };
+    });
     for (let start = 0; start < judged.length; start += 5_000) {
       const chunk = judged.slice(start, start + 5_000);
+      const stale = chunk.filter((row) => row.extraction.stale);
+      if (stale.length > 0)
+        await this.dataSource.query(sql.storeExtractions, [
+          stale.map((row) => row.id),
+          stale.map((row) => row.extraction.answer),
+          stale.map((row) => row.extraction.rule),
+        ]);
       await this.dataSource.query(sql.insertJudgments, [
         chunk.map((row) => row.id),
         JudgeKind.HEURISTIC,
@@ -139,6 +150,7 @@ export class JudgmentService {
               : {}),
           }),
         ),
+        chunk.map((row) => row.extraction.rule),
       ]);
     }
     return judged.length;
@@ -234,6 +246,7 @@ function toJudgment(row: Record<string, unknown>): Judgment {
     judgeKind: row.judge_kind,
     judgeName: row.judge_name,
     judgeVersion: row.judge_version,
+    extractionRule: row.extraction_rule ?? null,
     details: row.details,
     note: row.note,
     supersedesId: row.supersedes_id === null ? null : String(row.supersedes_id),

@@ -14,19 +14,30 @@ export const effectiveJudgments = `
   WHERE completion_id = ANY($1::bigint[])
   ORDER BY completion_id, (judge_kind = 'HUMAN') DESC, (verdict <> 'UNPARSEABLE') DESC, created_at DESC, id DESC`;
 
-/** Succeeded memorization completions in scope, with their references (`$1` run ids). */
+/**
+ * Succeeded memorization completions in scope (`$1` run ids), with their references, their stored extraction and
+ * their run's template (to extract by when the stored extraction is missing or by an older rule).
+ */
 export const judgeableCompletions = `
-  SELECT c.id, c.output, si.subsequent_segment, si.id::text AS item_id, si.sample_id
+  SELECT c.id, c.output, c.extracted_answer, c.extraction_rule, si.subsequent_segment, si.initial_segment,
+         si.id::text AS item_id, si.sample_id, pt.body AS template_body
   FROM completion c
   JOIN run r ON r.id = c.run_id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  LEFT JOIN prompt_template pt ON pt.key = r.template_key AND pt.version = r.template_version
   WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;
 
 export const insertJudgments = `
-  INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details)
-  SELECT id, verdict::judgment_verdict_enum, $2::judgment_judge_kind_enum, $3, $4, details
-  FROM unnest($1::bigint[], $5::text[], $6::jsonb[]) AS row(id, verdict, details)`;
+  INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
+  SELECT id, verdict::judgment_verdict_enum, $2::judgment_judge_kind_enum, $3, $4, details, rule
+  FROM unnest($1::bigint[], $5::text[], $6::jsonb[], $7::varchar[]) AS row(id, verdict, details, rule)`;
+
+/** Stores extractions made by the current rule on completions that had none or an older one. */
+export const storeExtractions = `
+  UPDATE completion SET extracted_answer = row.answer, extraction_rule = row.rule
+  FROM unnest($1::bigint[], $2::text[], $3::varchar[]) AS row(id, answer, rule)
+  WHERE completion.id = row.id`;
 
 /**
  * For each completion in scope: the latest verdict of judge A and of judge B (null when that judge has

@@ -24,6 +24,8 @@ export const EXPORT_COLUMNS = [
   "initial_segment",
   "reference",
   "output",
+  "extracted_answer",
+  "extraction_rule",
   "parsed_label",
   "correct",
   "effective_verdict",

@@ -125,11 +125,12 @@ export const exportPage = `
   SELECT c.id::text AS completion_id, r.id AS run_id, r.kind::text AS kind, r.setting::text AS setting, r.shots,
          d.name AS dataset, si.id::text AS sampled_instance_id, si.instance_id::text AS instance_id, si.position,
          c.repeat, c.status::text AS status, si.label, si.initial_segment, si.subsequent_segment AS reference,
-         c.output, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
+         c.output, c.extracted_answer, c.extraction_rule, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
          c.latency_ms, c.attempts, c.error, c.reported_model, c.cache_hit, c.cost_usd::text AS cost_usd,
          c.effective_verdict,
          coalesce((SELECT json_agg(json_build_object('id', j.id::text, 'verdict', j.verdict, 'judgeKind', j.judge_kind,
-                     'judgeName', j.judge_name, 'judgeVersion', j.judge_version, 'note', j.note, 'createdAt', j.created_at)
+                     'judgeName', j.judge_name, 'judgeVersion', j.judge_version, 'extractionRule', j.extraction_rule,
+                     'note', j.note, 'createdAt', j.created_at)
                      ORDER BY j.created_at, j.id)
                    FROM judgment j WHERE j.completion_id = c.id), '[]'::json) AS judgments
   FROM completion c

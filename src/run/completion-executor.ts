@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { parseAnswer } from "../completion/answer-parser";
+import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
@@ -12,6 +13,7 @@ import { JobQueue } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
+import { TemplateBody } from "../template/template-body";
 import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
@@ -40,6 +42,8 @@ interface RunPlan {
   prompts: PreparedPrompts;
   /** Sibling continuations by sampled-instance id (NLI memorization runs), for the judge's sibling rule. */
   siblings: Map<string, string[]>;
+  /** Memorization runs: the prompt's layout, which answers are extracted by before judging. */
+  layout: AnswerLayout | null;
 }
 
 /**
@@ -212,7 +216,7 @@ export class CompletionExecutor {
 
   private async complete(
     claimed: ClaimedRow,
-    { run, prompts, siblings }: RunPlan,
+    { run, prompts, siblings, layout }: RunPlan,
     result: ChatResult,
     call: {
       attempts: number;
@@ -233,11 +237,13 @@ export class CompletionExecutor {
     // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
     // or by an LLM judge on the judgment queue (below).
     const judge = run.judge as RunJudge;
+    // Every setting's answer goes through the same extraction; judges see the extracted answer.
+    const extracted = layout ? extractAnswer(result.text, layout, claimed.initial_segment) : null;
     const judged =
-      run.kind === RunKind.MEMORIZATION && judge.kind !== "LLM"
+      extracted && judge.kind !== "LLM"
         ? judgeHeuristically(
             claimed.subsequent_segment,
-            result.text,
+            extracted.answer,
             DEFAULT_THRESHOLDS,
             siblings.get(String(claimed.item_id)) ?? [],
           )
@@ -274,6 +280,8 @@ export class CompletionExecutor {
               : {}),
           })
         : null,
+      extracted?.answer ?? null,
+      extracted?.rule ?? null,
     ]);
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
       // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.
@@ -310,7 +318,11 @@ export class CompletionExecutor {
                 [run.sampleId],
               )
             : new Map<string, string[]>();
-        return { run, prompts, siblings };
+        const layout =
+          run.kind === RunKind.MEMORIZATION
+            ? answerLayout(prompts.template.body as unknown as TemplateBody)
+            : null;
+        return { run, prompts, siblings, layout };
       })();
       plan.catch(() => this.plans.delete(runId));
       if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);

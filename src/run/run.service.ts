@@ -408,6 +408,8 @@ export function rowToCompletion(row: Record<string, unknown>): Partial<Completio
     status: row.status as Completion["status"],
     promptHash: row.prompt_hash as string | null,
     output: row.output as string | null,
+    extractedAnswer: row.extracted_answer as string | null,
+    extractionRule: row.extraction_rule as string | null,
     finishReason: row.finish_reason as string | null,
     promptTokens: row.prompt_tokens as number | null,
     completionTokens: row.completion_tokens as number | null,

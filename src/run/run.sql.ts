@@ -58,7 +58,8 @@ export const completeCompletion = `
     SET status = 'SUCCEEDED', output = $3, finish_reason = $4, prompt_tokens = $5, completion_tokens = $6,
         cached_tokens = $7, latency_ms = $8, attempts = attempts + $9, error = NULL, reported_model = $10,
         system_fingerprint = $11, cache_hit = $12, parsed_label = $13, correct = $14, prompt_hash = $15,
-        cost_usd = $16, lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
+        cost_usd = $16, extracted_answer = $24, extraction_rule = $25,
+        lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
     RETURNING run_id
   ), cached AS (
@@ -66,8 +67,8 @@ export const completeCompletion = `
     SELECT $17, $18, $19, $20::jsonb FROM done WHERE $17::char(64) IS NOT NULL
     ON CONFLICT (key) DO NOTHING
   ), judged AS (
-    INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details)
-    SELECT $1, $21::judgment_verdict_enum, 'HEURISTIC', 'heuristic', $22, $23::jsonb FROM done WHERE $21::text IS NOT NULL
+    INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
+    SELECT $1, $21::judgment_verdict_enum, 'HEURISTIC', 'heuristic', $22, $23::jsonb, $25 FROM done WHERE $21::text IS NOT NULL
   )
   UPDATE run
   SET done_count = done_count + 1, consecutive_failures = 0,
