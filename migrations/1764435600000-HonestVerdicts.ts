@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-const FUNCTION = (skipUnreadable: boolean) => `
+export const FUNCTION = (skipUnreadable: boolean) => `
   CREATE OR REPLACE FUNCTION memicl_apply_judgment() RETURNS trigger LANGUAGE plpgsql AS $fn$
   DECLARE
     previous varchar(20);

@@ -5,6 +5,7 @@ import { EffectiveVerdicts1764428400000 } from "./1764428400000-EffectiveVerdict
 import { Workers1764432000000 } from "./1764432000000-Workers";
 import { HonestVerdicts1764435600000 } from "./1764435600000-HonestVerdicts";
 import { AnswerExtraction1764439200000 } from "./1764439200000-AnswerExtraction";
+import { InstanceVerdictCounts1764442800000 } from "./1764442800000-InstanceVerdictCounts";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -16,4 +17,5 @@ export const MIGRATIONS: Function[] = [
   Workers1764432000000,
   HonestVerdicts1764435600000,
   AnswerExtraction1764439200000,
+  InstanceVerdictCounts1764442800000,
 ];

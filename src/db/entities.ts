@@ -7,6 +7,7 @@ import { Instance } from "../instance/instance.entity";
 import { Judgment } from "../judgment/judgment.entity";
 import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
+import { InstanceVerdictCount } from "../results/instance-verdict-count.entity";
 import { Metric } from "../results/metric.entity";
 import { RunVerdictCount } from "../results/run-verdict-count.entity";
 import { Run } from "../run/run.entity";
@@ -31,5 +32,6 @@ export const ENTITIES = [
   ResponseCacheEntry,
   ProviderRateBucket,
   RunVerdictCount,
+  InstanceVerdictCount,
   Worker,
 ];

@@ -52,19 +52,39 @@ export function judgeHeuristically(
   const scores = similarityScores(reference, candidate);
   const verdict = verdictFromScores(scores, thresholds);
   if (verdict === "INEXACT") return { verdict, scores };
-  // The sibling rule (the seed's WNLI case): "The mouse was too cautious." for the reference "The cat was too
-  // cautious." is near-exact by overlap, but it is another row's sentence 2, remembered or copied from a
-  // demonstration, not this instance's. When a sibling's continuation matches at least as well, it does not count.
+  const sibling = siblingReproduced(reference, candidate, siblings, thresholds, { scores, verdict });
+  return sibling ? { verdict: "INEXACT", scores, siblingContinuation: sibling } : { verdict, scores };
+}
+
+const RANK: Record<JudgeVerdict, number> = { EXACT: 2, NEAR_EXACT: 1, INEXACT: 0, UNPARSEABLE: 0 };
+
+/**
+ * The sibling rule (the seed's WNLI case): "The mouse was too cautious." for the reference "The cat was too
+ * cautious." is near-exact by overlap, but it is another row's sentence 2, remembered or copied, not this
+ * instance's. Returns the sibling continuation the candidate matches at least as well as its own reference
+ * (a better verdict, or the same near-exact verdict with a higher ROUGE-L), else null. Used by every judge: an
+ * automatic verdict of exact or near-exact becomes INEXACT when it returns a sibling.
+ */
+export function siblingReproduced(
+  reference: string,
+  candidate: string,
+  siblings: readonly string[],
+  thresholds = DEFAULT_THRESHOLDS,
+  own?: { scores: SimilarityScores; verdict: JudgeVerdict },
+): string | null {
+  if (siblings.length === 0) return null;
+  const scores = own?.scores ?? similarityScores(reference, candidate);
+  const verdict = own?.verdict ?? verdictFromScores(scores, thresholds);
   for (const sibling of siblings) {
     if (normalizeLightly(sibling) === normalizeLightly(reference)) continue;
     const siblingScores = similarityScores(sibling, candidate);
     const siblingVerdict = verdictFromScores(siblingScores, thresholds);
     const better =
-      (siblingVerdict === "EXACT" && verdict !== "EXACT") ||
+      RANK[siblingVerdict] > RANK[verdict] ||
       (siblingVerdict === "NEAR_EXACT" && verdict === "NEAR_EXACT" && siblingScores.rougeL > scores.rougeL);
-    if (better) return { verdict: "INEXACT", scores, siblingContinuation: sibling };
+    if (siblingVerdict !== "INEXACT" && better) return sibling;
   }
-  return { verdict, scores };
+  return null;
 }
 
 /** The rule itself, on scores computed once (calibration tries many thresholds on the same scores). */

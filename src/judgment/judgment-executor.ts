@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
+import { siblingReproduced } from "../judge/heuristic-judge";
 import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
+import { isMemorized } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JudgmentJob } from "../queue/job-queue";
+import { loadSiblingContinuations } from "../sample/sample.sql";
 import { TemplateService } from "../template/template.service";
 import * as sql from "./judgment.sql";
 
@@ -22,12 +25,29 @@ export function llmJudgeName(provider: string, model: string): string {
  */
 export class JudgmentExecutor {
   private readonly prompts = new Map<number, Promise<JudgePromptBody>>();
+  private readonly siblingsBySample = new Map<string, Promise<Map<string, string[]>>>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly providers: ProviderRegistry,
     private readonly templates: TemplateService,
   ) {}
+
+  /** Sibling continuations of a sample's instances (they never change), read once per process and sample. */
+  private siblings(sampleId: string): Promise<Map<string, string[]>> {
+    let siblings = this.siblingsBySample.get(sampleId);
+    if (!siblings) {
+      siblings = loadSiblingContinuations(
+        (text, parameters) => this.dataSource.query(text, parameters),
+        [sampleId],
+      );
+      siblings.catch(() => this.siblingsBySample.delete(sampleId));
+      if (this.siblingsBySample.size > 100)
+        this.siblingsBySample.delete(this.siblingsBySample.keys().next().value!);
+      this.siblingsBySample.set(sampleId, siblings);
+    }
+    return siblings;
+  }
 
   /** Judge prompt versions never change, so each is read once per process. */
   private prompt(version: number): Promise<JudgePromptBody> {
@@ -41,17 +61,18 @@ export class JudgmentExecutor {
   }
 
   async execute(job: JudgmentJob): Promise<void> {
-    const [row]: (StoredAnswer & { reference: string; done: boolean })[] = await this.dataSource.query(
-      `SELECT c.output, c.extracted_answer, c.extraction_rule, si.initial_segment, si.subsequent_segment AS reference,
-              pt.body AS template_body,
+    const [row]: (StoredAnswer & { reference: string; done: boolean; item_id: string; sample_id: string })[] =
+      await this.dataSource.query(
+        `SELECT c.output, c.extracted_answer, c.extraction_rule, si.initial_segment, si.subsequent_segment AS reference,
+              si.id::text AS item_id, si.sample_id, pt.body AS template_body,
               EXISTS (SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.details->>'request' = $2) AS done
        FROM completion c
        JOIN sampled_instance si ON si.id = c.sampled_instance_id
        JOIN run r ON r.id = c.run_id
        LEFT JOIN prompt_template pt ON pt.key = r.template_key AND pt.version = r.template_version
        WHERE c.id = $1 AND c.status = 'SUCCEEDED'`,
-      [job.completionId, job.request],
-    );
+        [job.completionId, job.request],
+      );
     if (!row || row.done) return;
     const handle = this.providers.get(job.provider);
     // The judge sees the extracted answer, as the heuristic judge does.
@@ -91,7 +112,16 @@ export class JudgmentExecutor {
         error = outcome.error.message;
       }
     }
-    const verdict = result ? parseJudgeAnswer(result.text) : "UNPARSEABLE";
+    const parsed = result ? parseJudgeAnswer(result.text) : "UNPARSEABLE";
+    // The sibling rule holds for every judge: a memorized verdict for another row's continuation does not count.
+    const sibling = isMemorized(parsed)
+      ? siblingReproduced(
+          row.reference,
+          extraction.answer,
+          (await this.siblings(row.sample_id)).get(row.item_id) ?? [],
+        )
+      : null;
+    const verdict = sibling ? "INEXACT" : parsed;
     await this.dataSource.query(
       `INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
        SELECT $1, $2::judgment_verdict_enum, 'LLM', $3, $4, $5::jsonb, $7
@@ -104,6 +134,9 @@ export class JudgmentExecutor {
         JSON.stringify({
           request: job.request,
           answer: result?.text ?? null,
+          ...(sibling
+            ? { reason: "sibling continuation", siblingContinuation: sibling, judgeVerdict: parsed }
+            : {}),
           error,
           attempts,
           cacheHit: attempts === 0 && result !== null,

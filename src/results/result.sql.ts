@@ -47,18 +47,14 @@ export const performanceByRepeat = `
 
 /**
  * Per instance of each memorization cell (sample x setting x k): its judged completions and how many were exact
- * and near-exact (effective verdicts). The unit of the paired tests, cluster intervals and contamination subset.
+ * and near-exact (effective verdicts), from the counts the judgment trigger keeps (`instance_verdict_count`).
+ * The unit of the paired tests, cluster intervals and contamination subset.
  */
 export const memorizationByInstance = `
-  SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots,
-         c.sampled_instance_id::text AS sampled_instance_id,
-         count(*) FILTER (WHERE c.effective_verdict IN ('EXACT', 'NEAR_EXACT', 'INEXACT'))::int AS judged,
-         count(*) FILTER (WHERE c.effective_verdict = 'EXACT')::int AS exact,
-         count(*) FILTER (WHERE c.effective_verdict = 'NEAR_EXACT')::int AS near_exact
-  FROM run r
-  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
-  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-  GROUP BY r.sample_id, r.setting, r.shots, c.sampled_instance_id`;
+  SELECT sample_id::text AS sample_id, setting, shots, sampled_instance_id::text AS sampled_instance_id,
+         exact + near_exact + inexact AS judged, exact, near_exact
+  FROM instance_verdict_count
+  WHERE experiment_id = $1 AND exact + near_exact + inexact > 0`;
 
 /** Per instance of each performance cell (sample x k): answered completions over all repeats, and correct ones. */
 export const performanceByInstance = `

@@ -411,6 +411,8 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       (edge: any) => edge.node.effectiveJudgment?.verdict === "INEXACT",
     ).node;
     const before = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    const cellOf = (r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0;
+    const instancesBefore = report.contamination.find(cellOf).memorizedInstances;
     await api.gql(
       `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id } } }`,
       {
@@ -425,5 +427,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       inexact: before.inexact - 1,
       memorized: before.memorized + 1,
     });
+    // The per-instance figures (kept by the same trigger) move with it.
+    expect(report.contamination.find(cellOf).memorizedInstances).toBe(instancesBefore + 1);
   });
 });

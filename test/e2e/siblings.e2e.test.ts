@@ -24,6 +24,8 @@ describeWithSharedData("siblings on the shared WNLI file", () => {
     await fake.stop();
   });
 
+  let sampleId = "";
+
   it("judges a sibling's sentence 2 INEXACT, saying why, and the instance's own EXACT", async () => {
     const imported = await api.gql(
       `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
@@ -56,8 +58,9 @@ describeWithSharedData("siblings on the shared WNLI file", () => {
       const first = /SENTENCE 1: (.*)\nSENTENCE 2:$/.exec(request.messages.at(-1)!.content)![1];
       return rows.filter((row) => row.sentence1.trim() === first.trim()).at(-1)!.sentence2;
     };
+    sampleId = sample.data!.createSample.sample.id;
     const { run } = await startRun(api, {
-      sampleId: sample.data!.createSample.sample.id,
+      sampleId,
       kind: "MEMORIZATION",
       setting: "ONLY_SEGMENT_PAIRS",
       shots: 0,
@@ -91,5 +94,46 @@ describeWithSharedData("siblings on the shared WNLI file", () => {
         .length,
     ).toBeGreaterThan(0);
     for (const node of ownAnswers) expect(node.effectiveJudgment.verdict).toBe("EXACT");
+  }, 90_000);
+
+  it("applies the sibling rule to the LLM judge's verdicts too", async () => {
+    // The same stand-in model; as a judge it calls every pair a near-exact match.
+    const answerLike = fake.answer;
+    fake.answer = (request) =>
+      request.messages.at(-1)!.content.includes("Reference text:") ? "near-exact match" : answerLike(request);
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "echo",
+      model: "m2",
+      judge: { kind: "LLM", provider: "echo", model: "judge" },
+    });
+    await waitForRun(api, run.id, finished, 60_000);
+    const query = `query($id: ID!) { run(id: $id) { completions(first: 100) { edges { node { output
+      sampledInstance { subsequentSegment } effectiveJudgment { verdict judgeKind details } } } } } }`;
+    let nodes: any[] = [];
+    for (let tries = 0; tries < 100; tries += 1) {
+      nodes = (await api.gql(query, { id: run.id })).data!.run.completions.edges.map(
+        (edge: any) => edge.node,
+      );
+      if (nodes.every((node) => node.effectiveJudgment?.judgeKind === "LLM")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const siblingAnswers = nodes.filter((node) => node.output !== node.sampledInstance.subsequentSegment);
+    expect(siblingAnswers.length).toBeGreaterThan(0);
+    for (const node of siblingAnswers)
+      expect(node.effectiveJudgment).toMatchObject({
+        verdict: "INEXACT",
+        judgeKind: "LLM",
+        details: {
+          reason: "sibling continuation",
+          judgeVerdict: "NEAR_EXACT",
+          siblingContinuation: node.output,
+        },
+      });
+    for (const node of nodes.filter((n) => n.output === n.sampledInstance.subsequentSegment))
+      expect(node.effectiveJudgment.verdict).toBe("NEAR_EXACT");
   }, 90_000);
 });
