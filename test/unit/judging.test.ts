@@ -147,6 +147,24 @@ describe("exact matches of short and punctuation-only references", () => {
   });
 });
 
+describe("references of one or two words (heuristic-4)", () => {
+  it.each([
+    ["New York", "New York", "EXACT"],
+    ["New York ?", "new york", "EXACT"],
+    ["New York", "New York City", "INEXACT"], // ROUGE-L 0.8: near-exact by overlap alone
+    ["New York", "New Jersey", "INEXACT"],
+    ["Moon", "the Moon", "INEXACT"],
+    ["Moon", "Moon ? !", "NEAR_EXACT"], // the same word, punctuation added as tokens
+    ["Mexico", "Mexico City", "INEXACT"],
+    ["1984", "1985", "INEXACT"],
+    ["Abraham Lincoln", "Lincoln Abraham", "INEXACT"],
+    ["?", "? ?", "INEXACT"],
+    ["the New York", "the New York Times", "NEAR_EXACT"], // three words: the overlap rule applies
+  ])("%p against %p: %s", (reference, candidate, verdict) => {
+    expect(judgeHeuristically(reference, candidate).verdict).toBe(verdict);
+  });
+});
+
 describe("the sibling rule", () => {
   const own = "The cat was too cautious.";
   const sibling = "The mouse was too cautious.";
