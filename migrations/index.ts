@@ -6,6 +6,7 @@ import { Workers1764432000000 } from "./1764432000000-Workers";
 import { HonestVerdicts1764435600000 } from "./1764435600000-HonestVerdicts";
 import { AnswerExtraction1764439200000 } from "./1764439200000-AnswerExtraction";
 import { InstanceVerdictCounts1764442800000 } from "./1764442800000-InstanceVerdictCounts";
+import { ApiKeys1764446400000 } from "./1764446400000-ApiKeys";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -18,4 +19,5 @@ export const MIGRATIONS: Function[] = [
   HonestVerdicts1764435600000,
   AnswerExtraction1764439200000,
   InstanceVerdictCounts1764442800000,
+  ApiKeys1764446400000,
 ];

@@ -1,4 +1,5 @@
 import DataLoader from "dataloader";
+import { Principal } from "../auth/api-key.service";
 import { Page } from "../common/connection";
 import { Completion } from "../completion/completion.entity";
 import { Config } from "../config/config";
@@ -49,6 +50,8 @@ export interface Context {
   services: Services;
   loaders: Loaders;
   logger: Logger;
+  /** The API key that made the request (null when authentication is off). */
+  principal: Principal | null;
 }
 
 /** Loaders keyed by objects compare keys by value. */
@@ -81,6 +84,11 @@ export function createLoaders(services: Services): Loaders {
   };
 }
 
-export function createContext(config: Config, services: Services, logger: Logger): Context {
-  return { config, services, loaders: createLoaders(services), logger };
+export function createContext(
+  config: Config,
+  services: Services,
+  logger: Logger,
+  principal: Principal | null = null,
+): Context {
+  return { config, services, loaders: createLoaders(services), logger, principal };
 }

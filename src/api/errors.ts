@@ -13,6 +13,9 @@ const CLIENT_CODES = new Set([
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
   "BAD_REQUEST",
+  // Thrown before execution by the authorization plugin (src/auth/guard.ts).
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
 ]);
 
 /**

@@ -5,6 +5,7 @@ import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHt
 import { expressMiddleware } from "@as-integrations/express5";
 import cors from "cors";
 import express from "express";
+import { AuthLocals, authenticate, authorizationPlugin } from "../auth/guard";
 import { DomainError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database } from "../db/database";
@@ -40,7 +41,7 @@ export async function startServer(
     schema: await createSchema(),
     formatError: formatError(logger),
     validationRules: queryLimitRules(config),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), authorizationPlugin<Context>(config)],
     introspection: true,
     // memicl serve owns shutdown (HTTP, then database, then the data-folder lock).
     stopOnTerminationSignals: false,
@@ -55,9 +56,10 @@ export async function startServer(
       response.status(503).json({ status: "unavailable", database: database.mode });
     }
   });
-  // Streamed exports of an experiment's completions with every judgment (CSV or JSONL).
-  app.get("/export/experiments/:id/completions.:format", async (request, response) => {
-    const format = request.params.format;
+  const requireKey = authenticate(config, services.apiKeys);
+  // Streamed exports of an experiment's completions with every judgment (CSV or JSONL): any live key may read.
+  app.get("/export/experiments/:id/completions.:format", requireKey, async (request, response) => {
+    const { id, format } = request.params as { id: string; format: string };
     if (format !== "csv" && format !== "jsonl") {
       response.status(400).json({ error: "format must be csv or jsonl" });
       return;
@@ -67,11 +69,8 @@ export async function startServer(
         "content-type",
         format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
       );
-      response.setHeader(
-        "content-disposition",
-        `attachment; filename="completions-${request.params.id}.${format}"`,
-      );
-      await exportCompletions(database.dataSource, request.params.id, format, response);
+      response.setHeader("content-disposition", `attachment; filename="completions-${id}.${format}"`);
+      await exportCompletions(database.dataSource, id, format, response);
       response.end();
     } catch (error) {
       if (error instanceof DomainError && !response.headersSent) {
@@ -88,6 +87,7 @@ export async function startServer(
     "/graphql",
     // Browsers may call only from the origins configured; none by default. (Apollo's CSRF prevention stays on.)
     ...(config.corsOrigins.length > 0 ? [cors({ origin: config.corsOrigins })] : []),
+    requireKey,
     express.json({ limit: Math.ceil(config.maxInlineImportBytes * 1.1) + 1_000_000 }),
     (request: express.Request, response: express.Response, next: express.NextFunction) => {
       const query = (request.body as { query?: unknown } | undefined)?.query;
@@ -105,7 +105,10 @@ export async function startServer(
       }
       next();
     },
-    expressMiddleware(apollo, { context: async () => createContext(config, services, logger) }),
+    expressMiddleware(apollo, {
+      context: async ({ res }) =>
+        createContext(config, services, logger, (res.locals as AuthLocals).principal),
+    }),
   );
   // Everything else, and every error outside GraphQL, answers JSON in GraphQL's shape: no HTML, no stack.
   app.use((_request: express.Request, response: express.Response) =>

@@ -1,4 +1,5 @@
 import { DataSource } from "typeorm";
+import { ApiKeyService } from "../auth/api-key.service";
 import { Config } from "../config/config";
 import { DatasetService } from "../dataset/dataset.service";
 import { DatasetImportService } from "../dataset/import/dataset-import.service";
@@ -20,6 +21,7 @@ import { WorkerRegistration } from "../worker/worker-registry";
 /** Every service, built once per process around one database. */
 export interface Services {
   dataSource: DataSource;
+  apiKeys: ApiKeyService;
   datasets: DatasetService;
   datasetImport: DatasetImportService;
   samples: SampleService;
@@ -50,6 +52,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const worker = new WorkerRegistration(dataSource, queue, logger, { leaseSeconds: config.leaseSeconds });
   return {
     dataSource,
+    apiKeys: new ApiKeyService(dataSource),
     datasets,
     datasetImport: new DatasetImportService(dataSource),
     samples,

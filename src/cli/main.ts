@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
+import { ROLES } from "../auth/roles";
 import { DomainError } from "../common/errors";
 import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
@@ -7,6 +8,7 @@ import { EmbeddedDatabaseError } from "../db/embedded";
 import { runExperiment } from "./experiment.command";
 import { runImport } from "./import.command";
 import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
+import { runKeysCreate, runKeysList, runKeysRevoke } from "./keys.command";
 import { runMigrate } from "./migrate.command";
 import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
 import { runExport, runReport } from "./report.command";
@@ -187,6 +189,25 @@ export function buildProgram(): Command {
     .option("--format <format>", "csv or jsonl", "csv")
     .option("--output <file>", "write to a file instead of standard output")
     .action((experiment, options) => runExport(loadConfig(), experiment, options));
+
+  const keys = program
+    .command("keys")
+    .description(`API keys for MEMICL_AUTH=keys (roles: ${ROLES.join(" < ")})`);
+  keys
+    .command("create")
+    .description("create a key and print it once (only its hash is stored)")
+    .requiredOption("--name <name>", "who the key is for (a person's or a script's name; reviews record it)")
+    .requiredOption("--role <role>", ROLES.join("|"))
+    .action((options) => runKeysCreate(loadConfig(), options));
+  keys
+    .command("list")
+    .description("every key: name, role, prefix, live or revoked, last use")
+    .action(() => runKeysList(loadConfig()));
+  keys
+    .command("revoke")
+    .description("revoke a key: refused from the next request on")
+    .argument("<name-or-id>", "the key's name or id")
+    .action((nameOrId) => runKeysRevoke(loadConfig(), nameOrId));
 
   return program;
 }

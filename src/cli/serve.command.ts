@@ -5,12 +5,12 @@ import { createLogger } from "../logging/logger";
 
 export async function runServe(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  if (!isLoopback(config.host)) {
+  if (!isLoopback(config.host) && config.auth === "none") {
     if (!config.allowUnauthenticated)
       throw new ConfigError(
-        `HOST=${config.host} is not a loopback address, and memicl has no authentication yet (MEMICL_AUTH=keys is ` +
-          "not implemented in this version): anyone who reaches the port could start paid runs and change reviews. " +
-          "Serve on loopback (HOST=127.0.0.1, the default) behind a proxy that authenticates, or set " +
+        `HOST=${config.host} is not a loopback address and authentication is off: anyone who reaches the port could ` +
+          "start paid runs and change reviews. Turn on API keys (MEMICL_AUTH=keys, then `memicl keys create --name " +
+          "NAME --role admin`), serve on loopback (HOST=127.0.0.1, the default), or set " +
           "MEMICL_ALLOW_UNAUTHENTICATED=true to serve anyway",
       );
     logger.warn(

@@ -10,8 +10,12 @@ export interface Config {
   port: number;
   /** Where `memicl serve` listens (loopback unless told otherwise). */
   host: string;
+  /** `keys`: every request needs an API key (`Authorization: Bearer ...`); `none`: local use, no keys. */
+  auth: "none" | "keys";
   /** Serve on a non-loopback address without authentication (logged as a warning). */
   allowUnauthenticated: boolean;
+  /** A separate bearer token for `GET /metrics` (scrapers); with keys on, a key works there too. */
+  metricsToken: string | undefined;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   corsOrigins: string[];
   maxQueryAliases: number;
@@ -53,7 +57,9 @@ const integer = (min: number, max: number) =>
 const schema = z.object({
   PORT: integer(0, 65_535).default(4000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  MEMICL_AUTH: z.enum(["none", "keys"]).default("none"),
   MEMICL_ALLOW_UNAUTHENTICATED: z.enum(["true", "false"]).default("false"),
+  MEMICL_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   MEMICL_CORS_ORIGINS: z.string().default(""),
   MEMICL_MAX_QUERY_ALIASES: integer(1, 10_000).default(30),
   MEMICL_MAX_QUERY_DIRECTIVES: integer(1, 10_000).default(50),
@@ -97,7 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: value.PORT,
     host: value.HOST,
+    auth: value.MEMICL_AUTH,
     allowUnauthenticated: value.MEMICL_ALLOW_UNAUTHENTICATED === "true",
+    metricsToken: value.MEMICL_METRICS_TOKEN,
     corsOrigins: value.MEMICL_CORS_ORIGINS.split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),

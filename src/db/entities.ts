@@ -1,3 +1,4 @@
+import { ApiKey } from "../auth/api-key.entity";
 import { Completion } from "../completion/completion.entity";
 import { Dataset } from "../dataset/dataset.entity";
 import { DatasetSource } from "../dataset/dataset-source.entity";
@@ -34,4 +35,5 @@ export const ENTITIES = [
   RunVerdictCount,
   InstanceVerdictCount,
   Worker,
+  ApiKey,
 ];

@@ -98,7 +98,9 @@ export function verdictFromScores(scores: SimilarityScores, thresholds: Heuristi
   // One or two words: "New York" -> "New York City" is ROUGE-L 0.8 and "Moon" -> "the Moon" 0.67, yet either
   // could be a guess as well as a memory. Near-exact here means the same words with different punctuation.
   if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS)
-    return scores.referenceTokens > 0 && scores.rougeL === 1 && scores.candidateTokens === scores.referenceTokens
+    return scores.referenceTokens > 0 &&
+      scores.rougeL === 1 &&
+      scores.candidateTokens === scores.referenceTokens
       ? "NEAR_EXACT"
       : "INEXACT";
   const near =

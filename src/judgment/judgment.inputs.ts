@@ -19,9 +19,15 @@ export class ReviewCompletionInput {
   @Field(() => ID)
   completionId: string;
 
-  @Field({ description: "Who reviewed." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Who reviewed. Required without authentication; with API keys on, the key's name is the reviewer and a " +
+      "different name here is refused.",
+  })
+  @IsOptional()
   @Length(1, 200)
-  reviewer: string;
+  reviewer?: string | null;
 
   @Field(() => Verdict)
   verdict: Verdict;

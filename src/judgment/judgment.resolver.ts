@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Context } from "../api/context";
-import { BadInputError } from "../common/errors";
+import { BadInputError, DomainError } from "../common/errors";
 import { PageArgs } from "../common/page-args";
 import { Completion } from "../completion/completion.entity";
 import { CompletionConnection } from "../run/run.resolver";
@@ -22,8 +22,17 @@ export class JudgmentResolver {
     description:
       "Records a reviewer's verdict. It becomes the completion's effective verdict; earlier judgments stay as history.",
   })
-  reviewCompletion(@Arg("input") input: ReviewCompletionInput, @Ctx() { services }: Context) {
-    return services.judgments.review(input);
+  reviewCompletion(@Arg("input") input: ReviewCompletionInput, @Ctx() { services, principal }: Context) {
+    // With keys on, the key says who reviewed; a client cannot record a review under another name.
+    if (principal && input.reviewer && input.reviewer.trim() !== principal.name)
+      throw new DomainError(
+        "FORBIDDEN",
+        `this key reviews as "${principal.name}"; leave reviewer out or send that name`,
+        { field: "reviewer" },
+      );
+    const reviewer = principal?.name ?? input.reviewer?.trim();
+    if (!reviewer) throw new BadInputError("reviewer is required (who reviewed)", { field: "reviewer" });
+    return services.judgments.review({ ...input, reviewer, note: input.note ?? undefined });
   }
 
   @Mutation(() => RejudgePayload, {

@@ -1,0 +1,73 @@
+import { ApolloServerPlugin } from "@apollo/server";
+import express from "express";
+import { GraphQLError } from "graphql";
+import { Config } from "../config/config";
+import { ApiKeyService, bearerKey, Principal } from "./api-key.service";
+import { allows, requiredRole } from "./roles";
+
+/** Locals the authentication middleware leaves for later handlers. */
+export interface AuthLocals {
+  principal: Principal | null;
+}
+
+function refuse(response: express.Response, status: number, message: string, code: string) {
+  response.status(status).json({ errors: [{ message, extensions: { code } }] });
+}
+
+/**
+ * With `MEMICL_AUTH=keys`, every request through this middleware needs a live key (`Authorization: Bearer
+ * <key>`): 401 without one. The key's principal is left in `response.locals.principal`. With authentication off
+ * it lets everything through, with no principal.
+ */
+export function authenticate(config: Config, keys: ApiKeyService): express.RequestHandler {
+  return async (request, response, next) => {
+    response.locals.principal = null;
+    if (config.auth !== "keys") return next();
+    const key = bearerKey(request.headers.authorization);
+    if (!key) {
+      response.setHeader("www-authenticate", 'Bearer realm="memicl"');
+      return refuse(response, 401, "an API key is required: Authorization: Bearer <key>", "UNAUTHENTICATED");
+    }
+    try {
+      const principal = await keys.authenticate(key);
+      if (!principal) return refuse(response, 401, "unknown or revoked API key", "UNAUTHENTICATED");
+      response.locals.principal = principal;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * Checks each GraphQL operation, before it runs, against the role rules of roles.ts: the strictest rule over every
+ * field it selects must be within the key's role. A mutation without a rule is refused while authentication is on.
+ */
+export function authorizationPlugin<Context extends { principal: Principal | null }>(
+  config: Config,
+): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operationName, contextValue, schema }) {
+          if (config.auth !== "keys") return;
+          const principal = contextValue.principal;
+          if (!principal)
+            throw new GraphQLError("an API key is required", {
+              extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+            });
+          const { role, unknownMutations } = requiredRole(schema, document, operationName);
+          if (unknownMutations.length > 0)
+            throw new GraphQLError(`no access rule for ${unknownMutations.join(", ")}: refused`, {
+              extensions: { code: "FORBIDDEN", http: { status: 403 } },
+            });
+          if (!allows(principal.role, role))
+            throw new GraphQLError(
+              `this key ("${principal.name}", role ${principal.role}) may not do this: it needs the ${role} role`,
+              { extensions: { code: "FORBIDDEN", http: { status: 403 } } },
+            );
+        },
+      };
+    },
+  };
+}

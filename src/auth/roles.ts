@@ -1,0 +1,112 @@
+import {
+  DocumentNode,
+  GraphQLSchema,
+  getNamedType,
+  isObjectType,
+  OperationTypeNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
+
+/** Who a key is, least to most: each role can do everything the roles before it can. */
+export const ROLES = ["viewer", "reviewer", "runner", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const roleRank = (role: Role) => ROLES.indexOf(role);
+export const allows = (role: Role, required: Role) => roleRank(role) >= roleRank(required);
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * The role each mutation needs. Every mutation of the schema must be here: a test walks the schema and fails on
+ * one that is missing, and the server refuses a mutation it has no rule for.
+ */
+export const MUTATION_ROLES: Record<string, Role> = {
+  reviewCompletion: "reviewer",
+  importDataset: "runner",
+  updateDataset: "runner",
+  createSample: "runner",
+  startRun: "runner",
+  startExperiment: "runner",
+  cancelRun: "runner",
+  resumeRun: "runner",
+  retryFailedCompletions: "runner",
+  rejudge: "runner",
+  createPromptTemplateVersion: "admin",
+  createJudgePromptVersion: "admin",
+};
+
+/**
+ * Fields that reveal prompts, model outputs or dataset texts, and the role that may read them. Everything else a
+ * query reaches needs `viewer`. Listed explicitly so that a new such field is a decision, not an accident: a test
+ * checks that every field whose name says it holds text of that kind is listed here.
+ */
+export const FIELD_ROLES: Record<string, Role> = {
+  "Completion.output": "viewer",
+  "Completion.extractedAnswer": "viewer",
+  "TransitionRow.nearExactOutput": "viewer",
+  "TransitionRow.exactOutput": "viewer",
+  "Query.renderPrompt": "viewer",
+  "RenderedPrompt.messages": "viewer",
+  "Query.promptTemplates": "viewer",
+  "Query.promptTemplate": "viewer",
+  "Query.judgePrompt": "viewer",
+  "Query.completionsToReview": "reviewer",
+};
+
+/** Field names that say a field holds a prompt or a model's output: each such field must have a rule above. */
+export const REVEALING_FIELD =
+  /(^output$|Output$|^extractedAnswer$|^messages$|^renderPrompt$|^promptTemplates?$|^judgePrompt$)/;
+
+/** The least role a request needs: the strictest rule over every field the operation selects. */
+export function requiredRole(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+): {
+  role: Role;
+  unknownMutations: string[];
+} {
+  let role: Role = "viewer";
+  const unknownMutations: string[] = [];
+  const typeInfo = new TypeInfo(schema);
+  let inSelectedOperation = true;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      OperationDefinition: {
+        enter(node) {
+          inSelectedOperation = !operationName || node.name?.value === operationName;
+        },
+      },
+      // Fragments always count (they may be spread by the operation that runs): stricter, never looser.
+      FragmentDefinition: {
+        enter() {
+          inSelectedOperation = true;
+        },
+      },
+      Field(node) {
+        if (!inSelectedOperation) return;
+        const parent = typeInfo.getParentType();
+        if (!parent || !isObjectType(getNamedType(parent))) return;
+        const name = `${parent.name}.${node.name.value}`;
+        let needed: Role | undefined = FIELD_ROLES[name];
+        if (parent === schema.getMutationType()) {
+          needed = MUTATION_ROLES[node.name.value];
+          if (!needed) unknownMutations.push(node.name.value);
+        }
+        if (needed && roleRank(needed) > roleRank(role)) role = needed;
+      },
+    }),
+  );
+  return { role, unknownMutations };
+}
+
+export const isMutation = (document: DocumentNode) =>
+  document.definitions.some(
+    (definition) =>
+      definition.kind === "OperationDefinition" && definition.operation === OperationTypeNode.MUTATION,
+  );

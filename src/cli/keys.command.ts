@@ -1,0 +1,50 @@
+import { ROLES } from "../auth/roles";
+import { Config } from "../config/config";
+import { openForCommand } from "./open-database";
+
+/** `memicl keys create --name NAME --role ROLE`: prints the key once; only its hash is kept. */
+export async function runKeysCreate(config: Config, options: { name: string; role: string }): Promise<void> {
+  const command = await openForCommand(config);
+  try {
+    const { key, apiKey } = await command.services.apiKeys.create(options.name, options.role);
+    process.stdout.write(`${key}\n`);
+    process.stderr.write(
+      `memicl: created key "${apiKey.name}" (role ${apiKey.role}, id ${apiKey.id}). It is shown once: store it now. ` +
+        "Send it as `Authorization: Bearer <key>`; it takes effect where MEMICL_AUTH=keys.\n",
+    );
+  } finally {
+    await command.close();
+  }
+}
+
+/** `memicl keys list`: every key with its role, prefix and state; never the secret. */
+export async function runKeysList(config: Config): Promise<void> {
+  const command = await openForCommand(config);
+  try {
+    const keys = await command.services.apiKeys.list();
+    if (keys.length === 0) {
+      process.stdout.write(`no API keys (roles: ${ROLES.join(", ")}; create one with memicl keys create)\n`);
+      return;
+    }
+    for (const key of keys) {
+      const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "live";
+      const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : "never used";
+      process.stdout.write(
+        `${key.name}\t${key.role}\t${key.prefix}...\t${state}\t${used}\tcreated ${key.createdAt.toISOString()}\t${key.id}\n`,
+      );
+    }
+  } finally {
+    await command.close();
+  }
+}
+
+/** `memicl keys revoke NAME|ID`: the key is refused from the next request on. */
+export async function runKeysRevoke(config: Config, nameOrId: string): Promise<void> {
+  const command = await openForCommand(config);
+  try {
+    const key = await command.services.apiKeys.revoke(nameOrId);
+    process.stdout.write(`revoked key "${key.name}" (${key.id})\n`);
+  } finally {
+    await command.close();
+  }
+}
