@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
@@ -5,11 +6,16 @@ import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHt
 import { expressMiddleware } from "@as-integrations/express5";
 import cors from "cors";
 import express from "express";
+import { Registry } from "prom-client";
+import { bearerKey } from "../auth/api-key.service";
 import { AuthLocals, authenticate, authorizationPlugin } from "../auth/guard";
 import { DomainError } from "../common/errors";
+import { scrubSecrets } from "../common/secrets";
 import { Config } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
+import { graphqlMetricsPlugin } from "../observability/graphql-metrics";
+import { databaseRegistry, processRegistry } from "../observability/metrics";
 import { exportCompletions } from "../results/export.service";
 import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
@@ -41,7 +47,11 @@ export async function startServer(
     schema: await createSchema(),
     formatError: formatError(logger),
     validationRules: queryLimitRules(config),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), authorizationPlugin<Context>(config)],
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      authorizationPlugin<Context>(config),
+      graphqlMetricsPlugin<Context>(),
+    ],
     introspection: true,
     // memicl serve owns shutdown (HTTP, then database, then the data-folder lock).
     stopOnTerminationSignals: false,
@@ -56,7 +66,65 @@ export async function startServer(
       response.status(503).json({ status: "unavailable", database: database.mode });
     }
   });
+  // Ready: the database answers, every migration is applied, and the job queue has started.
+  app.get("/ready", async (_request, response) => {
+    const checks: Record<string, string> = {};
+    const check = async (name: string, probe: () => Promise<void>) => {
+      try {
+        await Promise.race([
+          probe(),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error("no answer within 5 s")), 5_000).unref(),
+          ),
+        ]);
+        checks[name] = "ok";
+      } catch (error) {
+        checks[name] = scrubSecrets((error as Error).message).slice(0, 200);
+      }
+    };
+    await check("database", async () => {
+      await database.dataSource.query("SELECT 1");
+    });
+    await check("migrations", async () => {
+      if (await database.dataSource.showMigrations())
+        throw new Error("migrations are pending: run memicl migrate");
+    });
+    await check("queue", () => services.queue.start());
+    const ready = Object.values(checks).every((value) => value === "ok");
+    response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", checks });
+  });
+
   const requireKey = authenticate(config, services.apiKeys);
+  // Prometheus metrics: this process's counters and the database-wide gauges. With MEMICL_METRICS_TOKEN set, that
+  // token (or, with keys on, any live key) is required; with keys on and no token, a key is.
+  const metricsRegistry = Registry.merge([
+    processRegistry,
+    databaseRegistry(database.dataSource, async () => (await services.workers.live()).length),
+  ]);
+  app.get(
+    "/metrics",
+    (request, response, next) => {
+      const bearer = bearerKey(request.headers.authorization);
+      if (config.metricsToken && bearer && sameSecret(bearer, config.metricsToken)) return next();
+      if (config.metricsToken && config.auth !== "keys")
+        return sendError(
+          response,
+          401,
+          "the metrics token is required: Authorization: Bearer <token>",
+          "UNAUTHENTICATED",
+        );
+      return requireKey(request, response, next);
+    },
+    async (_request, response) => {
+      try {
+        response.setHeader("content-type", metricsRegistry.contentType);
+        response.end(await metricsRegistry.metrics());
+      } catch (error) {
+        logger.error({ err: error }, "metrics failed");
+        sendError(response, 500, "Internal server error", "INTERNAL_SERVER_ERROR");
+      }
+    },
+  );
   // Streamed exports of an experiment's completions with every judgment (CSV or JSONL): any live key may read.
   app.get("/export/experiments/:id/completions.:format", requireKey, async (request, response) => {
     const { id, format } = request.params as { id: string; format: string };
@@ -112,7 +180,12 @@ export async function startServer(
   );
   // Everything else, and every error outside GraphQL, answers JSON in GraphQL's shape: no HTML, no stack.
   app.use((_request: express.Request, response: express.Response) =>
-    sendError(response, 404, "no such route (GraphQL is at /graphql, liveness at /health)", "NOT_FOUND"),
+    sendError(
+      response,
+      404,
+      "no such route (GraphQL is at /graphql, liveness at /health, readiness at /ready, metrics at /metrics)",
+      "NOT_FOUND",
+    ),
   );
   app.use(
     (
@@ -151,6 +224,12 @@ export async function startServer(
       await services.close();
     },
   };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function sendError(response: express.Response, status: number, message: string, code: string): void {

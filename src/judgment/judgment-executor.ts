@@ -7,6 +7,7 @@ import { isMemorized } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { judgmentsMade } from "../observability/metrics";
 import { JudgmentJob } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { TemplateService } from "../template/template.service";
@@ -148,5 +149,6 @@ export class JudgmentExecutor {
         extraction.rule,
       ],
     );
+    judgmentsMade.inc({ judge_kind: "LLM", verdict });
   }
 }

@@ -14,6 +14,7 @@ import {
 } from "../judge/heuristic-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { judgmentsMade } from "../observability/metrics";
 import { JobQueue } from "../queue/job-queue";
 import { Run, RunKind } from "../run/run.entity";
 import { rowToCompletion } from "../run/run.service";
@@ -93,6 +94,7 @@ export class JudgmentService {
         supersedesId: current?.id ?? null,
       }),
     );
+    judgmentsMade.inc({ judge_kind: "HUMAN", verdict: input.verdict });
     return { completion, judgment };
   }
 
@@ -152,6 +154,7 @@ export class JudgmentService {
         ),
         chunk.map((row) => row.extraction.rule),
       ]);
+      for (const row of chunk) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: row.verdict });
     }
     return judged.length;
   }

@@ -22,7 +22,16 @@ export async function callWithRetries(
   provider: ModelProvider,
   request: ChatRequest,
   policy: RetryPolicy,
-  hooks: { beforeAttempt?: (signal: AbortSignal) => Promise<void>; shouldStop?: () => Promise<boolean> } = {},
+  hooks: {
+    beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+    shouldStop?: () => Promise<boolean>;
+    /** After each attempt: how long it took, and its error (null when it answered) and whether it is tried again. */
+    afterAttempt?: (attempt: {
+      seconds: number;
+      error: ProviderCallError | null;
+      willRetry: boolean;
+    }) => void;
+  } = {},
 ): Promise<CallOutcome> {
   let attempts = 0;
   let lastError: ProviderCallError | null = null;
@@ -36,6 +45,7 @@ export async function callWithRetries(
     try {
       const result = storableResult(await provider.complete(request, signal));
       latencyMs = Math.round(performance.now() - started);
+      hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: null, willRetry: false });
       return { ok: true, result, attempts, latencyMs };
     } catch (error) {
       latencyMs = Math.round(performance.now() - started);
@@ -44,7 +54,9 @@ export async function callWithRetries(
         : error instanceof ProviderCallError
           ? error
           : new ProviderCallError(`the call failed: ${(error as Error)?.message}`, null, true);
-      if (!lastError.retryable || attempts >= policy.maxAttempts) break;
+      const willRetry = lastError.retryable && attempts < policy.maxAttempts;
+      hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: lastError, willRetry });
+      if (!willRetry) break;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempts - 1)) * Math.random();
       // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
       await sleep(lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000));

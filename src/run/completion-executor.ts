@@ -9,6 +9,14 @@ import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { countChatTokens } from "../llm/tokenizer";
 import { Logger } from "../logging/logger";
+import {
+  completionsStored,
+  judgmentsMade,
+  providerCallDuration,
+  providerRetries,
+  rateLimitWait,
+  retryCause,
+} from "../observability/metrics";
 import { JobQueue } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -169,7 +177,14 @@ export class CompletionExecutor {
     let lost = false;
     const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
       beforeAttempt: async (signal) => {
+        const waitStarted = performance.now();
         await handle.limiter.acquire(estimatedTokens, signal);
+        const waited = (performance.now() - waitStarted) / 1000;
+        if (waited > 0.001) rateLimitWait.inc({ provider: run.provider }, waited);
+      },
+      afterAttempt: ({ seconds, error, willRetry }) => {
+        providerCallDuration.observe({ provider: run.provider, outcome: error ? "error" : "ok" }, seconds);
+        if (error && willRetry) providerRetries.inc({ provider: run.provider, cause: retryCause(error) });
       },
       shouldStop: async () => {
         const [state]: { run_status: string; held: boolean }[] = await this.dataSource.query(sql.claimState, [
@@ -212,6 +227,7 @@ export class CompletionExecutor {
       promptHash,
       handle.config.circuitBreakerFailures,
     ]);
+    completionsStored.inc({ provider: handle.config.name, status: "failed" });
   }
 
   private async complete(
@@ -283,6 +299,8 @@ export class CompletionExecutor {
       extracted?.answer ?? null,
       extracted?.rule ?? null,
     ]);
+    completionsStored.inc({ provider: run.provider, status: "succeeded" });
+    if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
       // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.
       await this.queue.enqueue("judgment", [

@@ -185,6 +185,9 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
     const allowed = await fetch(url, { headers: { authorization: `Bearer ${keys.viewer}` } });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain("completion_id");
+    const metrics = `${api.server.url.replace(/\/graphql$/, "")}/metrics`;
+    expect((await fetch(metrics)).status).toBe(401);
+    expect((await fetch(metrics, { headers: { authorization: `Bearer ${keys.viewer}` } })).status).toBe(200);
   });
 });
 
