@@ -8,6 +8,7 @@ import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";
 import { WorkerResolver } from "../worker/worker.resolver";
+import { VersionResolver } from "./version.resolver";
 
 export const RESOLVERS = [
   DatasetResolver,
@@ -23,6 +24,7 @@ export const RESOLVERS = [
   CompletionJudgmentResolver,
   ResultResolver,
   WorkerResolver,
+  VersionResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

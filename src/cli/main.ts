@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { ROLES } from "../auth/roles";
 import { DomainError } from "../common/errors";
+import { CODE_VERSION } from "../config/code-version";
 import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
@@ -26,6 +27,7 @@ const list = (value: string) =>
 export function buildProgram(): Command {
   const program = new Command("memicl")
     .description("Measure memorization in in-context learning")
+    .version(CODE_VERSION.replace(/^memicl@/, ""), "-V, --version", "print the version")
     .showHelpAfterError();
 
   program
