@@ -22,6 +22,7 @@ export interface ImportCommandOptions {
   trecLabels?: "coarse" | "fine";
   encoding?: ImportEncoding;
   verbalizers?: string;
+  allowNewLabels?: boolean;
 }
 
 const ROWS_BETWEEN_COLLECTIONS = 50_000;
@@ -73,6 +74,7 @@ export async function runImport(config: Config, file: string, options: ImportCom
         idField: options.idField,
         columns: options.columns,
         trecLabels: options.trecLabels,
+        allowNewLabels: options.allowNewLabels,
         encoding: options.encoding,
         maxFieldBytes: config.maxFieldBytes,
         verbalizers,

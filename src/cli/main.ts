@@ -62,6 +62,7 @@ export function buildProgram(): Command {
       "the field holding the row's own id (default: idx, id, index or guid when present)",
     )
     .option("--columns <names>", "column names of a CSV/TSV without a header row, comma-separated", list)
+    .option("--allow-new-labels", "adding to a dataset: accept labels it does not have yet")
     .option("--trec-labels <level>", "TREC labels: coarse or fine", (value) => {
       if (value !== "coarse" && value !== "fine") throw new InvalidArgumentError("coarse or fine");
       return value;

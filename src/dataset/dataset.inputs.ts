@@ -103,6 +103,14 @@ export class ImportDatasetInput {
   @IsOptional()
   @IsIn(["coarse", "fine"])
   trecLabels?: "coarse" | "fine";
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description:
+      "Adding to an existing dataset: accept labels it does not have. Without it, a row with an unknown label " +
+      "refuses the whole file (it is probably another dataset's).",
+  })
+  allowNewLabels: boolean;
 }
 
 @ObjectType()

@@ -118,6 +118,7 @@ export class DatasetResolver {
         idField: input.idField,
         columns: input.columns,
         trecLabels: input.trecLabels,
+        allowNewLabels: input.allowNewLabels,
         maxFieldBytes: config.maxFieldBytes,
       },
     );

@@ -119,6 +119,31 @@ describe.each(BACKENDS)("datasets over GraphQL (%s database)", (backend) => {
     expect(count.data?.datasetCount).toBe(0);
   });
 
+  it("refuses a file whose labels the dataset does not have, unless asked, and keeps nothing of it", async () => {
+    const counts = async () =>
+      (
+        await api.gql(
+          `{ datasets(first: 10, filter: { nameContains: "gamma" }) { edges { node { instanceCount } } } }`,
+        )
+      ).data!.datasets.edges[0].node.instanceCount;
+    const before = await counts();
+    const foreign = {
+      name: "gamma-cls",
+      content: classificationJsonl(6, ["entailment", "x"]),
+      format: "jsonl",
+      split: "test",
+    };
+    const refused = await api.gql(IMPORT_MUTATION, { input: foreign });
+    expect(refused.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", line: 1 });
+    expect(refused.errors?.[0].message).toMatch(
+      /label "entailment" is not one of dataset "gamma-cls"'s labels \(x, y\).*--allow-new-labels/,
+    );
+    expect(await counts()).toBe(before);
+    const accepted = await api.gql(IMPORT_MUTATION, { input: { ...foreign, allowNewLabels: true } });
+    expect(accepted.errors).toBeUndefined();
+    expect(await counts()).toBe(before + 6);
+  });
+
   it("refuses queries deeper than the limit", async () => {
     const deep = `{ datasets { edges { node { instances { edges { node { dataset { instances { edges { node { dataset {
       instances { edges { node { id } } } } } } } } } } } } } } }`;

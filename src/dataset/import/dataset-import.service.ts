@@ -47,6 +47,11 @@ export interface ImportOptions extends FieldMappingOptions {
   maxFieldBytes?: number;
   /** Words to show for labels in prompts (label -> verbalizer); unnamed labels stand for themselves. */
   verbalizers?: Record<string, string>;
+  /**
+   * Adding to a dataset that has labels: accept labels it does not have yet. Off by default, so a file of another
+   * dataset (RTE's labels into WNLI) is refused at its first row with a label the dataset does not know.
+   */
+  allowNewLabels?: boolean;
 }
 
 export interface ImportProgress {
@@ -177,9 +182,20 @@ export class DatasetImportService {
       onProgress?.({ bytesRead, byteLength: source.byteLength, rowsRead: rowCount });
     };
 
+    const knownLabels =
+      existing && existing.labelVerbalizers.length > 0 && !options.allowNewLabels
+        ? new Set(existing.labelVerbalizers.map((entry) => entry.label))
+        : null;
     try {
       for (let next: IteratorResult<RawRecord> = first; !next.done; next = await records.next()) {
         const row = mapRecord(next.value, mapping);
+        if (knownLabels && !knownLabels.has(row.label))
+          throw new ImportError(
+            next.value.line,
+            `label "${row.label}" is not one of dataset "${dataset.name}"'s labels (${[...knownLabels].join(", ")}); ` +
+              "is this file from another dataset? To add new labels on purpose, import with --allow-new-labels " +
+              "(allowNewLabels: true)",
+          );
         labelCounts.set(row.label, (labelCounts.get(row.label) ?? 0) + 1);
         batch.push(row);
         if (batch.length >= BATCH_SIZE) await flush();
