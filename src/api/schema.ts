@@ -3,6 +3,7 @@ import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
+import { DeletionResolver } from "../lifecycle/deletion.resolver";
 import { ResultResolver } from "../results/result.resolver";
 import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
@@ -25,6 +26,7 @@ export const RESOLVERS = [
   ResultResolver,
   WorkerResolver,
   VersionResolver,
+  DeletionResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

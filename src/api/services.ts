@@ -6,6 +6,7 @@ import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { Database } from "../db/database";
 import { JudgmentService } from "../judgment/judgment.service";
 import { JudgmentExecutor } from "../judgment/judgment-executor";
+import { DeletionService } from "../lifecycle/deletion.service";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue, PgBossQueue } from "../queue/job-queue";
@@ -22,6 +23,7 @@ import { WorkerRegistration } from "../worker/worker-registry";
 export interface Services {
   dataSource: DataSource;
   apiKeys: ApiKeyService;
+  deletions: DeletionService;
   datasets: DatasetService;
   datasetImport: DatasetImportService;
   samples: SampleService;
@@ -53,6 +55,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   return {
     dataSource,
     apiKeys: new ApiKeyService(dataSource),
+    deletions: new DeletionService(dataSource),
     datasets,
     datasetImport: new DatasetImportService(dataSource),
     samples,

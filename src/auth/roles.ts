@@ -37,6 +37,9 @@ export const MUTATION_ROLES: Record<string, Role> = {
   rejudge: "runner",
   createPromptTemplateVersion: "admin",
   createJudgePromptVersion: "admin",
+  deleteExperiment: "admin",
+  deleteSample: "admin",
+  deleteDataset: "admin",
 };
 
 /**

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { EmbeddedDatabaseError } from "../db/embedded";
-import { runExperiment } from "./experiment.command";
+import { runExperiment, runExperimentsList } from "./experiment.command";
 import { runImport } from "./import.command";
 import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
 import { runKeysCreate, runKeysList, runKeysRevoke } from "./keys.command";
@@ -192,6 +192,11 @@ export function buildProgram(): Command {
     .option("--format <format>", "csv or jsonl", "csv")
     .option("--output <file>", "write to a file instead of standard output")
     .action((experiment, options) => runExport(loadConfig(), experiment, options));
+
+  program
+    .command("experiments")
+    .description("every experiment, newest first: id, name, model, its runs' states and progress")
+    .action(() => runExperimentsList(loadConfig()));
 
   const keys = program
     .command("keys")
