@@ -3,6 +3,9 @@ import { ConflictError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { DeletionCounts } from "./deletion.types";
 
+/** Refuses a delete: throws, or in a dry run records why it would be refused. */
+type Refuse = (error: ConflictError) => void;
+
 const ZERO: DeletionCounts = {
   datasets: 0,
   instances: 0,
@@ -32,36 +35,37 @@ export class DeletionService {
   constructor(private readonly dataSource: DataSource) {}
 
   deleteExperiment(id: string, dryRun: boolean) {
-    return this.inTransaction(async (manager) => {
+    return this.inTransaction(dryRun, async (manager, refuse) => {
       await this.lock(manager, "experiment", id);
       const runIds = await this.runIds(manager, "experiment_id", id);
-      await this.refuseActive(manager, runIds, "experiment", id);
+      await this.refuseActive(manager, refuse, runIds, "experiment", id);
       const counts = { ...ZERO, experiments: 1, ...(await this.runCounts(manager, runIds)) };
       if (!dryRun) {
         await this.discardJobs(manager, runIds);
         await manager.query("DELETE FROM experiment WHERE id = $1", [id]);
       }
       return counts;
-    }, dryRun);
+    });
   }
 
   deleteSample(id: string, dryRun: boolean) {
-    return this.inTransaction(async (manager) => {
+    return this.inTransaction(dryRun, async (manager, refuse) => {
       await this.lock(manager, "sample", id);
-      await this.refuseUsed(manager, [id], "sample", id);
+      await this.refuseUsed(manager, refuse, [id], "sample", id);
       if (!dryRun) await manager.query("DELETE FROM sample WHERE id = $1", [id]);
       return { ...ZERO, samples: 1 };
-    }, dryRun);
+    });
   }
 
   deleteDataset(id: string, dryRun: boolean) {
-    return this.inTransaction(async (manager) => {
+    return this.inTransaction(dryRun, async (manager, refuse) => {
       await this.lock(manager, "dataset", id);
       const samples: { id: string }[] = await manager.query("SELECT id FROM sample WHERE dataset_id = $1", [
         id,
       ]);
       await this.refuseUsed(
         manager,
+        refuse,
         samples.map((sample) => sample.id),
         "dataset",
         id,
@@ -75,15 +79,24 @@ export class DeletionService {
         await manager.query("DELETE FROM dataset WHERE id = $1", [id]);
       }
       return { ...ZERO, datasets: 1, instances: count, samples: samples.length };
-    }, dryRun);
+    });
   }
 
+  /**
+   * Runs a delete in one transaction. A refusal (CONFLICT) is thrown, except in a dry run, which reports it in
+   * `blockedBy` beside what would go once it is lifted.
+   */
   private async inTransaction(
-    work: (manager: EntityManager) => Promise<DeletionCounts>,
     dryRun: boolean,
-  ): Promise<{ dryRun: boolean; deleted: boolean; counts: DeletionCounts }> {
-    const counts = await this.dataSource.transaction(work);
-    return { dryRun, deleted: !dryRun, counts: { ...ZERO, ...counts } };
+    work: (manager: EntityManager, refuse: Refuse) => Promise<DeletionCounts>,
+  ): Promise<{ dryRun: boolean; deleted: boolean; counts: DeletionCounts; blockedBy: string | null }> {
+    let blockedBy: string | null = null;
+    const refuse: Refuse = (error) => {
+      if (!dryRun) throw error;
+      blockedBy ??= error.message;
+    };
+    const counts = await this.dataSource.transaction((manager) => work(manager, refuse));
+    return { dryRun, deleted: !dryRun, counts: { ...ZERO, ...counts }, blockedBy };
   }
 
   /** Locks the row (so no run starts on it meanwhile); NOT_FOUND when there is none. */
@@ -102,18 +115,32 @@ export class DeletionService {
     return rows.map((row) => row.id);
   }
 
-  private async refuseActive(manager: EntityManager, runIds: string[], kind: string, id: string) {
+  private async refuseActive(
+    manager: EntityManager,
+    refuse: Refuse,
+    runIds: string[],
+    kind: string,
+    id: string,
+  ) {
     const [{ count }] = await manager.query(
       "SELECT count(*)::int AS count FROM run WHERE id = ANY($1::uuid[]) AND status IN ('QUEUED', 'RUNNING')",
       [runIds],
     );
     if (count > 0)
-      throw new ConflictError(`${kind} ${id} has ${count} active run(s): cancel them first (cancelRun)`, {
-        activeRuns: count,
-      });
+      refuse(
+        new ConflictError(`${kind} ${id} has ${count} active run(s): cancel them first (cancelRun)`, {
+          activeRuns: count,
+        }),
+      );
   }
 
-  private async refuseUsed(manager: EntityManager, sampleIds: string[], kind: string, id: string) {
+  private async refuseUsed(
+    manager: EntityManager,
+    refuse: Refuse,
+    sampleIds: string[],
+    kind: string,
+    id: string,
+  ) {
     const rows: { experiment_id: string | null; count: number }[] = await manager.query(
       "SELECT experiment_id::text, count(*)::int AS count FROM run WHERE sample_id = ANY($1::uuid[]) GROUP BY experiment_id",
       [sampleIds],
@@ -121,10 +148,12 @@ export class DeletionService {
     if (rows.length === 0) return;
     const experiments = rows.filter((row) => row.experiment_id).map((row) => row.experiment_id);
     const runs = rows.reduce((total, row) => total + row.count, 0);
-    throw new ConflictError(
-      `${kind} ${id} is used by ${runs} run(s)${experiments.length ? ` of experiment(s) ${experiments.join(", ")}` : ""}: ` +
-        "delete those experiments first (deleteExperiment)",
-      { runs, experiments },
+    refuse(
+      new ConflictError(
+        `${kind} ${id} is used by ${runs} run(s)${experiments.length ? ` of experiment(s) ${experiments.join(", ")}` : ""}: ` +
+          "delete those experiments first (deleteExperiment)",
+        { runs, experiments },
+      ),
     );
   }
 

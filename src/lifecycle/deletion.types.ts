@@ -46,4 +46,10 @@ export class DeletePayload {
 
   @Field(() => DeletionCounts)
   counts: DeletionCounts;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "A dry run only: why the delete would be refused now (active runs, a sample still in use).",
+  })
+  blockedBy: string | null;
 }

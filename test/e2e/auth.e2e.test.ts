@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { runCli } from "../support/cli";
 import { BACKENDS } from "../support/databases";
-import { classificationSample, finished, providersFile, startRun, waitForRun } from "../support/runs";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
 /** One GraphQL request with an optional bearer key. */

@@ -46,6 +46,16 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
     const refused = await api.gql(DELETE("deleteExperiment"), { input: { id: experimentId } });
     expect(refused.errors?.[0].extensions).toMatchObject({ code: "CONFLICT", activeRuns: 1 });
     expect(refused.errors?.[0].message).toMatch(/active run.*cancel them first/);
+    // A dry run answers anyway, saying why the delete would be refused now.
+    const blocked = await api.gql(
+      `mutation($input: DeleteInput!) { deleteExperiment(input: $input) { deleted blockedBy counts { runs } } }`,
+      { input: { id: experimentId, dryRun: true } },
+    );
+    expect(blocked.data!.deleteExperiment).toEqual({
+      deleted: false,
+      blockedBy: expect.stringMatching(/active run/),
+      counts: { runs: 1 },
+    });
     for (const run of started.data!.startExperiment.runs)
       await api.gql(`mutation($id: ID!) { cancelRun(input: { runId: $id }) { run { id } } }`, { id: run.id });
     const dry = await api.gql(DELETE("deleteExperiment"), { input: { id: experimentId, dryRun: true } });
