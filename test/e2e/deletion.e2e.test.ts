@@ -1,5 +1,6 @@
 import { runCli } from "../support/cli";
 import { BACKENDS } from "../support/databases";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -9,14 +10,17 @@ const START = `mutation($input: StartExperimentInput!) { startExperiment(input: 
 
 describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database)", (backend) => {
   let api: TestServer;
+  const hanging = new FakeOpenAiServer();
   let sampleId: string;
   let datasetId: string;
 
   beforeAll(async () => {
+    hanging.fallback = { kind: "hang" };
     api = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: providersFile({
         sim: { type: "simulated" },
-        slow: { type: "simulated", maxConcurrency: 1, simulation: { latencyMs: 60_000 } },
+        // A model that never answers: its run stays active until cancelled.
+        slow: { type: "openai", baseUrl: await hanging.start(), maxConcurrency: 1 },
       }),
       MEMICL_IN_PROCESS_WORKERS: "4",
     });
@@ -29,7 +33,10 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
     datasetId = (await api.gql(`query($id: ID!) { sample(id: $id) { dataset { id } } }`, { id: sampleId }))
       .data!.sample.dataset.id;
   }, 60_000);
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await api?.close();
+    await hanging.stop();
+  });
 
   it("refuses to delete an experiment with an active run, and discards its waiting jobs once cancelled", async () => {
     const started = await api.gql(START, {
