@@ -3,8 +3,8 @@ import { Writable } from "node:stream";
 import { Client } from "pg";
 import { connect } from "../src/db/database";
 import { exportCompletions } from "../src/results/export.service";
-import * as sql from "../src/results/result.sql";
 import { ResultService } from "../src/results/result.service";
+import * as sql from "../src/results/result.sql";
 import { BreakdownGroup, MemorizationMeasure } from "../src/results/result.types";
 
 /**

@@ -5,7 +5,7 @@ import { startServer } from "../../src/api/server";
 import { ApiKeyService } from "../../src/auth/api-key.service";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
-import { runCli } from "../support/cli";
+import { freePort, runCli, startServe } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -32,6 +32,7 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
   const keys: Record<string, string> = {};
   let completionId = "";
   let experimentId = "";
+  let sampleId = "";
 
   beforeAll(async () => {
     // Set up without authentication (what a lab does before turning keys on), then serve with keys on.
@@ -39,7 +40,7 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
       MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
       MEMICL_IN_PROCESS_WORKERS: "4",
     });
-    const sampleId = await classificationSample(open, "guarded", {
+    sampleId = await classificationSample(open, "guarded", {
       rows: 40,
       instances: 6,
       demonstrations: 2,
@@ -174,6 +175,21 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
         query: "Text: {{text}}\nLabel:",
       },
     };
+    const START_RUN = `mutation($input: StartRunInput!) { startRun(input: $input) { run { id status } } }`;
+    const run = {
+      input: {
+        sampleId,
+        kind: "MEMORIZATION",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        provider: "sim",
+        model: "m2",
+      },
+    };
+    expect(code(await call(api, keys.viewer, START_RUN, run))).toBe("FORBIDDEN");
+    const started = await call(api, keys.runner, START_RUN, run);
+    expect(started.errors).toBeUndefined();
+    expect(started.data.startRun.run.status).toBe("QUEUED");
     expect(code(await call(api, keys.runner, template, input))).toBe("FORBIDDEN");
     const created = await call(api, keys.admin, template, input);
     expect(created.errors).toBeUndefined();
@@ -213,6 +229,38 @@ describe("memicl keys", () => {
       expect((await runCli(["keys", "list"], env)).stdout).toMatch(/^ana\treviewer\t\S+\trevoked /m);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("serving beyond loopback", () => {
+  it("starts on 0.0.0.0 once keys are on, and answers only requests with a key", async () => {
+    const open = await startTestServer("embedded");
+    const { key } = await new ApiKeyService(open.database.dataSource).create("remote", "viewer");
+    await open.server.close();
+    const serve = await startServe(
+      {
+        HOST: "0.0.0.0",
+        MEMICL_AUTH: "keys",
+        DATABASE_URL: open.database.url,
+        MEMICL_IN_PROCESS_WORKERS: "0",
+      },
+      freePort(),
+    );
+    try {
+      const ask = (headers: Record<string, string>) =>
+        fetch(`${serve.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ query: "{ datasetCount }" }),
+        });
+      expect((await ask({})).status).toBe(401);
+      const allowed = await ask({ authorization: `Bearer ${key}` });
+      expect(allowed.status).toBe(200);
+      expect(await allowed.json()).toEqual({ data: { datasetCount: 0 } });
+    } finally {
+      await serve.stop();
+      await open.database.close();
     }
   }, 60_000);
 });
