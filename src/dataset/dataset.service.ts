@@ -3,6 +3,7 @@ import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
+import { escapeLike } from "../common/like";
 import { Instance } from "../instance/instance.entity";
 import { Dataset, LabelVerbalizer } from "./dataset.entity";
 import { DatasetFilter, InstanceFilter, LabelCount } from "./dataset.inputs";
@@ -215,8 +216,4 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   return groups;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -4,6 +4,12 @@ import { ConnectionType } from "../common/connection";
 import { PageArgs } from "../common/page-args";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { Experiment } from "../experiment/experiment.entity";
+import {
+  ExperimentConnection,
+  ExperimentFilter,
+  ExperimentProgress,
+  experimentProgress,
+} from "../experiment/experiment.types";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { Run } from "./run.entity";
@@ -84,6 +90,23 @@ export class RunResolver {
     return services.runs.getExperiment(id);
   }
 
+  @Query(() => ExperimentConnection, { description: "Experiments, newest first, with their progress." })
+  experiments(
+    @Args() { first, after }: PageArgs,
+    @Arg("filter", () => ExperimentFilter, { nullable: true }) filter: ExperimentFilter | undefined,
+    @Ctx() { services }: Context,
+  ) {
+    return services.runs.listExperiments(first, after ?? null, filter);
+  }
+
+  @Query(() => Int)
+  experimentCount(
+    @Arg("filter", () => ExperimentFilter, { nullable: true }) filter: ExperimentFilter | undefined,
+    @Ctx() { services }: Context,
+  ) {
+    return services.runs.countExperiments(filter);
+  }
+
   @FieldResolver(() => Sample)
   sample(@Root() run: Run, @Ctx() { loaders }: Context) {
     return loaders.sample.load(run.sampleId);
@@ -110,6 +133,13 @@ export class ExperimentResolver {
   @FieldResolver(() => [Run])
   runs(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
     return loaders.experimentRuns.load(experiment.id);
+  }
+
+  @FieldResolver(() => ExperimentProgress, {
+    description: "Its runs, summed (status, counts, cost, last error).",
+  })
+  async progress(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
+    return experimentProgress(await loaders.experimentRuns.load(experiment.id));
   }
 }
 

@@ -3,9 +3,11 @@ import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, ConflictError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
+import { escapeLike } from "../common/like";
 import { Completion } from "../completion/completion.entity";
 import { CODE_VERSION } from "../config/code-version";
 import { Experiment } from "../experiment/experiment.entity";
+import { ExperimentFilter } from "../experiment/experiment.types";
 import { JudgeKind } from "../judgment/judgment.entity";
 import { JudgeInput } from "../judgment/judgment.inputs";
 import { ProviderRegistry } from "../llm/provider-registry";
@@ -80,6 +82,38 @@ export class RunService {
 
   count(filter: RunFilter = {}): Promise<number> {
     return this.filtered(filter).getCount();
+  }
+
+  /** Experiments, newest first, keyset-paged. */
+  async listExperiments(
+    first: number,
+    after: string | null,
+    filter: ExperimentFilter = {},
+  ): Promise<Page<Experiment>> {
+    checkPageSize(first);
+    const query = this.filteredExperiments(filter)
+      .orderBy("experiment.created_at", "DESC")
+      .addOrderBy("experiment.id", "DESC")
+      .limit(first + 1);
+    if (after) {
+      const [createdAt, id] = decodeCursor("Experiment", after);
+      query.andWhere("(experiment.created_at, experiment.id) < (:createdAt, :id)", { createdAt, id });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, first, (row) => encodeCursor("Experiment", [row.createdAt.toISOString(), row.id]));
+  }
+
+  countExperiments(filter: ExperimentFilter = {}): Promise<number> {
+    return this.filteredExperiments(filter).getCount();
+  }
+
+  private filteredExperiments(filter: ExperimentFilter) {
+    const query = this.dataSource.manager.createQueryBuilder(Experiment, "experiment");
+    if (filter.nameContains)
+      query.andWhere("experiment.name ILIKE :pattern", {
+        pattern: `%${escapeLike(filter.nameContains)}%`,
+      });
+    return query;
   }
 
   private filtered(filter: RunFilter) {

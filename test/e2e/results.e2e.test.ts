@@ -405,6 +405,35 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     ]);
   }, 90_000);
 
+  it("lists experiments newest first with their progress, paged and filtered", async () => {
+    const page = await api.gql(
+      `{ experiments(first: 1) { edges { node { name } } pageInfo { hasNextPage endCursor } } experimentCount }`,
+    );
+    expect(page.errors).toBeUndefined();
+    expect(page.data!.experimentCount).toBe(2);
+    expect(page.data!.experiments.edges.map((edge: any) => edge.node.name)).toEqual(["two samples"]);
+    expect(page.data!.experiments.pageInfo.hasNextPage).toBe(true);
+    const next = await api.gql(
+      `query($after: String) { experiments(first: 5, after: $after) { edges { node { id name progress { status runs activeRuns expected done failed lastError } } } } }`,
+      { after: page.data!.experiments.pageInfo.endCursor },
+    );
+    const [study] = next.data!.experiments.edges.map((edge: any) => edge.node);
+    expect(study.id).toBe(experimentId);
+    expect(study.progress).toEqual({
+      status: "SUCCEEDED",
+      runs: raw.length,
+      activeRuns: 0,
+      expected: study.progress.done,
+      done: raw.reduce((total, run) => total + run.completions.edges.length, 0),
+      failed: 0,
+      lastError: null,
+    });
+    const filtered = await api.gql(
+      `{ experiments(first: 5, filter: { nameContains: "TWO" }) { edges { node { name } } } }`,
+    );
+    expect(filtered.data!.experiments.edges.map((edge: any) => edge.node.name)).toEqual(["two samples"]);
+  });
+
   it("shows a human review in the report at once", async () => {
     const run = memorizationRuns().find((r) => r.setting === "FULL_INFORMATION" && r.shots === 0);
     const target = run.completions.edges.find(
