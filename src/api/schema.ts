@@ -1,3 +1,4 @@
+import { createPubSub } from "@graphql-yoga/subscription";
 import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { DatasetResolver } from "../dataset/dataset.resolver";
@@ -33,5 +34,8 @@ export function createSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: RESOLVERS,
     validate: { forbidUnknownValues: false },
+    // Required by type-graphql for subscriptions; ours read the database themselves (run/progress.ts), so that
+    // progress made in any process shows, and publish nothing through it.
+    pubSub: createPubSub(),
   });
 }

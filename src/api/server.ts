@@ -23,6 +23,7 @@ import { formatError } from "./errors";
 import { countQueryTokens, queryLimitRules } from "./query-limits";
 import { createSchema } from "./schema";
 import { createServices } from "./services";
+import { startSubscriptions } from "./subscriptions";
 
 export interface RunningServer {
   url: string;
@@ -43,8 +44,10 @@ export async function startServer(
       : null;
   const app = express();
   const httpServer = http.createServer(app);
+  const schema = await createSchema();
+  const subscriptions = startSubscriptions(httpServer, schema, config, services, logger);
   const apollo = new ApolloServer<Context>({
-    schema: await createSchema(),
+    schema,
     formatError: formatError(logger),
     validationRules: queryLimitRules(config),
     plugins: [
@@ -219,6 +222,7 @@ export async function startServer(
     url: `http://127.0.0.1:${port}/graphql`,
     port,
     async close() {
+      await subscriptions.close();
       await apollo.stop();
       await workers?.stop();
       await services.close();

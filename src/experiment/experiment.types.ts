@@ -1,5 +1,5 @@
 import { IsOptional, Length } from "class-validator";
-import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { ConnectionType } from "../common/connection";
 import { Run, RunStatus } from "../run/run.entity";
 import { Experiment } from "./experiment.entity";
@@ -83,4 +83,16 @@ export function experimentProgress(runs: readonly Run[]): ExperimentProgress {
     costUsd: runs.reduce((total, run) => total + Number(run.costUsd), 0),
     lastError: withError[0]?.lastError ?? null,
   };
+}
+
+@ObjectType({ description: "A live update of an experiment: its runs and their sum." })
+export class ExperimentProgressEvent {
+  @Field(() => ID)
+  experimentId: string;
+
+  @Field(() => ExperimentProgress)
+  progress: ExperimentProgress;
+
+  @Field(() => [Run], { description: "Every run, oldest first, as it stands." })
+  runs: Run[];
 }

@@ -1,4 +1,17 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  SubscribeResolverData,
+  Subscription,
+} from "type-graphql";
 import { Context } from "../api/context";
 import { ConnectionType } from "../common/connection";
 import { PageArgs } from "../common/page-args";
@@ -8,10 +21,12 @@ import {
   ExperimentConnection,
   ExperimentFilter,
   ExperimentProgress,
+  ExperimentProgressEvent,
   experimentProgress,
 } from "../experiment/experiment.types";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { watchRuns } from "./progress";
 import { Run } from "./run.entity";
 import {
   RunFilter,
@@ -97,6 +112,49 @@ export class RunResolver {
     @Ctx() { services }: Context,
   ) {
     return services.runs.listExperiments(first, after ?? null, filter);
+  }
+
+  @Subscription(() => Run, {
+    description:
+      "Live progress of a run (counts, status, tokens, cost, last error): its current state first, then each change " +
+      "(at most twice a second), read from the database, so work done by any worker process shows. Ends when the " +
+      "run is finished. Over graphql-ws on /graphql.",
+    subscribe: async ({ args, context }: SubscribeResolverData<unknown, { runId: string }, Context>) => {
+      await context.services.runs.get(args.runId);
+      return watchRuns(
+        async () => [await context.services.runs.get(args.runId)],
+        (runs) => runs[0],
+      );
+    },
+  })
+  runProgress(@Arg("runId", () => ID) _runId: string, @Root() run: Run): Run {
+    return run;
+  }
+
+  @Subscription(() => ExperimentProgressEvent, {
+    description:
+      "Live progress of an experiment: its runs and their sum, the current state first, then each change (at most " +
+      "twice a second). Ends when every run is finished.",
+    subscribe: async ({
+      args,
+      context,
+    }: SubscribeResolverData<unknown, { experimentId: string }, Context>) => {
+      await context.services.runs.getExperiment(args.experimentId);
+      return watchRuns(
+        async () => (await context.services.runs.runsByExperiments([args.experimentId]))[0],
+        (runs): ExperimentProgressEvent => ({
+          experimentId: args.experimentId,
+          progress: experimentProgress(runs),
+          runs,
+        }),
+      );
+    },
+  })
+  experimentProgress(
+    @Arg("experimentId", () => ID) _experimentId: string,
+    @Root() event: ExperimentProgressEvent,
+  ): ExperimentProgressEvent {
+    return event;
   }
 
   @Query(() => Int)
