@@ -66,10 +66,12 @@ export function startSubscriptions(
     },
     wsServer,
   );
+  let closing: Promise<void> | null = null;
   return {
-    async close() {
-      await server.dispose();
-      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    /** Closes every subscription and the WebSocket server (graphql-ws's dispose closes both); idempotent. */
+    close() {
+      closing ??= Promise.resolve(server.dispose());
+      return closing;
     },
   };
 }

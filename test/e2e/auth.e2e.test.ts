@@ -75,19 +75,25 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
     keys.revoked = (await service.create("gone", "admin")).key;
     await service.revoke("gone");
     await open.server.close();
+    const server = await startServer(
+      loadConfig({
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        MEMICL_AUTH: "keys",
+        MEMICL_IN_PROCESS_WORKERS: "0",
+        MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
+      }),
+      createLogger("silent"),
+      open.database,
+    );
+    // The same database, served with keys on: closing it closes this server and the database once each.
     api = {
       ...open,
-      server: await startServer(
-        loadConfig({
-          PORT: "0",
-          LOG_LEVEL: "silent",
-          MEMICL_AUTH: "keys",
-          MEMICL_IN_PROCESS_WORKERS: "0",
-          MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
-        }),
-        createLogger("silent"),
-        open.database,
-      ),
+      server,
+      async close() {
+        await server.close();
+        await open.database.close();
+      },
     };
   }, 60_000);
   afterAll(() => api?.close());
