@@ -150,5 +150,6 @@ export class JudgmentExecutor {
       ],
     );
     judgmentsMade.inc({ judge_kind: "LLM", verdict });
+    await this.dataSource.query(sql.touchRunsOfCompletions, [[job.completionId]]);
   }
 }

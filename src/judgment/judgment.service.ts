@@ -95,6 +95,7 @@ export class JudgmentService {
       }),
     );
     judgmentsMade.inc({ judge_kind: "HUMAN", verdict: input.verdict });
+    await this.dataSource.query(sql.touchRunsOfCompletions, [[completion.id]]);
     return { completion, judgment };
   }
 
@@ -155,6 +156,7 @@ export class JudgmentService {
         chunk.map((row) => row.extraction.rule),
       ]);
       for (const row of chunk) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: row.verdict });
+      await this.dataSource.query(sql.touchRunsOfCompletions, [chunk.map((row) => row.id)]);
     }
     return judged.length;
   }

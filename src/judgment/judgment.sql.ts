@@ -80,3 +80,8 @@ export const completionsToReview = `
   WHERE (page.sort_key, page.id) > ($3::text, $4::bigint)
   ORDER BY page.sort_key, page.id
   LIMIT $6`;
+
+/** Marks the runs of these completions as changed (their figures moved): `run.lastUpdatedAt` (a trigger sets it). */
+export const touchRunsOfCompletions = `
+  UPDATE run SET updated_at = clock_timestamp()
+  WHERE id IN (SELECT DISTINCT run_id FROM completion WHERE id = ANY($1::bigint[]))`;

@@ -200,6 +200,12 @@ export class Run {
   finishedAt: Date | null;
 
   @UpdateDateColumn({ name: "updated_at", type: "timestamptz" })
+  @Field(() => Date, {
+    name: "lastUpdatedAt",
+    description:
+      "When anything about the run last changed (progress, status, a judgment or review): poll this cheaply and " +
+      "refetch the heavy tables only when it moves.",
+  })
   updatedAt: Date;
 }
 

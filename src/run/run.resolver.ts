@@ -193,6 +193,17 @@ export class ExperimentResolver {
     return loaders.experimentRuns.load(experiment.id);
   }
 
+  @FieldResolver(() => Date, {
+    description: "When anything in the experiment last changed: the latest of its runs' lastUpdatedAt.",
+  })
+  async lastUpdatedAt(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
+    const runs = await loaders.experimentRuns.load(experiment.id);
+    return runs.reduce(
+      (latest, run) => (run.updatedAt > latest ? run.updatedAt : latest),
+      experiment.createdAt,
+    );
+  }
+
   @FieldResolver(() => ExperimentProgress, {
     description: "Its runs, summed (status, counts, cost, last error).",
   })

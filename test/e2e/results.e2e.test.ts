@@ -442,6 +442,10 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const before = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
     const cellOf = (r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0;
     const instancesBefore = report.contamination.find(cellOf).memorizedInstances;
+    const STAMPS = `query($id: ID!) { experiment(id: $id) { lastUpdatedAt runs { id lastUpdatedAt finishedAt } } }`;
+    const stampsResponse = await api.gql(STAMPS, { id: experimentId });
+    expect(stampsResponse.errors).toBeUndefined();
+    const stampsBefore = stampsResponse.data!.experiment;
     await api.gql(
       `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id } } }`,
       {
@@ -458,5 +462,22 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     });
     // The per-instance figures (kept by the same trigger) move with it.
     expect(report.contamination.find(cellOf).memorizedInstances).toBe(instancesBefore + 1);
+    // And a polling dashboard sees that something changed: the run's and the experiment's lastUpdatedAt move.
+    const stampsAfter = (await api.gql(STAMPS, { id: experimentId })).data!.experiment;
+    const stampOf = (stamps: any, id: string) => stamps.runs.find((r: any) => r.id === id).lastUpdatedAt;
+    expect(Date.parse(stampOf(stampsAfter, run.id))).toBeGreaterThan(
+      Date.parse(stampOf(stampsBefore, run.id)),
+    );
+    expect(Date.parse(stampsAfter.lastUpdatedAt)).toBeGreaterThan(Date.parse(stampsBefore.lastUpdatedAt));
+    expect(stampsAfter.lastUpdatedAt).toBe(
+      stampsAfter.runs
+        .map((r: any) => r.lastUpdatedAt)
+        .sort()
+        .at(-1),
+    );
+    for (const other of stampsAfter.runs) {
+      expect(Date.parse(other.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(other.finishedAt));
+      if (other.id !== run.id) expect(other.lastUpdatedAt).toBe(stampOf(stampsBefore, other.id));
+    }
   });
 });
