@@ -15,7 +15,7 @@ import { Config } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
 import { graphqlMetricsPlugin } from "../observability/graphql-metrics";
-import { databaseRegistry, processRegistry } from "../observability/metrics";
+import { collectProcessMetrics, databaseRegistry, processRegistry } from "../observability/metrics";
 import { exportCompletions } from "../results/export.service";
 import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
@@ -100,6 +100,7 @@ export async function startServer(
   const requireKey = authenticate(config, services.apiKeys);
   // Prometheus metrics: this process's counters and the database-wide gauges. With MEMICL_METRICS_TOKEN set, that
   // token (or, with keys on, any live key) is required; with keys on and no token, a key is.
+  collectProcessMetrics();
   const metricsRegistry = Registry.merge([
     processRegistry,
     databaseRegistry(database.dataSource, async () => (await services.workers.live()).length),

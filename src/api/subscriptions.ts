@@ -1,9 +1,9 @@
 import http from "node:http";
-import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from "graphql";
+import { GraphQLSchema, parse, specifiedRules, validate } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { bearerKey, Principal } from "../auth/api-key.service";
-import { allows, requiredRole } from "../auth/roles";
+import { accessRefusal } from "../auth/guard";
 import { Config } from "../config/config";
 import { Logger } from "../logging/logger";
 import { Context, createContext } from "./context";
@@ -45,20 +45,14 @@ export function startSubscriptions(
       },
       onSubscribe: (ctx, _id, payload) => {
         if (config.auth !== "keys") return;
-        const principal = ctx.extra.principal;
         let document: ReturnType<typeof parse>;
         try {
           document = parse(payload.query);
         } catch {
           return; // graphql-ws reports the syntax error itself
         }
-        const { role, unknownMutations } = requiredRole(schema, document, payload.operationName);
-        if (!principal || unknownMutations.length > 0 || !allows(principal.role, role))
-          return [
-            new GraphQLError(`this key may not do this: it needs the ${role} role`, {
-              extensions: { code: "FORBIDDEN" },
-            }),
-          ];
+        const refusal = accessRefusal(schema, document, payload.operationName, ctx.extra.principal ?? null);
+        if (refusal) return [refusal];
       },
       onError: (_ctx, _id, _payload, errors) => {
         logger.warn({ errors: errors.map((error) => error.message) }, "subscription error");

@@ -1,6 +1,6 @@
 import { ApolloServerPlugin } from "@apollo/server";
 import express from "express";
-import { GraphQLError } from "graphql";
+import { DocumentNode, GraphQLError, GraphQLSchema } from "graphql";
 import { Config } from "../config/config";
 import { ApiKeyService, bearerKey, Principal } from "./api-key.service";
 import { allows, requiredRole } from "./roles";
@@ -39,6 +39,30 @@ export function authenticate(config: Config, keys: ApiKeyService): express.Reque
   };
 }
 
+/** Why a principal may not run an operation (the role rules of roles.ts), or null when it may. */
+export function accessRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  principal: Principal | null,
+): GraphQLError | null {
+  if (!principal)
+    return new GraphQLError("an API key is required", {
+      extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+    });
+  const { role, unknownMutations } = requiredRole(schema, document, operationName);
+  if (unknownMutations.length > 0)
+    return new GraphQLError(`no access rule for ${unknownMutations.join(", ")}: refused`, {
+      extensions: { code: "FORBIDDEN", http: { status: 403 } },
+    });
+  if (!allows(principal.role, role))
+    return new GraphQLError(
+      `this key ("${principal.name}", role ${principal.role}) may not do this: it needs the ${role} role`,
+      { extensions: { code: "FORBIDDEN", http: { status: 403 } } },
+    );
+  return null;
+}
+
 /**
  * Checks each GraphQL operation, before it runs, against the role rules of roles.ts: the strictest rule over every
  * field it selects must be within the key's role. A mutation without a rule is refused while authentication is on.
@@ -51,21 +75,8 @@ export function authorizationPlugin<Context extends { principal: Principal | nul
       return {
         async didResolveOperation({ document, operationName, contextValue, schema }) {
           if (config.auth !== "keys") return;
-          const principal = contextValue.principal;
-          if (!principal)
-            throw new GraphQLError("an API key is required", {
-              extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
-            });
-          const { role, unknownMutations } = requiredRole(schema, document, operationName);
-          if (unknownMutations.length > 0)
-            throw new GraphQLError(`no access rule for ${unknownMutations.join(", ")}: refused`, {
-              extensions: { code: "FORBIDDEN", http: { status: 403 } },
-            });
-          if (!allows(principal.role, role))
-            throw new GraphQLError(
-              `this key ("${principal.name}", role ${principal.role}) may not do this: it needs the ${role} role`,
-              { extensions: { code: "FORBIDDEN", http: { status: 403 } } },
-            );
+          const refusal = accessRefusal(schema, document, operationName, contextValue.principal);
+          if (refusal) throw refusal;
         },
       };
     },

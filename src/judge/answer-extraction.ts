@@ -71,12 +71,10 @@ export function extractAnswer(
   initialSegment?: string,
 ): ExtractedAnswer {
   const raw = output.replace(/\r\n?/g, "\n").trim();
-  const labelPattern = layout.labels.map(escapeRegExp).join("|");
-  const startsWithLabel = labelPattern ? new RegExp(`^\\s*(?:${labelPattern})`, "i") : null;
+  const { startsWithLabel, answerLabel, nextField, sameLine } = patternsOf(layout);
   let text = raw;
 
-  if (layout.answerLabel) {
-    const answerLabel = new RegExp(`^\\s*${escapeRegExp(layout.answerLabel)}[ \\t]*`, "i");
+  if (answerLabel) {
     const lines = text.split("\n");
     const at = lines.findIndex((line) => answerLabel.test(line));
     const echoedQuery =
@@ -91,12 +89,10 @@ export function extractAnswer(
   let answer = "";
   if (!startsWithLabel?.test(text)) {
     let end = text.length;
-    if (labelPattern) {
-      const nextField = new RegExp(`\\n[ \\t]*(?:${labelPattern})`, "i").exec(text);
-      if (nextField) end = nextField.index;
-      const sameLine = new RegExp(`[ \\t](?:${labelPattern})(?=[ \\t]|$)`, "m").exec(text.slice(0, end));
-      if (sameLine) end = sameLine.index;
-    }
+    const next = nextField?.exec(text);
+    if (next) end = next.index;
+    const same = sameLine?.exec(text.slice(0, end));
+    if (same) end = same.index;
     if (layout.blankLineSeparates) {
       const blank = /\n[ \t]*\n/.exec(text.slice(0, end));
       if (blank) end = blank.index;
@@ -104,6 +100,33 @@ export function extractAnswer(
     answer = unquote(text.slice(0, end).trim());
   }
   return { answer, rule: EXTRACTION_RULE, changed: answer !== raw };
+}
+
+interface LayoutPatterns {
+  startsWithLabel: RegExp | null;
+  answerLabel: RegExp | null;
+  nextField: RegExp | null;
+  sameLine: RegExp | null;
+}
+
+const PATTERNS = new WeakMap<AnswerLayout, LayoutPatterns>();
+
+/** A layout's patterns, compiled once per layout (a run extracts every answer with the same one). */
+function patternsOf(layout: AnswerLayout): LayoutPatterns {
+  let patterns = PATTERNS.get(layout);
+  if (!patterns) {
+    const labels = layout.labels.map(escapeRegExp).join("|");
+    patterns = {
+      startsWithLabel: labels ? new RegExp(`^\\s*(?:${labels})`, "i") : null,
+      answerLabel: layout.answerLabel
+        ? new RegExp(`^\\s*${escapeRegExp(layout.answerLabel)}[ \\t]*`, "i")
+        : null,
+      nextField: labels ? new RegExp(`\\n[ \\t]*(?:${labels})`, "i") : null,
+      sameLine: labels ? new RegExp(`[ \\t](?:${labels})(?=[ \\t]|$)`, "m") : null,
+    };
+    PATTERNS.set(layout, patterns);
+  }
+  return patterns;
 }
 
 const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();

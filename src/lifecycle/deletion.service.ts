@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from "typeorm";
 import { ConflictError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
+import { queueJobsSql } from "../queue/job-queue";
 import { DeletionCounts } from "./deletion.types";
 
 /** Refuses a delete: throws, or in a dry run records why it would be refused. */
@@ -16,16 +17,6 @@ const ZERO: DeletionCounts = {
   judgments: 0,
   queuedJobs: 0,
 };
-
-/** Waiting queue jobs of completions (pg-boss keeps them in its own schema; none when the queue never started). */
-const WAITING_JOBS = `
-  SELECT count(*)::int AS count FROM pgboss.job
-  WHERE name LIKE 'memicl-%' AND state IN ('created', 'retry') AND data->>'completionId' IN (
-    SELECT c.id::text FROM completion c WHERE c.run_id = ANY($1::uuid[]))`;
-const DISCARD_JOBS = `
-  DELETE FROM pgboss.job
-  WHERE name LIKE 'memicl-%' AND state IN ('created', 'retry') AND data->>'completionId' IN (
-    SELECT c.id::text FROM completion c WHERE c.run_id = ANY($1::uuid[]))`;
 
 /**
  * Deletes experiments, samples and datasets with what depends on them, in one transaction each; refuses while a
@@ -168,17 +159,18 @@ export class DeletionService {
   }
 
   private async queueExists(manager: EntityManager): Promise<boolean> {
-    const [{ exists }] = await manager.query("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists");
+    const [{ exists }] = await manager.query(queueJobsSql.queueExists);
     return exists;
   }
 
   private async waitingJobs(manager: EntityManager, runIds: string[]): Promise<number> {
     if (runIds.length === 0 || !(await this.queueExists(manager))) return 0;
-    const [{ count }] = await manager.query(WAITING_JOBS, [runIds]);
+    const [{ count }] = await manager.query(queueJobsSql.countWaitingOfRuns, [runIds]);
     return count;
   }
 
   private async discardJobs(manager: EntityManager, runIds: string[]): Promise<void> {
-    if (runIds.length > 0 && (await this.queueExists(manager))) await manager.query(DISCARD_JOBS, [runIds]);
+    if (runIds.length > 0 && (await this.queueExists(manager)))
+      await manager.query(queueJobsSql.discardWaitingOfRuns, [runIds]);
   }
 }

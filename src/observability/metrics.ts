@@ -7,7 +7,18 @@ import { ProviderCallError } from "../llm/model-provider";
  * database-wide gauges of `databaseRegistry` on GET /metrics). Names follow Prometheus conventions.
  */
 export const processRegistry = new Registry();
-collectDefaultMetrics({ register: processRegistry, prefix: "memicl_" });
+
+let defaultsCollected = false;
+
+/**
+ * Node's own metrics (memory, CPU, event-loop lag, GC), started by the process that serves /metrics; CLI
+ * commands, which import the counters above, do not pay for their observers.
+ */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: processRegistry, prefix: "memicl_" });
+}
 
 export const providerCallDuration = new Histogram({
   name: "memicl_provider_call_duration_seconds",

@@ -71,6 +71,22 @@ const QUEUE_PREFIX: Record<JobKind, string> = {
   judgment: "memicl-judgment",
 };
 
+/**
+ * SQL over pg-boss's own tables, for the few places that must see queue jobs in a transaction of their own (deleting
+ * an experiment discards its waiting jobs). `$1` is run ids; `queueExists` is false until the queue first starts.
+ */
+export const queueJobsSql = {
+  queueExists: "SELECT to_regclass('pgboss.job') IS NOT NULL AS exists",
+  countWaitingOfRuns: `
+    SELECT count(*)::int AS count FROM pgboss.job
+    WHERE name LIKE 'memicl-%' AND state IN ('created', 'retry') AND data->>'completionId' IN (
+      SELECT c.id::text FROM completion c WHERE c.run_id = ANY($1::uuid[]))`,
+  discardWaitingOfRuns: `
+    DELETE FROM pgboss.job
+    WHERE name LIKE 'memicl-%' AND state IN ('created', 'retry') AND data->>'completionId' IN (
+      SELECT c.id::text FROM completion c WHERE c.run_id = ANY($1::uuid[]))`,
+};
+
 /** Jobs of one kind for one provider share a queue, so a worker takes only what it can call. */
 export function queueName(kind: JobKind, provider: string): string {
   return `${QUEUE_PREFIX[kind]}.${provider}`;

@@ -190,15 +190,22 @@ export function breakdown(
   });
   const pooled = new Map<string, Group>();
   const perSample = new Map<string, Group>();
+  /** The per-sample groups of each pooled group, for the spread between samples. */
+  const partsOf = new Map<string, Group[]>();
   for (const cell of kept) {
     const key = keyOf(cell);
+    const pooledId = JSON.stringify(key);
     const add = (map: Map<string, Group>, id: string) => {
-      const group = map.get(id) ?? { key, sampleIds: new Set<string>(), cells: [] };
+      let group = map.get(id);
+      if (!group) {
+        group = { key, sampleIds: new Set<string>(), cells: [] };
+        map.set(id, group);
+        if (map === perSample) partsOf.set(pooledId, [...(partsOf.get(pooledId) ?? []), group]);
+      }
       group.sampleIds.add(cell.sampleId);
       group.cells.push(cell);
-      map.set(id, group);
     };
-    add(pooled, JSON.stringify(key));
+    add(pooled, pooledId);
     add(perSample, JSON.stringify([key, cell.sampleId]));
   }
 
@@ -206,32 +213,21 @@ export function breakdown(
     JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots]),
   );
 
-  const rateOf = (group: Group) => {
-    let exact = 0;
-    let nearExact = 0;
-    let inexact = 0;
-    for (const cell of group.cells) {
-      exact += cell.exact;
-      nearExact += cell.nearExact;
-      inexact += cell.inexact;
-    }
+  const totals = (group: Group) => {
+    const sumOf = (field: "exact" | "nearExact" | "inexact" | "unjudged") =>
+      group.cells.reduce((total, cell) => total + cell[field], 0);
+    const [exact, nearExact, inexact, unjudged] = [
+      sumOf("exact"),
+      sumOf("nearExact"),
+      sumOf("inexact"),
+      sumOf("unjudged"),
+    ];
     const n = exact + nearExact + inexact;
-    return n ? memorizedOf(measure, exact, nearExact) / n : null;
+    return { exact, nearExact, inexact, unjudged, n, memorized: memorizedOf(measure, exact, nearExact) };
   };
 
   const row = (group: Group, sampleRates: number[] | null): MemorizationBreakdownRow => {
-    let exact = 0;
-    let nearExact = 0;
-    let inexact = 0;
-    let unjudged = 0;
-    for (const cell of group.cells) {
-      exact += cell.exact;
-      nearExact += cell.nearExact;
-      inexact += cell.inexact;
-      unjudged += cell.unjudged;
-    }
-    const n = exact + nearExact + inexact;
-    const memorized = memorizedOf(measure, exact, nearExact);
+    const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
     const countsOnce =
       group.cells.length === group.sampleIds.size &&
       group.cells.every((c) => c.runs <= 1 && c.maxRepeats <= 1);
@@ -279,10 +275,10 @@ export function breakdown(
   };
 
   const ratesOfSamples = (key: string) =>
-    [...perSample.entries()]
-      .filter(([id]) => JSON.stringify(JSON.parse(id)[0]) === key)
-      .map(([, group]) => rateOf(group))
-      .filter((rate): rate is number => rate !== null);
+    (partsOf.get(key) ?? [])
+      .map(totals)
+      .filter((part) => part.n > 0)
+      .map((part) => part.memorized / part.n);
 
   const rows: MemorizationBreakdownRow[] = [];
   if (bySampleToo) {

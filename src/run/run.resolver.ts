@@ -198,10 +198,7 @@ export class ExperimentResolver {
   })
   async lastUpdatedAt(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
     const runs = await loaders.experimentRuns.load(experiment.id);
-    return runs.reduce(
-      (latest, run) => (run.updatedAt > latest ? run.updatedAt : latest),
-      experiment.createdAt,
-    );
+    return new Date(Math.max(experiment.createdAt.getTime(), ...runs.map((run) => run.updatedAt.getTime())));
   }
 
   @FieldResolver(() => ExperimentProgress, {

@@ -110,12 +110,12 @@ export function pearsonBootstrapInterval(
   if (xs.length < 3) return null;
   return percentileBootstrap(
     xs.length,
-    (indices) => {
+    (indices, start, end) => {
       const a: number[] = [];
       const b: number[] = [];
-      for (const index of indices) {
-        a.push(xs[index]);
-        b.push(ys[index]);
+      for (let i = start; i < end; i += 1) {
+        a.push(xs[indices[i]]);
+        b.push(ys[indices[i]]);
       }
       return sampleCorrelation(a, b);
     },
