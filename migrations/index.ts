@@ -8,6 +8,7 @@ import { AnswerExtraction1764439200000 } from "./1764439200000-AnswerExtraction"
 import { InstanceVerdictCounts1764442800000 } from "./1764442800000-InstanceVerdictCounts";
 import { ApiKeys1764446400000 } from "./1764446400000-ApiKeys";
 import { RunLastUpdated1764450000000 } from "./1764450000000-RunLastUpdated";
+import { MetricRows1764453600000 } from "./1764453600000-MetricRows";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -22,4 +23,5 @@ export const MIGRATIONS: Function[] = [
   InstanceVerdictCounts1764442800000,
   ApiKeys1764446400000,
   RunLastUpdated1764450000000,
+  MetricRows1764453600000,
 ];

@@ -5,6 +5,7 @@ import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
 import { DeletionResolver } from "../lifecycle/deletion.resolver";
+import { MetricResolver } from "../results/metric.resolver";
 import { ResultResolver } from "../results/result.resolver";
 import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
 import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
@@ -25,6 +26,7 @@ export const RESOLVERS = [
   JudgmentResolver,
   CompletionJudgmentResolver,
   ResultResolver,
+  MetricResolver,
   WorkerResolver,
   VersionResolver,
   DeletionResolver,

@@ -17,6 +17,7 @@ import { Logger } from "../logging/logger";
 import { graphqlMetricsPlugin } from "../observability/graphql-metrics";
 import { collectProcessMetrics, databaseRegistry, processRegistry } from "../observability/metrics";
 import { exportCompletions } from "../results/export.service";
+import { startMetricRefresher } from "../results/metric.service";
 import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
@@ -42,6 +43,7 @@ export async function startServer(
     config.inProcessWorkers > 0
       ? await startWorkers(services, config, { role: "serve", concurrency: config.inProcessWorkers, logger })
       : null;
+  const metricRefresher = startMetricRefresher(services.metrics, logger);
   const app = express();
   const httpServer = http.createServer(app);
   const schema = await createSchema();
@@ -226,6 +228,7 @@ export async function startServer(
       await subscriptions.close();
       await apollo.stop();
       await workers?.stop();
+      await metricRefresher.stop();
       await services.close();
     },
   };

@@ -10,6 +10,7 @@ import { DeletionService } from "../lifecycle/deletion.service";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue, PgBossQueue } from "../queue/job-queue";
+import { MetricService } from "../results/metric.service";
 import { ResultService } from "../results/result.service";
 import { CompletionExecutor } from "../run/completion-executor";
 import { RunService } from "../run/run.service";
@@ -36,6 +37,8 @@ export interface Services {
   judgments: JudgmentService;
   judgmentExecutor: JudgmentExecutor;
   results: ResultService;
+  /** The study report as flat metric rows, kept current. */
+  metrics: MetricService;
   /** This process as a worker (registered only when it works on the queue). */
   worker: WorkerRegistration;
   workers: WorkerService;
@@ -51,6 +54,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const prompts = new PromptService(dataSource, samples, datasets, templates);
   const providers = new ProviderRegistry(config.providers, dataSource);
   const queue = new PgBossQueue(database.url, logger);
+  const results = new ResultService(dataSource);
   const worker = new WorkerRegistration(dataSource, queue, logger, { leaseSeconds: config.leaseSeconds });
   return {
     dataSource,
@@ -75,7 +79,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     ),
     judgments: new JudgmentService(dataSource, providers, queue, templates),
     judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),
-    results: new ResultService(dataSource),
+    results,
+    metrics: new MetricService(dataSource, results),
     worker,
     workers: new WorkerService(dataSource, providers, { leaseSeconds: config.leaseSeconds }),
     close: async () => {

@@ -1,4 +1,5 @@
 import { Config } from "../config/config";
+import { startMetricRefresher } from "../results/metric.service";
 import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
 
@@ -11,6 +12,8 @@ export async function runWorker(config: Config, options: { concurrency?: number 
     concurrency,
     logger: command.logger,
   });
+  // Metric rows are kept current by every process that makes results change.
+  const metricRefresher = startMetricRefresher(command.services.metrics, command.logger);
   process.stderr.write(
     `memicl: worker (pid ${process.pid}) making up to ${concurrency} calls at once; database: ${command.database.description}\n`,
   );
@@ -20,6 +23,7 @@ export async function runWorker(config: Config, options: { concurrency?: number 
     stopping = true;
     setTimeout(() => process.exit(1), 20_000).unref();
     await workers.stop();
+    await metricRefresher.stop();
     await command.close();
     process.exit(0);
   };

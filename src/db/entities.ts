@@ -9,7 +9,7 @@ import { Judgment } from "../judgment/judgment.entity";
 import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { InstanceVerdictCount } from "../results/instance-verdict-count.entity";
-import { Metric } from "../results/metric.entity";
+import { Metric, MetricState } from "../results/metric.entity";
 import { RunVerdictCount } from "../results/run-verdict-count.entity";
 import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
@@ -30,6 +30,7 @@ export const ENTITIES = [
   Completion,
   Judgment,
   Metric,
+  MetricState,
   ResponseCacheEntry,
   ProviderRateBucket,
   RunVerdictCount,

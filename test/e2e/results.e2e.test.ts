@@ -1,4 +1,5 @@
 import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
+import { METRIC_NAMES } from "../../src/results/metric-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
@@ -32,6 +33,40 @@ function pearsonReference(xs: number[], ys: number[]): number {
   const sx = Math.sqrt(xs.reduce((total, x) => total + (x - mx) ** 2, 0));
   const sy = Math.sqrt(ys.reduce((total, y) => total + (y - my) ** 2, 0));
   return cov / (sx * sy);
+}
+
+const METRICS = `query($filter: MetricFilter!, $after: String) { metrics(filter: $filter, first: 500, after: $after) {
+  edges { node { id name value numerator denominator ciLow ciHigh computedAt
+    scope { experimentId sampleId sampleSeed dataset setting shots regime measure judge otherSetting otherShots } } }
+  pageInfo { hasNextPage endCursor } } }`;
+
+/** Every metric row of a filter, page after page. */
+async function allMetrics(api: TestServer, filter: Record<string, unknown>): Promise<any[]> {
+  const rows: any[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const response: any = await api.gql(METRICS, { filter, after });
+    expect(response.errors).toBeUndefined();
+    rows.push(...response.data.metrics.edges.map((edge: any) => edge.node));
+    if (!response.data.metrics.pageInfo.hasNextPage) return rows;
+    after = response.data.metrics.pageInfo.endCursor;
+  }
+}
+
+/** The metric of this name whose scope has these values (exactly one). */
+function metricOf(metrics: any[], name: string, scope: Record<string, unknown>): any {
+  const found = metrics.filter(
+    (metric) =>
+      metric.name === name && Object.entries(scope).every(([key, value]) => metric.scope[key] === value),
+  );
+  expect({ name, scope, found: found.length }).toEqual({ name, scope, found: 1 });
+  return found[0];
+}
+
+/** The report's numbers and the metric's, side by side. */
+function expectSameNumbers(metric: any, expected: Record<string, number | null>): void {
+  const actual = Object.fromEntries(Object.keys(expected).map((key) => [key, metric[key]]));
+  expect(actual).toEqual(expected);
 }
 
 describe.each(BACKENDS)("results (%s database)", (backend) => {
@@ -348,6 +383,166 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     );
   });
 
+  it("serves every number of the report as flat metric rows with the report's values", async () => {
+    const metrics = await allMetrics(api, { experimentId });
+    expect(new Set(metrics.map((metric) => metric.scope.experimentId))).toEqual(new Set([experimentId]));
+    for (const metric of metrics) expect(METRIC_NAMES).toContain(metric.name);
+    const ids = metrics.map((metric) => Number(metric.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const judged = { judge: "effective" };
+    for (const [rows, measure] of [
+      [report.memorization, "EXACT_OR_NEAR_EXACT"],
+      [report.memorizationExactOnly, "EXACT_ONLY"],
+    ] as const) {
+      for (const row of rows) {
+        const metric = metricOf(metrics, "memorization.rate", {
+          ...judged,
+          measure,
+          sampleId: row.sampleId,
+          dataset: row.dataset,
+          setting: row.setting,
+          shots: row.shots,
+        });
+        expectSameNumbers(metric, {
+          value: row.rate,
+          numerator: row.memorized,
+          denominator: row.n,
+          ...(measure === "EXACT_OR_NEAR_EXACT" ? { ciLow: row.ciLow, ciHigh: row.ciHigh } : {}),
+        });
+      }
+    }
+    for (const row of report.memorization) {
+      const scope = { sampleId: row.sampleId, setting: row.setting, shots: row.shots, measure: null };
+      expect(metricOf(metrics, "memorization.near_exact_share", scope).numerator).toBe(row.nearExact);
+      expect(metricOf(metrics, "memorization.unjudged", scope).value).toBe(row.unjudged);
+    }
+    for (const row of report.memorizationByRegime) {
+      const metric = metricOf(metrics, "memorization.rate_by_regime", {
+        setting: row.setting,
+        regime: row.regime,
+        shots: null,
+      });
+      expectSameNumbers(metric, { value: row.rate, numerator: row.memorized, denominator: row.n });
+    }
+    for (const row of report.performance) {
+      const scope = { sampleId: row.sampleId, dataset: row.dataset, shots: row.shots, setting: null };
+      expectSameNumbers(metricOf(metrics, "performance.accuracy", scope), {
+        value: row.accuracy,
+        numerator: row.correct,
+        denominator: row.n,
+        ciLow: row.ciLow,
+        ciHigh: row.ciHigh,
+      });
+      expect(metricOf(metrics, "performance.accuracy_sd", scope).value).toBe(row.accuracyStandardDeviation);
+      expect(metricOf(metrics, "performance.mean_accuracy", scope).value).toBe(row.meanAccuracy);
+    }
+    for (const row of report.memorizedVsNotMemorized) {
+      const scope = { setting: row.setting, shots: row.shots };
+      expectSameNumbers(metricOf(metrics, "memorized_vs_not.difference", scope), {
+        value: row.difference,
+        ciLow: row.differenceCiLow,
+        ciHigh: row.differenceCiHigh,
+      });
+      expect(metricOf(metrics, "memorized_vs_not.accuracy_memorized", scope)).toMatchObject({
+        value: row.memorized.accuracy,
+        numerator: row.memorized.correct,
+        denominator: row.memorized.n,
+      });
+      expect(metricOf(metrics, "memorized_vs_not.fisher_p_holm", scope).value).toBe(row.pValueHolm);
+    }
+    for (const row of report.correlations) {
+      const scope = { setting: row.setting, measure: row.measure };
+      expectSameNumbers(metricOf(metrics, "correlation.pearson", scope), {
+        value: row.pearson,
+        denominator: row.n,
+        ciLow: row.pearsonCiLow,
+        ciHigh: row.pearsonCiHigh,
+      });
+      expect(metricOf(metrics, "correlation.spearman_p_holm", scope).value).toBe(row.spearmanPValueHolm);
+    }
+    for (const [name, rows] of [
+      ["setting_comparison.mcnemar_p_holm", report.settingComparisons],
+      ["zero_vs_few_shot.mcnemar_p_holm", report.zeroVsFewShot],
+    ] as const) {
+      for (const row of rows) {
+        const metric = metricOf(metrics, name, {
+          setting: row.settingA,
+          shots: row.shotsA,
+          otherSetting: row.settingB,
+          otherShots: row.shotsB,
+        });
+        expectSameNumbers(metric, {
+          value: row.pValueHolm,
+          numerator: row.onlyA,
+          denominator: row.onlyA + row.onlyB,
+        });
+      }
+    }
+    for (const row of report.transitionRates) {
+      const metric = metricOf(metrics, "transition.near_exact_to_exact", {
+        setting: row.setting,
+        shots: row.fromShots,
+        otherShots: row.toShots,
+      });
+      expectSameNumbers(metric, { value: row.rate, numerator: row.becameExact, denominator: row.nearExact });
+    }
+    for (const row of report.contamination) {
+      const scope = { setting: row.setting, shots: row.shots };
+      expect(metricOf(metrics, "contamination.contaminated", scope).value).toBe(row.contaminated ? 1 : 0);
+      expectSameNumbers(metricOf(metrics, "contamination.rate", scope), {
+        value: row.rate,
+        numerator: row.memorizedInstances,
+        denominator: row.instances,
+        ciLow: row.ciLow,
+        ciHigh: row.ciHigh,
+      });
+    }
+  });
+
+  it("filters metrics by name, setting, k and measure, pages them, and refuses unknown names", async () => {
+    const filtered = await allMetrics(api, {
+      experimentId,
+      names: ["memorization.rate"],
+      settings: ["ONLY_SEGMENT_PAIRS"],
+      shots: [0, 20],
+      measures: ["EXACT_ONLY"],
+    });
+    expect(
+      filtered.map((metric) => [metric.scope.setting, metric.scope.shots, metric.scope.measure]),
+    ).toEqual([
+      ["ONLY_SEGMENT_PAIRS", 0, "EXACT_ONLY"],
+      ["ONLY_SEGMENT_PAIRS", 20, "EXACT_ONLY"],
+    ]);
+    const first = await api.gql(
+      `query($f: MetricFilter!) { metrics(filter: $f, first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+      { f: { experimentId, names: ["performance.accuracy"] } },
+    );
+    expect(first.data!.metrics.edges).toHaveLength(2);
+    expect(first.data!.metrics.pageInfo.hasNextPage).toBe(true);
+    const rest = await api.gql(
+      `query($f: MetricFilter!, $after: String) { metrics(filter: $f, first: 10, after: $after) { edges { node { id scope { shots } } } } }`,
+      { f: { experimentId, names: ["performance.accuracy"] }, after: first.data!.metrics.pageInfo.endCursor },
+    );
+    expect(rest.data!.metrics.edges.map((edge: any) => edge.node.scope.shots)).toEqual([20]);
+    const unknown = await api.gql(
+      `query($f: MetricFilter!) { metrics(filter: $f) { edges { node { id } } } }`,
+      {
+        f: { experimentId, names: ["memorization.rates"] },
+      },
+    );
+    expect(unknown.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('unknown metric name "memorization.rates"'),
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+    const missing = await api.gql(
+      `query($f: MetricFilter!) { metrics(filter: $f) { edges { node { id } } } }`,
+      {
+        f: { experimentId: "00000000-0000-4000-8000-000000000000" },
+      },
+    );
+    expect(missing.errors?.[0].extensions?.code).toBe("NOT_FOUND");
+  });
+
   it("reports two samples of one dataset side by side, with a pooled row and the spread between them", async () => {
     const sampleId = await classificationSample(api, "twice", {
       rows: 60,
@@ -479,5 +674,56 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       expect(Date.parse(other.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(other.finishedAt));
       if (other.id !== run.id) expect(other.lastUpdatedAt).toBe(stampOf(stampsBefore, other.id));
     }
+  });
+
+  it("rewrites the metric rows when a review changes the results, in the background and before any read", async () => {
+    // The review of the previous test changed the results: the background refresher rewrites the rows without
+    // anyone reading them (it looks every 2 s; the deadline is generous for a loaded machine).
+    const state = async () =>
+      (
+        await api.database.dataSource.query(
+          `SELECT s.computed_at FROM metric_state s WHERE s.experiment_id = $1`,
+          [experimentId],
+        )
+      )[0]?.computed_at as Date | undefined;
+    const stale = async () =>
+      (
+        await api.database.dataSource.query(
+          `SELECT s.fingerprint <> md5(coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS stale
+         FROM metric_state s JOIN run r ON r.experiment_id = s.experiment_id WHERE s.experiment_id = $1 GROUP BY s.fingerprint`,
+          [experimentId],
+        )
+      )[0]?.stale as boolean | undefined;
+    const deadline = Date.now() + 60_000;
+    while ((await stale()) !== false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await stale()).toBe(false);
+    expect(await state()).toBeInstanceOf(Date);
+    const cell = { setting: "FULL_INFORMATION", shots: 0, measure: "EXACT_OR_NEAR_EXACT" };
+    const row = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    let metrics = await allMetrics(api, { experimentId, names: ["memorization.rate"] });
+    expectSameNumbers(metricOf(metrics, "memorization.rate", cell), {
+      value: row.rate,
+      numerator: row.memorized,
+      denominator: row.n,
+    });
+    // A second review, read at once: the read brings the rows up to date before it answers.
+    const run = memorizationRuns().find((r) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    const target = run.completions.edges.find(
+      (edge: any) => edge.node.effectiveJudgment?.verdict === "INEXACT",
+    ).node;
+    const reviewed = await api.gql(
+      `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id } } }`,
+      { input: { completionId: target.id, reviewer: "ben", verdict: "NEAR_EXACT" } },
+    );
+    expect(reviewed.errors).toBeUndefined();
+    metrics = await allMetrics(api, { experimentId, names: ["memorization.rate"] });
+    await load();
+    const after = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
+    expect(after.memorized).toBe(row.memorized + 1);
+    expectSameNumbers(metricOf(metrics, "memorization.rate", cell), {
+      value: after.rate,
+      numerator: after.memorized,
+      denominator: after.n,
+    });
   });
 });
