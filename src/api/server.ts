@@ -1,6 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import { AddressInfo } from "node:net";
+import path from "node:path";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { expressMiddleware } from "@as-integrations/express5";
@@ -184,12 +186,35 @@ export async function startServer(
         createContext(config, services, logger, (res.locals as AuthLocals).principal),
     }),
   );
+  // The dashboard: a static page built by `npm run build` (web/ -> dist/web) that speaks only to /graphql.
+  const webDir = dashboardDirectory();
+  if (webDir) {
+    app.use(
+      express.static(webDir, {
+        index: "index.html",
+        setHeaders: (response, file) =>
+          response.setHeader(
+            "cache-control",
+            file.includes(`${path.sep}assets${path.sep}`)
+              ? "public, max-age=31536000, immutable"
+              : "no-cache",
+          ),
+      }),
+    );
+  } else {
+    app.get("/", (_request, response) => {
+      response
+        .status(503)
+        .type("text/plain")
+        .send("The dashboard is not built: run `npm run build` (GraphQL is at /graphql).\n");
+    });
+  }
   // Everything else, and every error outside GraphQL, answers JSON in GraphQL's shape: no HTML, no stack.
   app.use((_request: express.Request, response: express.Response) =>
     sendError(
       response,
       404,
-      "no such route (GraphQL is at /graphql, liveness at /health, readiness at /ready, metrics at /metrics)",
+      "no such route (the dashboard is at /, GraphQL at /graphql, liveness at /health, readiness at /ready, metrics at /metrics)",
       "NOT_FOUND",
     ),
   );
@@ -232,6 +257,17 @@ export async function startServer(
       await services.close();
     },
   };
+}
+
+/** dist/web of this checkout (from src/api when run from source, from dist/src/api when built), if built. */
+export function dashboardDirectory(): string | null {
+  for (const candidate of [
+    path.resolve(__dirname, "../../../dist/web"),
+    path.resolve(__dirname, "../../dist/web"),
+  ]) {
+    if (fs.existsSync(path.join(candidate, "index.html"))) return candidate;
+  }
+  return null;
 }
 
 function sameSecret(given: string, expected: string): boolean {

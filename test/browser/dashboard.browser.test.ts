@@ -1,0 +1,233 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Browser, Page } from "playwright-core";
+import { stopCluster } from "../../src/db/embedded";
+import { createLogger } from "../../src/logging/logger";
+import { describeWithBrowser, launchBrowser } from "../support/browser";
+import { freePort, ServeProcess, startServe } from "../support/cli";
+import { classificationSample, providersFile } from "../support/runs";
+import { TestServer } from "../support/server";
+
+/**
+ * The dashboard in headless Chromium against a real `memicl serve` (embedded database) with a simulated
+ * experiment running. Set MEMICL_SCREENSHOTS=<folder> to keep a screenshot of each page.
+ */
+describeWithBrowser("the dashboard in a browser", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let serve: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+  let api: Pick<TestServer, "gql">;
+  let sampleId: string;
+  let experimentId: string;
+  const problems: string[] = [];
+  const screenshots = process.env.MEMICL_SCREENSHOTS;
+
+  const shoot = async (name: string) => {
+    if (screenshots) await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-dashboard-"));
+    fs.chmodSync(dir, 0o755);
+    env = {
+      MEMICL_DATA_DIR: path.join(dir, "data"),
+      DATABASE_URL: "",
+      // Slow enough that progress is seen moving: 300 calls, 4 at a time, 80 ms each.
+      MEMICL_PROVIDERS_FILE: providersFile({
+        sim: {
+          type: "simulated",
+          simulation: {
+            latencyMs: 80,
+            memorizedAtZeroShot: 0.3,
+            memorizedAtManyShots: 0.8,
+            halfRiseShots: 3,
+          },
+        },
+      }),
+      MEMICL_IN_PROCESS_WORKERS: "4",
+    };
+    serve = await startServe(env, freePort());
+    api = {
+      async gql(query, variables) {
+        const response = await fetch(`${serve.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query, variables }),
+        });
+        return { status: response.status, ...((await response.json()) as object) };
+      },
+    } as Pick<TestServer, "gql">;
+    sampleId = await classificationSample(api as TestServer, "browsed", {
+      rows: 120,
+      instances: 30,
+      demonstrations: 10,
+      shots: [0, 5],
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("response", async (response) => {
+      if (response.status() >= 400)
+        problems.push(
+          `HTTP ${response.status()} ${response.url()} ${response.request().postData()?.slice(0, 300)} -> ${(await response.text().catch(() => "")).slice(0, 300)}`,
+        );
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (env) await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    // No page may log an error or throw.
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  it("shows the experiments page, and an experiment's progress advancing live to completion", async () => {
+    await page.goto(`${serve.url}/`);
+    await page.getByText("No experiments yet").waitFor();
+    await shoot("empty");
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } } }`,
+      {
+        input: { name: "live", sampleIds: [sampleId], provider: "sim", model: "demo", performanceRepeats: 2 },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    experimentId = started.data!.startExperiment.experiment.id;
+    // The new experiment appears without a reload, and its bar moves: record every count the page shows.
+    const counts = page.locator(`tr[data-experiment="${experimentId}"] .counts`);
+    await counts.waitFor({ timeout: 30_000 });
+    const expected = Number(await counts.getAttribute("data-expected"));
+    expect(expected).toBe(30 * 3 * 2 + 30 * 2 * 2);
+    const seen = new Set<number>();
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const done = Number(await counts.getAttribute("data-done"));
+      seen.add(done);
+      if (done === expected || Date.now() > deadline) break;
+      if (seen.size === 2) await shoot("experiments");
+      await page.waitForTimeout(100);
+    }
+    expect(Math.max(...seen)).toBe(expected);
+    // Seen part way: at least one count strictly between nothing and everything.
+    expect([...seen].some((done) => done > 0 && done < expected)).toBe(true);
+    await page.locator(`tr[data-experiment="${experimentId}"] .status`, { hasText: "SUCCEEDED" }).waitFor();
+  }, 120_000);
+
+  it("draws the study's figures with one point per row of the report", async () => {
+    await page.goto(`${serve.url}/#/experiments/${experimentId}`);
+    await page.locator(`figure[data-figure="memorization"] svg`).first().waitFor({ timeout: 30_000 });
+    const report = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) {
+        memorization { dataset rate } memorizationExactOnly { dataset rate }
+        performance { dataset meanAccuracy } memorizedVsNotMemorized { memorized { accuracy } notMemorized { accuracy } }
+        transitionRates { dataset } correlations { dataset } } }`,
+      { id: experimentId },
+    );
+    const r = report.data!.studyReport;
+    const rated = (rows: any[]) => rows.filter((row) => row.rate !== null).length;
+    const points = (figure: string) => page.locator(`figure[data-figure="${figure}"] g.point > *`).count();
+    expect(await points("memorization")).toBe(rated(r.memorization) + rated(r.memorizationExactOnly));
+    expect(await points("memorization")).toBe(12);
+    expect(await points("performance")).toBe(r.performance.length);
+    const groups = r.memorizedVsNotMemorized.flatMap((row: any) =>
+      [row.memorized.accuracy, row.notMemorized.accuracy].filter((accuracy) => accuracy !== null),
+    );
+    expect(await points("memorized-vs-not")).toBe(groups.length);
+    expect(await points("transitions")).toBe(r.transitionRates.length);
+    expect(await page.locator(`figure[data-figure="correlations"] tbody tr`).count()).toBe(
+      r.correlations.length,
+    );
+    // Each run's bar shows it finished; each figure offers its downloads.
+    const runs = page.locator("tr[data-run] .counts");
+    expect(await runs.count()).toBe(8);
+    for (const counts of await runs.all())
+      expect(await counts.getAttribute("data-done")).toBe(await counts.getAttribute("data-expected"));
+    const download = page.waitForEvent("download");
+    await page.locator(`figure[data-figure="memorization"] button`, { hasText: "Data (CSV)" }).click();
+    const csv = fs
+      .readFileSync((await (await download).path())!, "utf8")
+      .trim()
+      .split("\n");
+    expect(csv).toHaveLength(13);
+    expect(csv[0]).toContain("rate");
+    const svgDownload = page.waitForEvent("download");
+    await page.locator(`figure[data-figure="memorization"] button`, { hasText: "SVG" }).click();
+    expect(fs.readFileSync((await (await svgDownload).path())!, "utf8")).toMatch(/^<svg[^>]+xmlns=/);
+    await shoot("figures");
+  }, 60_000);
+
+  it("records a review with a key, and the agreement and the report change", async () => {
+    const totals = async () => {
+      const response = await api.gql(
+        `query($id: ID!) { studyReport(experimentId: $id) { memorization { exact nearExact } } }`,
+        {
+          id: experimentId,
+        },
+      );
+      return response.data!.studyReport.memorization.reduce(
+        (sum: any, row: any) => ({ exact: sum.exact + row.exact, nearExact: sum.nearExact + row.nearExact }),
+        { exact: 0, nearExact: 0 },
+      );
+    };
+    const before = await totals();
+    expect(before.nearExact).toBeGreaterThan(0);
+    await page.goto(`${serve.url}/#/review/${experimentId}`);
+    const agreementN = page.locator(`.agreement`);
+    await agreementN.waitFor();
+    expect(await agreementN.getAttribute("data-n")).toBe("0");
+    const item = page.locator(".review");
+    await item.waitFor();
+    const first = await item.getAttribute("data-completion");
+    // The reference and the answer, with the differences marked.
+    expect(await page.locator(".review .diff").count()).toBe(1);
+    await shoot("review");
+    // Without API keys, the page asks who reviews before it records anything.
+    await page.keyboard.press("e");
+    await page.getByText("Enter your name as the reviewer first").waitFor();
+    expect(await agreementN.getAttribute("data-n")).toBe("0");
+    await page.getByPlaceholder("your name").fill("ana");
+    await page.locator(".note textarea").fill("checked by the browser test");
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("e");
+    await page.locator(`.agreement[data-n="1"]`).waitFor({ timeout: 15_000 });
+    await page.locator(`.review:not([data-completion="${first}"])`).waitFor();
+    const after = await totals();
+    expect(after).toEqual({ exact: before.exact + 1, nearExact: before.nearExact - 1 });
+    const judged = await api.gql(
+      `query($id: ID!) { experiment(id: $id) { runs { completions(first: 500) { edges { node { id effectiveJudgment { verdict judgeKind note } } } } } } }`,
+      { id: experimentId },
+    );
+    const reviewed = judged
+      .data!.experiment.runs.flatMap((run: any) => run.completions.edges)
+      .find((edge: any) => edge.node.id === first).node.effectiveJudgment;
+    expect(reviewed).toEqual({ verdict: "EXACT", judgeKind: "HUMAN", note: "checked by the browser test" });
+  }, 60_000);
+
+  it("previews a sample's prompts and the grid's estimate", async () => {
+    await page.goto(`${serve.url}/#/preview`);
+    await page.locator(".prompt .message pre").first().waitFor();
+    expect(await page.locator(".prompt .message").count()).toBeGreaterThan(0);
+    await page.locator(".estimate").waitFor();
+    const estimate = await api.gql(
+      `query($id: ID!) { estimateGrid(input: { sampleIds: [$id] }) { calls } }`,
+      {
+        id: sampleId,
+      },
+    );
+    const calls = estimate.data!.estimateGrid.calls;
+    expect(calls).toBe(30 * 3 * 2 + 30 * 3 * 2);
+    expect(await page.locator(".estimate dd").first().textContent()).toBe(calls.toLocaleString("en-US"));
+    await shoot("preview");
+  }, 60_000);
+});

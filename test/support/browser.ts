@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import { Browser, chromium } from "playwright-core";
+
+/** Debian's Chromium (apt-get install chromium), or MEMICL_CHROMIUM; nothing is downloaded. */
+export function chromiumPath(): string | null {
+  for (const candidate of [process.env.MEMICL_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
+    if (candidate && fs.existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * `describe` when Chromium is installed. Without it the tests are skipped with a note, except in CI
+ * (CI=true), where a missing browser is a failure: .ci/run installs it.
+ */
+export function describeWithBrowser(name: string, body: () => void): void {
+  if (chromiumPath()) {
+    describe(name, body);
+    return;
+  }
+  if (process.env.CI === "true") {
+    describe(name, () => {
+      it("has Chromium to test with", () => {
+        throw new Error(
+          "Chromium is not installed (apt-get install chromium); CI must run the browser tests",
+        );
+      });
+    });
+    return;
+  }
+  describe.skip(`${name} (skipped: no Chromium; apt-get install chromium)`, body);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath()!,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}

@@ -1,0 +1,117 @@
+import { toCsv } from "../../web/src/csv";
+import { wordDiff } from "../../web/src/diff";
+import {
+  headline,
+  memorizationPoints,
+  performancePoints,
+  Report,
+  transitionCells,
+} from "../../web/src/figures/data";
+
+describe("the review page's word difference", () => {
+  it("marks what only the answer has and what only the reference has, and gives both texts back", () => {
+    const reference = "The cat was too cautious.";
+    const answer = "The mouse was too cautious. Sentence 2:";
+    const parts = wordDiff(reference, answer);
+    expect(parts).toEqual([
+      { text: "The ", kind: "same" },
+      { text: "cat ", kind: "missing" },
+      { text: "mouse ", kind: "added" },
+      { text: "was too cautious. ", kind: "same" },
+      { text: "Sentence 2:", kind: "added" },
+    ]);
+    const text = (kinds: string[]) =>
+      parts
+        .filter((part) => kinds.includes(part.kind))
+        .map((part) => part.text)
+        .join("");
+    expect(text(["same", "added"])).toBe(answer);
+    expect(text(["same", "missing"]).trim()).toBe(reference);
+  });
+
+  it("handles empty texts and whitespace-only differences", () => {
+    expect(wordDiff("", "")).toEqual([]);
+    expect(wordDiff("a b", "")).toEqual([{ text: "a b", kind: "missing" }]);
+    expect(wordDiff("", "a")).toEqual([{ text: "a", kind: "added" }]);
+    expect(wordDiff("a  b", "a b").every((part) => part.kind === "same")).toBe(true);
+  });
+});
+
+describe("the dashboard's figure data", () => {
+  const rate = (sampleId: string | null, setting: string, shots: number, value: number | null) => ({
+    sampleId,
+    sampleSeed: sampleId,
+    dataset: "rte",
+    setting,
+    shots,
+    n: 10,
+    memorized: value === null ? 0 : value * 10,
+    rate: value,
+    ciLow: value,
+    ciHigh: value,
+  });
+  const report: Report = {
+    memorization: [
+      rate("s1", "FULL_INFORMATION", 0, 0.1),
+      rate("s2", "FULL_INFORMATION", 0, 0.3),
+      rate(null, "FULL_INFORMATION", 0, 0.2),
+      rate(null, "FULL_INFORMATION", 25, null),
+      { ...rate("s9", "ONLY_SEGMENT_PAIRS", 0, 0.5), dataset: "trec" },
+    ],
+    memorizationExactOnly: [rate(null, "FULL_INFORMATION", 0, 0.1)],
+    performance: [
+      {
+        sampleId: null,
+        dataset: "rte",
+        shots: 0,
+        repeats: 3,
+        n: 60,
+        accuracy: 0.5,
+        ciLow: 0.4,
+        ciHigh: 0.6,
+        meanAccuracy: 0.95,
+        accuracyStandardDeviation: 0.1,
+      },
+    ],
+    memorizedVsNotMemorized: [],
+    transitionRates: [
+      {
+        sampleId: null,
+        dataset: "rte",
+        setting: "FULL_INFORMATION",
+        fromShots: 0,
+        toShots: 25,
+        nearExact: 0,
+        becameExact: 0,
+        rate: null,
+      },
+    ],
+    correlations: [],
+  };
+
+  it("plots a dataset's pooled rows when it has several samples, else its one sample's", () => {
+    expect(headline(report.memorization, "rte").map((row) => row.sampleId)).toEqual([null, null]);
+    expect(headline(report.memorization, "trec").map((row) => row.sampleId)).toEqual(["s9"]);
+    expect(headline(report.memorization, "wnli")).toEqual([]);
+  });
+
+  it("plots one point per rated row and measure, and clips the spread to [0, 1]", () => {
+    expect(memorizationPoints(report, "rte").map((p) => [p.measure, p.label, p.shots, p.rate])).toEqual([
+      ["exact + near-exact", "S1", 0, 0.2],
+      ["exact only", "S1", 0, 0.1],
+    ]);
+    expect(performancePoints(report, "rte")).toMatchObject([{ meanAccuracy: 0.95, sdLow: 0.85, sdHigh: 1 }]);
+    expect(transitionCells(report, "rte")).toMatchObject([
+      { from: "k=0", to: "k=25", text: "–", rate: null },
+    ]);
+  });
+
+  it("writes figure data as CSV with quoting", () => {
+    expect(
+      toCsv([
+        { a: 1, b: 'say "hi", then go' },
+        { a: null, c: "x" },
+      ]),
+    ).toBe('a,b,c\n1,"say ""hi"", then go",\n,,x\n');
+  });
+});

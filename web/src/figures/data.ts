@@ -1,0 +1,225 @@
+/** The study report reshaped for the figures (pure): which rows each figure plots, and their CSV. */
+
+export const SETTING_LABELS: Record<string, string> = {
+  FULL_INFORMATION: "Setting 1: full information",
+  SEGMENT_PAIRS_AND_LABELS: "Setting 2: segment pairs + labels",
+  ONLY_SEGMENT_PAIRS: "Setting 3: segment pairs only",
+};
+export const SETTING_SHORT: Record<string, string> = {
+  FULL_INFORMATION: "S1",
+  SEGMENT_PAIRS_AND_LABELS: "S2",
+  ONLY_SEGMENT_PAIRS: "S3",
+};
+export const SETTINGS = Object.keys(SETTING_LABELS);
+
+/** Okabe & Ito's colour-blind-safe palette (shapes and labels carry the same information). */
+export const PALETTE = [
+  "#0072B2",
+  "#E69F00",
+  "#009E73",
+  "#CC79A7",
+  "#56B4E9",
+  "#D55E00",
+  "#F0E442",
+  "#000000",
+];
+
+interface Scoped {
+  dataset: string | null;
+  sampleId: string | null;
+}
+
+/** Per dataset: its pooled rows when it has several samples, else its one sample's rows. */
+export function headline<T extends Scoped>(rows: T[], dataset: string): T[] {
+  const own = rows.filter((row) => row.dataset === dataset);
+  const pooled = own.filter((row) => row.sampleId === null);
+  return pooled.length > 0 ? pooled : own;
+}
+
+export function datasetsOf(report: Report): string[] {
+  return [
+    ...new Set(
+      [...report.memorization, ...report.performance].map((row) => row.dataset).filter((d) => d !== null),
+    ),
+  ].sort() as string[];
+}
+
+export interface RateRow extends Scoped {
+  sampleSeed: string | null;
+  setting: string;
+  shots: number;
+  n: number;
+  memorized: number;
+  rate: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+}
+
+export interface PerformanceRow extends Scoped {
+  shots: number;
+  repeats: number;
+  n: number;
+  accuracy: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  meanAccuracy: number | null;
+  accuracyStandardDeviation: number | null;
+}
+
+export interface Group {
+  instances: number;
+  n: number;
+  accuracy: number | null;
+}
+
+export interface MemorizedVsNotRow extends Scoped {
+  setting: string;
+  shots: number;
+  memorized: Group;
+  notMemorized: Group;
+  difference: number | null;
+  differenceCiLow: number | null;
+  differenceCiHigh: number | null;
+  pValueHolm: number | null;
+}
+
+export interface TransitionRateRow extends Scoped {
+  setting: string;
+  fromShots: number;
+  toShots: number;
+  nearExact: number;
+  becameExact: number;
+  rate: number | null;
+}
+
+export interface CorrelationRow extends Scoped {
+  setting: string;
+  measure: string;
+  n: number;
+  pearson: number | null;
+  pearsonCiLow: number | null;
+  pearsonCiHigh: number | null;
+  pearsonPValueHolm: number | null;
+  spearman: number | null;
+  spearmanPValueHolm: number | null;
+}
+
+export interface Report {
+  memorization: RateRow[];
+  memorizationExactOnly: RateRow[];
+  performance: PerformanceRow[];
+  memorizedVsNotMemorized: MemorizedVsNotRow[];
+  transitionRates: TransitionRateRow[];
+  correlations: CorrelationRow[];
+}
+
+const RATE = "sampleId sampleSeed dataset setting shots n memorized rate ciLow ciHigh";
+export const REPORT_QUERY = `query Report($id: ID!) { studyReport(experimentId: $id) {
+  memorization { ${RATE} }
+  memorizationExactOnly { ${RATE} }
+  performance { sampleId dataset shots repeats n accuracy ciLow ciHigh meanAccuracy accuracyStandardDeviation }
+  memorizedVsNotMemorized { sampleId dataset setting shots memorized { instances n accuracy } notMemorized { instances n accuracy } difference differenceCiLow differenceCiHigh pValueHolm }
+  transitionRates { sampleId dataset setting fromShots toShots nearExact becameExact rate }
+  correlations { sampleId dataset setting measure n pearson pearsonCiLow pearsonCiHigh pearsonPValueHolm spearman spearmanPValueHolm }
+} }`;
+
+export const MEASURE_LABELS = { both: "exact + near-exact", exact: "exact only" } as const;
+
+/** Memorization rate vs k: one point per setting and k, for both measures. */
+export function memorizationPoints(report: Report, dataset: string) {
+  return [
+    ...headline(report.memorization, dataset).map((row) => ({ ...row, measure: MEASURE_LABELS.both })),
+    ...headline(report.memorizationExactOnly, dataset).map((row) => ({
+      ...row,
+      measure: MEASURE_LABELS.exact,
+    })),
+  ]
+    .filter((row) => row.rate !== null)
+    .map((row) => ({
+      measure: row.measure,
+      setting: SETTING_LABELS[row.setting] ?? row.setting,
+      label: SETTING_SHORT[row.setting] ?? row.setting,
+      shots: row.shots,
+      rate: row.rate as number,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+      memorized: row.memorized,
+      n: row.n,
+      sampleSeed: row.sampleSeed,
+    }));
+}
+
+/** Performance vs k: the mean over repeats with its standard deviation, and the pooled accuracy's interval. */
+export function performancePoints(report: Report, dataset: string) {
+  return headline(report.performance, dataset)
+    .filter((row) => row.meanAccuracy !== null || row.accuracy !== null)
+    .map((row) => {
+      const mean = (row.meanAccuracy ?? row.accuracy) as number;
+      const sd = row.accuracyStandardDeviation;
+      return {
+        shots: row.shots,
+        meanAccuracy: mean,
+        sdLow: sd === null ? null : Math.max(0, mean - sd),
+        sdHigh: sd === null ? null : Math.min(1, mean + sd),
+        accuracy: row.accuracy,
+        ciLow: row.ciLow,
+        ciHigh: row.ciHigh,
+        repeats: row.repeats,
+        n: row.n,
+      };
+    });
+}
+
+/** Accuracy on memorized vs not memorized instances: two points per setting and k. */
+export function memorizedVsNotPoints(report: Report, dataset: string) {
+  return headline(report.memorizedVsNotMemorized, dataset).flatMap((row) =>
+    (
+      [
+        ["memorized", row.memorized],
+        ["not memorized", row.notMemorized],
+      ] as const
+    )
+      .filter(([, group]) => group.accuracy !== null)
+      .map(([group, values]) => ({
+        setting: SETTING_LABELS[row.setting] ?? row.setting,
+        shots: row.shots,
+        group,
+        accuracy: values.accuracy as number,
+        instances: values.instances,
+        n: values.n,
+        difference: row.difference,
+        differenceCiLow: row.differenceCiLow,
+        differenceCiHigh: row.differenceCiHigh,
+        pValueHolm: row.pValueHolm,
+      })),
+  );
+}
+
+/** Near-exact -> exact transition rates: one cell per setting and pair of k. */
+export function transitionCells(report: Report, dataset: string) {
+  return headline(report.transitionRates, dataset).map((row) => ({
+    setting: SETTING_LABELS[row.setting] ?? row.setting,
+    from: `k=${row.fromShots}`,
+    to: `k=${row.toShots}`,
+    fromShots: row.fromShots,
+    toShots: row.toShots,
+    rate: row.rate,
+    nearExact: row.nearExact,
+    becameExact: row.becameExact,
+    text: row.nearExact === 0 ? "–" : `${row.becameExact}/${row.nearExact}`,
+  }));
+}
+
+export function correlationRows(report: Report, dataset: string) {
+  return headline(report.correlations, dataset).map((row) => ({
+    setting: SETTING_LABELS[row.setting] ?? row.setting,
+    measure: row.measure === "EXACT_ONLY" ? MEASURE_LABELS.exact : MEASURE_LABELS.both,
+    points: row.n,
+    pearson: row.pearson,
+    pearsonCiLow: row.pearsonCiLow,
+    pearsonCiHigh: row.pearsonCiHigh,
+    pearsonPHolm: row.pearsonPValueHolm,
+    spearman: row.spearman,
+    spearmanPHolm: row.spearmanPValueHolm,
+  }));
+}

@@ -1,0 +1,290 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { gql, subscribe } from "../api";
+import { ErrorBox, money, number, ProgressBar, Section, Status } from "../components/common";
+import { Figure } from "../components/Figure";
+import { correlationRows, datasetsOf, REPORT_QUERY, Report, SETTING_LABELS } from "../figures/data";
+import { figuresOf } from "../figures/plots";
+
+const RUN = `id kind setting shots status expectedCount doneCount failedCount cacheHitCount costUsd lastError waitingReason`;
+const PROGRESS = "status runs activeRuns expected done failed cacheHits costUsd lastError";
+const EXPERIMENT = `query Experiment($id: ID!) { experiment(id: $id) { id name provider model createdAt
+  progress { ${PROGRESS} } runs { ${RUN} sample { id name seed dataset { name } } } } }`;
+const LIVE = `subscription Live($id: ID!) { experimentProgress(experimentId: $id) { progress { ${PROGRESS} } runs { ${RUN} } } }`;
+
+interface RunItem {
+  id: string;
+  kind: string;
+  setting: string | null;
+  shots: number;
+  status: string;
+  expectedCount: number;
+  doneCount: number;
+  failedCount: number;
+  cacheHitCount: number;
+  costUsd: number;
+  lastError: string | null;
+  waitingReason: string | null;
+  sample?: { id: string; name: string | null; seed: string; dataset: { name: string } };
+}
+
+const ACTIVE = new Set(["QUEUED", "RUNNING"]);
+
+/** One experiment: its runs with live progress and controls, then the study's figures from its report. */
+export function ExperimentPage({ id }: { id: string }) {
+  const [experiment, setExperiment] = useState<any>(null);
+  const [runs, setRuns] = useState<RunItem[]>([]);
+  const [report, setReport] = useState<Report | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [dataset, setDataset] = useState<string | null>(null);
+  const lastReportAt = useRef(0);
+
+  const loadReport = () => {
+    lastReportAt.current = Date.now();
+    return gql(REPORT_QUERY, { id })
+      .then((data) => setReport(data.studyReport))
+      .catch(setError);
+  };
+  const load = () =>
+    gql(EXPERIMENT, { id })
+      .then((data) => {
+        setExperiment(data.experiment);
+        setRuns(data.experiment.runs);
+      })
+      .catch(setError);
+
+  useEffect(() => {
+    load();
+    loadReport();
+    // Live progress: the current state first, then each change; the report is re-read at most every 3 s meanwhile
+    // and once more when the experiment finishes.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = subscribe(
+      LIVE,
+      { id },
+      {
+        next: (data) => {
+          const event = data.experimentProgress;
+          setExperiment((current: any) => (current ? { ...current, progress: event.progress } : current));
+          setRuns((current) =>
+            current.map((run) => ({ ...run, ...(event.runs.find((r: RunItem) => r.id === run.id) ?? {}) })),
+          );
+          clearTimeout(timer);
+          timer = setTimeout(loadReport, Math.max(0, 3_000 - (Date.now() - lastReportAt.current)));
+        },
+        error: setError,
+        complete: () => {
+          clearTimeout(timer);
+          loadReport();
+        },
+      },
+    );
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
+  }, [id]);
+
+  const act = async (mutation: string, runId: string) => {
+    setBusy(runId);
+    try {
+      await gql(`mutation Act($input: RunIdInput!) { ${mutation}(input: $input) { run { id } } }`, {
+        input: { runId },
+      });
+      await load();
+      setError(null);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const datasets = useMemo(() => (report ? datasetsOf(report) : []), [report]);
+  const shown = dataset && datasets.includes(dataset) ? dataset : (datasets[0] ?? null);
+  const figures = useMemo(() => (report && shown ? figuresOf(report, shown) : []), [report, shown]);
+
+  if (!experiment)
+    return <Section title="Experiment">{error ? <ErrorBox error={error} /> : <p>Loading…</p>}</Section>;
+  const progress = experiment.progress;
+  return (
+    <>
+      <Section
+        title={experiment.name}
+        actions={
+          <a class="button" href={`#/review/${id}`}>
+            Review judgments
+          </a>
+        }
+      >
+        <p class="muted">
+          {experiment.provider} / {experiment.model} · started{" "}
+          {new Date(experiment.createdAt).toLocaleString()} · <Status status={progress.status} /> · cost so
+          far {money(progress.costUsd)}
+          {progress.cacheHits > 0 ? ` · ${progress.cacheHits} from the cache` : ""}
+        </p>
+        <ProgressBar
+          label="experiment progress"
+          done={progress.done}
+          failed={progress.failed}
+          expected={progress.expected}
+        />
+        {progress.lastError ? <p class="last-error">Last error: {progress.lastError}</p> : null}
+        <ErrorBox error={error} />
+        <table class="runs">
+          <thead>
+            <tr>
+              <th>Dataset</th>
+              <th>Kind</th>
+              <th>Setting</th>
+              <th>k</th>
+              <th>Status</th>
+              <th class="wide">Progress</th>
+              <th>Cost</th>
+              <th>Last error / waiting</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {[...runs].sort(byGridOrder).map((run) => (
+              <tr key={run.id} data-run={run.id}>
+                <td>
+                  {run.sample?.dataset.name}
+                  <div class="muted">seed {run.sample?.seed}</div>
+                </td>
+                <td>{run.kind === "MEMORIZATION" ? "memorization" : "performance"}</td>
+                <td>{run.setting ? (SETTING_LABELS[run.setting] ?? run.setting) : "–"}</td>
+                <td>{run.shots}</td>
+                <td>
+                  <Status status={run.status} />
+                </td>
+                <td>
+                  <ProgressBar
+                    label={`run ${run.id}`}
+                    done={run.doneCount}
+                    failed={run.failedCount}
+                    expected={run.expectedCount}
+                  />
+                </td>
+                <td>{money(run.costUsd)}</td>
+                <td class="last-error">{run.lastError ?? run.waitingReason ?? ""}</td>
+                <td class="actions">
+                  {ACTIVE.has(run.status) ? (
+                    <button type="button" disabled={busy === run.id} onClick={() => act("cancelRun", run.id)}>
+                      Cancel
+                    </button>
+                  ) : null}
+                  {run.status === "CANCELLED" || run.status === "FAILED" ? (
+                    <button type="button" disabled={busy === run.id} onClick={() => act("resumeRun", run.id)}>
+                      Resume
+                    </button>
+                  ) : null}
+                  {!ACTIVE.has(run.status) && run.failedCount > 0 ? (
+                    <button
+                      type="button"
+                      disabled={busy === run.id}
+                      onClick={() => act("retryFailedCompletions", run.id)}
+                    >
+                      Retry failed
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+      <Section
+        title="The study's figures"
+        actions={
+          datasets.length > 1 ? (
+            <label>
+              Dataset{" "}
+              <select value={shown ?? ""} onChange={(e) => setDataset((e.target as HTMLSelectElement).value)}>
+                {datasets.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null
+        }
+      >
+        {report === null ? <p>Loading the report…</p> : null}
+        {report && !shown ? <p class="empty">No results yet.</p> : null}
+        {shown ? (
+          <div class="figures" data-dataset={shown}>
+            {figures.map((spec) => (
+              <Figure key={`${shown}-${spec.key}`} spec={spec} dataset={shown} />
+            ))}
+            <CorrelationTable rows={report ? correlationRows(report, shown) : []} />
+          </div>
+        ) : null}
+      </Section>
+    </>
+  );
+}
+
+const SETTING_ORDER = ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS"];
+
+/** Runs in the grid's order: dataset, memorization before performance, setting, k. */
+function byGridOrder(a: RunItem, b: RunItem): number {
+  return (
+    (a.sample?.dataset.name ?? "").localeCompare(b.sample?.dataset.name ?? "") ||
+    (a.sample?.seed ?? "").localeCompare(b.sample?.seed ?? "") ||
+    a.kind.localeCompare(b.kind) ||
+    SETTING_ORDER.indexOf(a.setting ?? "") - SETTING_ORDER.indexOf(b.setting ?? "") ||
+    a.shots - b.shots
+  );
+}
+
+function CorrelationTable({ rows }: { rows: ReturnType<typeof correlationRows> }) {
+  return (
+    <figure class="figure" data-figure="correlations" data-points={rows.length}>
+      <figcaption>
+        <h3>Memorization and performance across k</h3>
+        <p>
+          Pearson's r (95% bootstrap interval) and Spearman's rho between mean accuracy and memorization rate
+          across k; p-values Holm-adjusted over the report's tests.
+        </p>
+      </figcaption>
+      {rows.length === 0 ? (
+        <p class="empty">No data yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Setting</th>
+              <th>Measure</th>
+              <th>k values</th>
+              <th>Pearson r</th>
+              <th>95% interval</th>
+              <th>p (Holm)</th>
+              <th>Spearman rho</th>
+              <th>p (Holm)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.setting}-${row.measure}`}>
+                <td>{row.setting}</td>
+                <td>{row.measure}</td>
+                <td>{row.points}</td>
+                <td>{number(row.pearson)}</td>
+                <td>
+                  {row.pearsonCiLow === null
+                    ? "–"
+                    : `${number(row.pearsonCiLow, 2)} to ${number(row.pearsonCiHigh, 2)}`}
+                </td>
+                <td>{number(row.pearsonPHolm)}</td>
+                <td>{number(row.spearman)}</td>
+                <td>{number(row.spearmanPHolm)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,252 @@
+import { useEffect, useState } from "preact/hooks";
+import { gql } from "../api";
+import { ErrorBox, money, Section } from "../components/common";
+import { SETTING_LABELS, SETTINGS } from "../figures/data";
+
+const SAMPLES = `query Samples { samples(first: 200) { edges { node { id name seed shotCounts instanceCount demonstrationCount dataset { name } } } }
+  providers { name type usableHere unusableReason } }`;
+const RENDER = `query Render($input: RenderPromptInput!) { renderPrompt(input: $input) {
+  messages { role content } tokenCount tokenizer templateKey templateVersion } }`;
+const ESTIMATE = `query Estimate($input: EstimateGridInput!) { estimateGrid(input: $input) {
+  calls promptTokens maxOutputTokens maxCostUsd tokenizer note } }`;
+const START = `mutation Start($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } warnings } }`;
+
+interface SampleItem {
+  id: string;
+  name: string | null;
+  seed: string;
+  shotCounts: number[];
+  instanceCount: number;
+  demonstrationCount: number;
+  dataset: { name: string };
+}
+
+/** Before an experiment: the rendered prompt of any setting and k of a sample, the grid's cost, and a start. */
+export function PreviewPage() {
+  const [samples, setSamples] = useState<SampleItem[] | null>(null);
+  const [providers, setProviders] = useState<
+    { name: string; usableHere: boolean; unusableReason: string | null }[]
+  >([]);
+  const [sampleId, setSampleId] = useState("");
+  const [kind, setKind] = useState("MEMORIZATION");
+  const [setting, setSetting] = useState("FULL_INFORMATION");
+  const [shots, setShots] = useState(0);
+  const [prices, setPrices] = useState({ input: "", output: "" });
+  const [prompt, setPrompt] = useState<any>(null);
+  const [estimate, setEstimate] = useState<any>(null);
+  const [start, setStart] = useState({ name: "", provider: "", model: "", repeats: "3" });
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    gql(SAMPLES)
+      .then((data) => {
+        const items = data.samples.edges.map((edge: { node: SampleItem }) => edge.node);
+        setSamples(items);
+        setProviders(data.providers);
+        if (items.length > 0) setSampleId(items[0].id);
+        const usable = data.providers.find((p: { usableHere: boolean }) => p.usableHere);
+        if (usable) setStart((s) => ({ ...s, provider: usable.name }));
+      })
+      .catch(setError);
+  }, []);
+
+  const sample = samples?.find((s) => s.id === sampleId) ?? null;
+  useEffect(() => {
+    if (!sample) return;
+    const k = sample.shotCounts.includes(shots) ? shots : sample.shotCounts[0];
+    if (k !== shots) {
+      setShots(k);
+      return;
+    }
+    gql(RENDER, {
+      input: { sampleId: sample.id, kind, shots: k, ...(kind === "MEMORIZATION" ? { setting } : {}) },
+    })
+      .then((data) => {
+        setPrompt(data.renderPrompt);
+        setError(null);
+      })
+      .catch(setError);
+  }, [sample, kind, setting, shots]);
+  useEffect(() => {
+    if (!sample) return;
+    const price = (text: string) => (text.trim() === "" ? null : Number(text));
+    gql(ESTIMATE, {
+      input: {
+        sampleIds: [sample.id],
+        inputPricePerMillionTokens: price(prices.input),
+        outputPricePerMillionTokens: price(prices.output),
+      },
+    })
+      .then((data) => setEstimate(data.estimateGrid))
+      .catch(setError);
+  }, [sample, prices]);
+
+  const startExperiment = async (event: Event) => {
+    event.preventDefault();
+    if (!sample) return;
+    try {
+      const data = await gql(START, {
+        input: {
+          name: start.name || `${sample.dataset.name} ${start.model}`,
+          sampleIds: [sample.id],
+          provider: start.provider,
+          model: start.model,
+          performanceRepeats: Number(start.repeats),
+        },
+      });
+      location.hash = `#/experiments/${data.startExperiment.experiment.id}`;
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  if (samples === null)
+    return <Section title="Prompt preview">{error ? <ErrorBox error={error} /> : <p>Loading…</p>}</Section>;
+  if (samples.length === 0)
+    return (
+      <Section title="Prompt preview">
+        <p class="empty">
+          No samples yet: import a dataset and draw a sample (<code>memicl import</code>,{" "}
+          <code>memicl sample</code>).
+        </p>
+      </Section>
+    );
+  return (
+    <>
+      <Section title="Prompt preview">
+        <div class="toolbar">
+          <label>
+            Sample{" "}
+            <select value={sampleId} onChange={(e) => setSampleId((e.target as HTMLSelectElement).value)}>
+              {samples.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.dataset.name} · {s.name ?? `seed ${s.seed}`} · {s.instanceCount} instances
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Kind{" "}
+            <select value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
+              <option value="MEMORIZATION">memorization</option>
+              <option value="PERFORMANCE">performance</option>
+            </select>
+          </label>
+          {kind === "MEMORIZATION" ? (
+            <label>
+              Setting{" "}
+              <select value={setting} onChange={(e) => setSetting((e.target as HTMLSelectElement).value)}>
+                {SETTINGS.map((s) => (
+                  <option key={s} value={s}>
+                    {SETTING_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <label>
+            k{" "}
+            <select value={shots} onChange={(e) => setShots(Number((e.target as HTMLSelectElement).value))}>
+              {sample?.shotCounts.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <ErrorBox error={error} />
+        {prompt ? (
+          <div class="prompt">
+            <p class="muted">
+              Template {prompt.templateKey} v{prompt.templateVersion} · {prompt.tokenCount.toLocaleString()}{" "}
+              tokens ({prompt.tokenizer})
+            </p>
+            {prompt.messages.map((message: { role: string; content: string }, i: number) => (
+              <div key={i} class="message">
+                <div class="role">{message.role}</div>
+                <pre>{message.content}</pre>
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </Section>
+      <Section title="Estimate of the whole grid">
+        <div class="toolbar">
+          <label>
+            $ per 1M input tokens{" "}
+            <input
+              inputMode="decimal"
+              value={prices.input}
+              onChange={(e) => setPrices({ ...prices, input: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <label>
+            $ per 1M output tokens{" "}
+            <input
+              inputMode="decimal"
+              value={prices.output}
+              onChange={(e) => setPrices({ ...prices, output: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+        </div>
+        {estimate ? (
+          <dl class="estimate">
+            <dt>Calls</dt>
+            <dd>{estimate.calls.toLocaleString()}</dd>
+            <dt>Prompt tokens</dt>
+            <dd>{Math.round(estimate.promptTokens).toLocaleString()}</dd>
+            <dt>Output tokens at most</dt>
+            <dd>{Math.round(estimate.maxOutputTokens).toLocaleString()}</dd>
+            <dt>Cost at most</dt>
+            <dd>{estimate.maxCostUsd === null ? "give the prices above" : money(estimate.maxCostUsd)}</dd>
+          </dl>
+        ) : null}
+        {estimate ? <p class="muted">{estimate.note}</p> : null}
+      </Section>
+      <Section title="Start an experiment on this sample">
+        <form class="toolbar" onSubmit={startExperiment}>
+          <label>
+            Name{" "}
+            <input
+              value={start.name}
+              onInput={(e) => setStart({ ...start, name: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <label>
+            Provider{" "}
+            <select
+              value={start.provider}
+              onChange={(e) => setStart({ ...start, provider: (e.target as HTMLSelectElement).value })}
+            >
+              {providers.map((p) => (
+                <option key={p.name} value={p.name} disabled={!p.usableHere} title={p.unusableReason ?? ""}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Model{" "}
+            <input
+              required
+              value={start.model}
+              onInput={(e) => setStart({ ...start, model: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <label>
+            Performance repeats{" "}
+            <input
+              type="number"
+              min={1}
+              max={20}
+              value={start.repeats}
+              onInput={(e) => setStart({ ...start, repeats: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <button type="submit">Start</button>
+        </form>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,272 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { apiKey, gql } from "../api";
+import { ErrorBox, number, percent, Section } from "../components/common";
+import { wordDiff } from "../diff";
+
+const QUEUE = `query Queue($scope: JudgingScope!, $reason: ReviewReason!) {
+  completionsToReview(scope: $scope, reason: $reason, first: 50) { edges { node {
+    id output extractedAnswer
+    sampledInstance { initialSegment subsequentSegment label }
+    judgments { id verdict judgeKind judgeName note createdAt }
+    effectiveJudgment { verdict judgeKind }
+  } } } }`;
+const AGREEMENT = `query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {
+  judgeAgreement(scope: $scope, judgeA: { kind: $judge }, judgeB: { kind: HUMAN }) {
+    n total coverage agreed percentAgreement kappa kappaBinary } }`;
+const REVIEW = `mutation Review($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id verdict } } }`;
+
+const VERDICTS = [
+  { key: "e", verdict: "EXACT", label: "Exact" },
+  { key: "n", verdict: "NEAR_EXACT", label: "Near-exact" },
+  { key: "i", verdict: "INEXACT", label: "Inexact" },
+] as const;
+const REASONS = ["NEAR_EXACT", "UNREVIEWED", "DISAGREEMENT", "UNREADABLE", "SAMPLE"];
+const REVIEWER_STORAGE = "memicl.reviewer";
+
+interface Item {
+  id: string;
+  output: string | null;
+  extractedAnswer: string | null;
+  sampledInstance: { initialSegment: string; subsequentSegment: string; label: string };
+  judgments: { id: string; verdict: string; judgeKind: string; judgeName: string; note: string | null }[];
+}
+
+/** The human review queue of an experiment: one completion at a time, recorded with a key (E, N, I). */
+export function ReviewPage({ experimentId }: { experimentId: string }) {
+  const scope = { experimentId };
+  const [reason, setReason] = useState("NEAR_EXACT");
+  const [judge, setJudge] = useState("HEURISTIC");
+  const [queue, setQueue] = useState<Item[] | null>(null);
+  const [index, setIndex] = useState(0);
+  const [note, setNote] = useState("");
+  const [reviewer, setReviewer] = useState(localStorage.getItem(REVIEWER_STORAGE) ?? "");
+  const [agreement, setAgreement] = useState<any>(null);
+  const [recorded, setRecorded] = useState<string[]>([]);
+  const [error, setError] = useState<unknown>(null);
+
+  const loadQueue = () =>
+    gql(QUEUE, { scope, reason })
+      .then((data) => {
+        setQueue(data.completionsToReview.edges.map((edge: { node: Item }) => edge.node));
+        setIndex(0);
+      })
+      .catch(setError);
+  const loadAgreement = () =>
+    gql(AGREEMENT, { scope, judge })
+      .then((data) => setAgreement(data.judgeAgreement))
+      .catch(setError);
+  useEffect(() => {
+    loadQueue();
+  }, [experimentId, reason]);
+  useEffect(() => {
+    loadAgreement();
+  }, [experimentId, judge]);
+
+  const item = queue?.[index] ?? null;
+  const reviewerInput = useRef<HTMLInputElement>(null);
+  const record = async (verdict: string) => {
+    if (!item) return;
+    // With API keys on, the key says who reviews; without, the page asks for a name first.
+    if (!apiKey() && !reviewer.trim()) {
+      setError(new Error("Enter your name as the reviewer first: reviews are recorded under it."));
+      reviewerInput.current?.focus();
+      return;
+    }
+    try {
+      await gql(REVIEW, {
+        input: {
+          completionId: item.id,
+          verdict,
+          note: note.trim() || null,
+          reviewer: reviewer.trim() || null,
+        },
+      });
+      setRecorded((current) => [
+        ...current,
+        `${verdict} ← ${(item.extractedAnswer ?? item.output ?? "").slice(0, 60)}`,
+      ]);
+      setNote("");
+      setError(null);
+      await loadAgreement();
+      if (queue && index + 1 < queue.length) setIndex(index + 1);
+      else await loadQueue();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (target.tagName === "TEXTAREA" || target.tagName === "INPUT" || event.metaKey || event.ctrlKey)
+        return;
+      const choice = VERDICTS.find((v) => v.key === event.key.toLowerCase());
+      if (choice) {
+        event.preventDefault();
+        record(choice.verdict);
+      }
+      if (event.key === "ArrowRight" && queue && index + 1 < queue.length) setIndex(index + 1);
+      if (event.key === "ArrowLeft" && index > 0) setIndex(index - 1);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const answer = item ? (item.extractedAnswer ?? item.output ?? "") : "";
+  return (
+    <>
+      <Section
+        title="Review"
+        actions={
+          <a class="button" href={`#/experiments/${experimentId}`}>
+            Back to the experiment
+          </a>
+        }
+      >
+        <div class="toolbar">
+          <label>
+            Queue{" "}
+            <select value={reason} onChange={(e) => setReason((e.target as HTMLSelectElement).value)}>
+              {REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {r.toLowerCase().replace("_", "-")}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Reviewer{" "}
+            <input
+              ref={reviewerInput}
+              value={reviewer}
+              disabled={apiKey() !== null}
+              title={apiKey() ? "With an API key, reviews are recorded under the key's name" : undefined}
+              placeholder="your name"
+              onInput={(e) => {
+                const value = (e.target as HTMLInputElement).value;
+                setReviewer(value);
+                localStorage.setItem(REVIEWER_STORAGE, value);
+              }}
+            />
+          </label>
+          <span class="muted">
+            {queue ? `${queue.length === 0 ? 0 : index + 1} of ${queue.length} in this page` : ""}
+          </span>
+        </div>
+        <ErrorBox error={error} />
+        {queue !== null && !item ? <p class="empty">Nothing to review in this queue.</p> : null}
+        {item ? (
+          <div class="review" data-completion={item.id}>
+            <dl>
+              <dt>Initial segment</dt>
+              <dd class="segment">{item.sampledInstance.initialSegment}</dd>
+              <dt>Reference (the dataset's continuation)</dt>
+              <dd class="segment">{item.sampledInstance.subsequentSegment}</dd>
+              <dt>
+                Model's answer{" "}
+                {item.extractedAnswer !== null && item.extractedAnswer !== item.output ? "(extracted)" : ""}
+              </dt>
+              <dd class="segment diff" title="differences from the reference">
+                {wordDiff(item.sampledInstance.subsequentSegment, answer).map((part, i) =>
+                  part.kind === "same" ? (
+                    <span key={i}>{part.text}</span>
+                  ) : part.kind === "added" ? (
+                    <ins key={i} title="only in the answer">
+                      {part.text}
+                    </ins>
+                  ) : (
+                    <del key={i} title="only in the reference">
+                      {part.text}
+                    </del>
+                  ),
+                )}
+              </dd>
+              {item.extractedAnswer !== null && item.extractedAnswer !== item.output ? (
+                <>
+                  <dt>Raw output</dt>
+                  <dd class="segment raw">{item.output}</dd>
+                </>
+              ) : null}
+              <dt>Verdicts so far</dt>
+              <dd>
+                <ul class="verdicts">
+                  {item.judgments.map((j) => (
+                    <li key={j.id}>
+                      <strong>{j.verdict}</strong> by {j.judgeKind.toLowerCase()} {j.judgeName}
+                      {j.note ? ` — ${j.note}` : ""}
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </dl>
+            <label class="note">
+              Note (optional)
+              <textarea
+                value={note}
+                rows={2}
+                onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)}
+              />
+            </label>
+            <div class="verdict-buttons">
+              {VERDICTS.map((v) => (
+                <button
+                  key={v.verdict}
+                  type="button"
+                  data-verdict={v.verdict}
+                  onClick={() => record(v.verdict)}
+                >
+                  <kbd>{v.key.toUpperCase()}</kbd> {v.label}
+                </button>
+              ))}
+            </div>
+            <p class="muted">
+              Keys: E exact, N near-exact, I inexact; ← → move through the page. <ins>Underlined</ins> words
+              are only in the answer, <del>struck</del> ones only in the reference.
+            </p>
+          </div>
+        ) : null}
+      </Section>
+      <Section
+        title="Judge vs human agreement"
+        actions={
+          <label>
+            Judge{" "}
+            <select value={judge} onChange={(e) => setJudge((e.target as HTMLSelectElement).value)}>
+              <option value="HEURISTIC">heuristic</option>
+              <option value="LLM">LLM</option>
+            </select>
+          </label>
+        }
+      >
+        {agreement ? (
+          <dl class="agreement" data-n={agreement.n}>
+            <dt>Compared</dt>
+            <dd data-field="n">
+              {agreement.n} completions judged by both ({percent(agreement.coverage)} of {agreement.total})
+            </dd>
+            <dt>Agreement</dt>
+            <dd data-field="percentAgreement">
+              {agreement.agreed} of {agreement.n} ({percent(agreement.percentAgreement)})
+            </dd>
+            <dt>Cohen's kappa (3 verdicts)</dt>
+            <dd data-field="kappa">{number(agreement.kappa)}</dd>
+            <dt>Kappa, memorized or not</dt>
+            <dd data-field="kappaBinary">{number(agreement.kappaBinary)}</dd>
+          </dl>
+        ) : (
+          <p>Loading…</p>
+        )}
+        {recorded.length > 0 ? (
+          <details>
+            <summary>{recorded.length} recorded in this visit</summary>
+            <ul>
+              {recorded.map((line, i) => (
+                <li key={i}>{line}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </Section>
+    </>
+  );
+}
