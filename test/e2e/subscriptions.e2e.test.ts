@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { ApiKeyService } from "../../src/auth/api-key.service";
-import { MEMICL_BIN } from "../support/cli";
+import { freePort, MEMICL_BIN, startServe } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, providersFile, startRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -60,8 +60,30 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
       shots: [0],
     });
   }, 60_000);
+  /** A `memicl worker` in its own process, on the test's database. */
+  const startWorker = () => {
+    const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "2"], {
+      env: {
+        ...process.env,
+        ...env,
+        DATABASE_URL: api.database.url,
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+      },
+      stdio: "ignore",
+    });
+    children.push(child);
+  };
+  const stopChildren = async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode !== null) continue;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  };
   afterAll(async () => {
-    for (const child of children) child.kill("SIGTERM");
+    await stopChildren();
     await api?.close();
   });
 
@@ -79,17 +101,7 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
       const events = collect<{ runProgress: any }>(ws, RUN_PROGRESS, { id: run.id });
       // Nothing works on the run yet: the first message is its current, queued state. Then a worker starts.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "2"], {
-        env: {
-          ...process.env,
-          ...env,
-          DATABASE_URL: api.database.url,
-          NODE_ENV: "production",
-          LOG_LEVEL: "warn",
-        },
-        stdio: "ignore",
-      });
-      children.push(child);
+      startWorker();
       const progress = (await events).map((event) => event.runProgress);
       expect(progress[0]).toMatchObject({ id: run.id, status: "QUEUED", doneCount: 0, expectedCount: 10 });
       expect(progress.at(-1)).toMatchObject({ status: "SUCCEEDED", doneCount: 10, failedCount: 0 });
@@ -98,8 +110,45 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
       expect(done).toEqual([...done].sort((a, b) => a - b));
     } finally {
       await ws.dispose();
+      await stopChildren();
     }
   }, 60_000);
+
+  it("reaches a client in a third process: memicl serve and memicl worker each in their own", async () => {
+    // This test process is only the client; the server and the worker are child processes on one database.
+    const serve = await startServe(
+      { ...env, DATABASE_URL: api.database.url, MEMICL_DATA_DIR: "", MEMICL_IN_PROCESS_WORKERS: "0" },
+      freePort(),
+    );
+    const ws = createClient({
+      url: `${serve.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+    try {
+      const { run } = await startRun(api, {
+        sampleId,
+        kind: "MEMORIZATION",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        provider: "sim",
+        model: "third-process",
+      });
+      const events = collect<{ runProgress: any }>(ws, RUN_PROGRESS, { id: run.id });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      startWorker();
+      const progress = (await events).map((event) => event.runProgress);
+      expect(progress[0]).toMatchObject({ id: run.id, status: "QUEUED", doneCount: 0 });
+      expect(progress.at(-1)).toMatchObject({ status: "SUCCEEDED", doneCount: 10 });
+      const done = progress.map((event) => event.doneCount);
+      expect(done).toEqual([...done].sort((a, b) => a - b));
+    } finally {
+      await ws.dispose();
+      await stopChildren();
+      await serve.stop();
+    }
+  }, 90_000);
 
   it("streams an experiment's runs and their sum, and says when an id does not exist", async () => {
     const started = await api.gql(
@@ -117,6 +166,7 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
     );
     const experimentId = started.data!.startExperiment.experiment.id;
     const ws = client(api);
+    startWorker();
     try {
       const events = (
         await collect<{ experimentProgress: any }>(ws, EXPERIMENT_PROGRESS, { id: experimentId })
@@ -131,6 +181,7 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
       );
     } finally {
       await ws.dispose();
+      await stopChildren();
     }
   }, 60_000);
 });
