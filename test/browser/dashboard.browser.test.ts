@@ -214,6 +214,32 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(reviewed).toEqual({ verdict: "EXACT", judgeKind: "HUMAN", note: "checked by the browser test" });
   }, 60_000);
 
+  it("cancels and resumes a run from its experiment's page", async () => {
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "controlled",
+          sampleIds: [sampleId],
+          provider: "sim",
+          model: "demo-2",
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION"],
+          shots: [0],
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    const { experiment, runs } = started.data!.startExperiment;
+    await page.goto(`${serve.url}/#/experiments/${experiment.id}`);
+    const row = page.locator(`tr[data-run="${runs[0].id}"]`);
+    await row.locator("button", { hasText: "Cancel" }).click();
+    await row.locator(".status", { hasText: "CANCELLED" }).waitFor({ timeout: 15_000 });
+    await row.locator("button", { hasText: "Resume" }).click();
+    await row.locator(".status", { hasText: "SUCCEEDED" }).waitFor({ timeout: 60_000 });
+    expect(await row.locator(".counts").getAttribute("data-done")).toBe("30");
+  }, 90_000);
+
   it("previews a sample's prompts and the grid's estimate", async () => {
     await page.goto(`${serve.url}/#/preview`);
     await page.locator(".prompt .message pre").first().waitFor();

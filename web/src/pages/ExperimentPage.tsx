@@ -38,6 +38,8 @@ export function ExperimentPage({ id }: { id: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [dataset, setDataset] = useState<string | null>(null);
   const lastReportAt = useRef(0);
+  // A subscription ends when every run has finished; resuming or retrying starts a new one.
+  const [generation, setGeneration] = useState(0);
 
   const loadReport = () => {
     lastReportAt.current = Date.now();
@@ -83,7 +85,7 @@ export function ExperimentPage({ id }: { id: string }) {
       clearTimeout(timer);
       stop();
     };
-  }, [id]);
+  }, [id, generation]);
 
   const act = async (mutation: string, runId: string) => {
     setBusy(runId);
@@ -92,6 +94,7 @@ export function ExperimentPage({ id }: { id: string }) {
         input: { runId },
       });
       await load();
+      setGeneration((value) => value + 1);
       setError(null);
     } catch (e) {
       setError(e);
