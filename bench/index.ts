@@ -1,12 +1,14 @@
 // `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
 import "reflect-metadata";
 import { benchEmbedded } from "./embedded.bench";
+import { benchEngine } from "./engine.bench";
 import { benchImport } from "./import.bench";
 import { benchResults } from "./results.bench";
 import { benchRuns } from "./runs.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   embedded: benchEmbedded,
+  engine: benchEngine,
   import: benchImport,
   runs: benchRuns,
   results: benchResults,

@@ -22,6 +22,7 @@ import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { TemplateBody } from "../template/template-body";
+import { CompletionWriter } from "./completion-writer";
 import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
@@ -61,6 +62,8 @@ interface RunPlan {
  */
 export class CompletionExecutor {
   private readonly plans = new Map<string, Promise<RunPlan>>();
+  /** Answers are written in batches per run while a write is in flight (one commit for many). */
+  private readonly writer: CompletionWriter;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -71,7 +74,9 @@ export class CompletionExecutor {
     private readonly queue: JobQueue,
     /** The worker (this process) that holds the leases it takes. */
     private readonly workerId: string,
-  ) {}
+  ) {
+    this.writer = new CompletionWriter(dataSource);
+  }
 
   /**
    * Claims a fetched batch of completions in one statement; one value per id: its claim, or null when it
@@ -264,41 +269,41 @@ export class CompletionExecutor {
             siblings.get(String(claimed.item_id)) ?? [],
           )
         : null;
-    await this.dataSource.query(sql.completeCompletion, [
-      claimed.id,
-      claimed.lease_token,
-      result.text,
-      result.finishReason,
-      result.promptTokens,
-      result.completionTokens,
-      result.cachedTokens,
-      call.latencyMs,
-      call.attempts,
-      result.reportedModel,
-      result.systemFingerprint,
-      call.cacheHit,
-      parsedLabel,
+    await this.writer.write(run.id, {
+      id: String(claimed.id),
+      lease_token: claimed.lease_token,
+      output: result.text,
+      finish_reason: result.finishReason,
+      prompt_tokens: result.promptTokens,
+      completion_tokens: result.completionTokens,
+      cached_tokens: result.cachedTokens,
+      latency_ms: call.latencyMs,
+      attempts: call.attempts,
+      reported_model: result.reportedModel,
+      system_fingerprint: result.systemFingerprint,
+      cache_hit: call.cacheHit,
+      parsed_label: parsedLabel,
       correct,
-      call.promptHash,
-      cost,
-      call.cacheKey,
-      run.provider,
-      run.model,
-      call.cacheKey ? JSON.stringify(result) : null,
-      judged?.verdict ?? null,
-      HEURISTIC_JUDGE_VERSION,
-      judged
-        ? JSON.stringify({
+      prompt_hash: call.promptHash,
+      cost_usd: cost,
+      cache_key: call.cacheKey,
+      provider: run.provider,
+      model: run.model,
+      response: call.cacheKey ? result : null,
+      verdict: judged?.verdict ?? null,
+      judge_version: HEURISTIC_JUDGE_VERSION,
+      details: judged
+        ? {
             scores: judged.scores,
             thresholds: DEFAULT_THRESHOLDS,
             ...(judged.siblingContinuation
               ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
               : {}),
-          })
+          }
         : null,
-      extracted?.answer ?? null,
-      extracted?.rule ?? null,
-    ]);
+      extracted_answer: extracted?.answer ?? null,
+      extraction_rule: extracted?.rule ?? null,
+    });
     completionsStored.inc({ provider: run.provider, status: "succeeded" });
     if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {

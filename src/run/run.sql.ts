@@ -84,6 +84,65 @@ export const completeCompletion = `
   FROM done WHERE run.id = done.run_id
   RETURNING run.status`;
 
+/** The columns of one stored answer, for `completeCompletions` (the same values `completeCompletion` takes). */
+export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, finish_reason text, prompt_tokens int,
+  completion_tokens int, cached_tokens int, latency_ms int, attempts int, reported_model text,
+  system_fingerprint text, cache_hit boolean, parsed_label text, correct boolean, prompt_hash text,
+  cost_usd numeric, cache_key text, provider text, model text, response jsonb, verdict text, judge_version text,
+  details jsonb, extracted_answer text, extraction_rule text`;
+
+/**
+ * Stores many answers of one run in one statement (and one commit): what `completeCompletion` does per item,
+ * with the run's counters moved once. Returns the ids written (an item whose lease was lost is left alone).
+ */
+export const completeCompletions = `
+  WITH input AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${COMPLETED_COLUMNS})
+  ), done AS (
+    UPDATE completion AS c
+    SET status = 'SUCCEEDED', output = i.output, finish_reason = i.finish_reason, prompt_tokens = i.prompt_tokens,
+        completion_tokens = i.completion_tokens, cached_tokens = i.cached_tokens, latency_ms = i.latency_ms,
+        attempts = c.attempts + i.attempts, error = NULL, reported_model = i.reported_model,
+        system_fingerprint = i.system_fingerprint, cache_hit = i.cache_hit, parsed_label = i.parsed_label,
+        correct = i.correct, prompt_hash = i.prompt_hash, cost_usd = i.cost_usd,
+        extracted_answer = i.extracted_answer, extraction_rule = i.extraction_rule,
+        lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
+    FROM input AS i
+    WHERE c.id = i.id AND c.lease_token = i.lease_token AND c.status = 'RUNNING'
+    RETURNING c.id, c.run_id
+  ), written AS (
+    SELECT i.*, done.run_id FROM input AS i JOIN done ON done.id = i.id
+  ), cached AS (
+    INSERT INTO response_cache (key, provider, model, response)
+    SELECT DISTINCT ON (cache_key) cache_key, provider, model, response FROM written WHERE cache_key IS NOT NULL
+    ON CONFLICT (key) DO NOTHING
+  ), judged AS (
+    INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
+    SELECT id, verdict::judgment_verdict_enum, 'HEURISTIC', 'heuristic', judge_version, details, extraction_rule
+    FROM written WHERE verdict IS NOT NULL
+  ), sums AS (
+    SELECT run_id, count(*)::int AS n, sum(coalesce(prompt_tokens, 0)) AS prompt_tokens,
+           sum(coalesce(completion_tokens, 0)) AS completion_tokens, sum(coalesce(cached_tokens, 0)) AS cached_tokens,
+           sum(coalesce(cost_usd, 0)) AS cost_usd, count(*) FILTER (WHERE cache_hit)::int AS cache_hits,
+           min(reported_model) AS reported_model
+    FROM written GROUP BY run_id
+  ), counted AS (
+    UPDATE run
+    SET done_count = done_count + s.n, consecutive_failures = 0,
+        prompt_tokens = run.prompt_tokens + s.prompt_tokens, completion_tokens = run.completion_tokens + s.completion_tokens,
+        cached_tokens = run.cached_tokens + s.cached_tokens, cost_usd = run.cost_usd + s.cost_usd,
+        cache_hit_count = cache_hit_count + s.cache_hits,
+        reported_model = coalesce(run.reported_model, s.reported_model),
+        status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + s.n + failed_count >= expected_count
+                      THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
+                      ELSE status END,
+        finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + s.n + failed_count >= expected_count
+                           THEN clock_timestamp() ELSE finished_at END
+    FROM sums AS s WHERE run.id = s.run_id
+    RETURNING run.id
+  )
+  SELECT written.id FROM written`;
+
 /** Records a failed item; fails the run when it was the last one, or when `$7` items failed in a row. */
 export const failCompletion = `
   WITH failed AS (

@@ -1,0 +1,200 @@
+import { ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+
+/** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
+
+const ROOT = path.resolve(__dirname, "../..");
+const BIN = path.join(ROOT, "bin/memicl.js");
+
+export interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function child(command: string[], env: Record<string, string>): Child {
+  // BENCH_NODE_ARGS (say, "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to memicl's processes, for profiles.
+  const nodeArgs =
+    command[0] === BIN || command[0].endsWith("memicl.js")
+      ? (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)
+      : [];
+  const proc = spawn(process.execPath, [...nodeArgs, ...command], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  proc.stdout?.on("data", (chunk) => {
+    output = (output + chunk).slice(-4_000);
+  });
+  proc.stderr?.on("data", (chunk) => {
+    output = (output + chunk).slice(-4_000);
+  });
+  proc.on("exit", (code, signal) => {
+    if (code && code !== 0)
+      process.stderr.write(`${command.join(" ")} exited with ${code ?? signal}:\n${output}\n`);
+  });
+  return {
+    process: proc,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
+      proc.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** The stand-in OpenAI-compatible server in its own process; resolves with its URL. */
+export async function startStandIn(
+  delayMs: number,
+  requestsPerMinute?: number,
+): Promise<Child & { url: string }> {
+  const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs)];
+  if (requestsPerMinute) args.push("--rpm", String(requestsPerMinute));
+  const standIn = child(args, {});
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = "";
+    standIn.process.stdout!.on("data", (chunk) => {
+      buffer += chunk;
+      const line = buffer.split("\n")[0];
+      if (buffer.includes("\n")) resolve(line.trim());
+    });
+    standIn.process.once("exit", () => reject(new Error("the stand-in server exited")));
+  });
+  return { ...standIn, url };
+}
+
+export interface Memicl {
+  url: string;
+  gql(query: string, variables?: Record<string, unknown>): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** A database for one measurement: a fresh one on the PostgreSQL server, or a fresh embedded data folder. */
+export async function benchDatabase(
+  backend: "postgres" | "embedded",
+  adminUrl: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (backend === "embedded") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-bench-"));
+    fs.chmodSync(dir, 0o755);
+    return {
+      env: { MEMICL_DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" },
+      async drop() {
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `memicl_bench_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const again = new Client({ connectionString: adminUrl });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    },
+  };
+}
+
+/**
+ * `memicl serve` in its own process (with `inProcessWorkers` calls at once in it), plus `workers` separate
+ * `memicl worker` processes of `workerConcurrency` each; resolves when GraphQL answers.
+ */
+export async function startMemicl(options: {
+  env: Record<string, string>;
+  providersFile: string;
+  inProcessWorkers: number;
+  workers?: number;
+  workerConcurrency?: number;
+}): Promise<Memicl> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const env = {
+    ...options.env,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    PORT: String(port),
+    MEMICL_PROVIDERS_FILE: options.providersFile,
+    MEMICL_IN_PROCESS_WORKERS: String(options.inProcessWorkers),
+  };
+  const serve = child([BIN, "serve"], env);
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: any; errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await gql("{ version { codeVersion } }");
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const workers = Array.from({ length: options.workers ?? 0 }, () =>
+    child([BIN, "worker", "--concurrency", String(options.workerConcurrency ?? 32)], env),
+  );
+  // Measured from the moment every worker process is working, as a user who starts them first would.
+  while (options.workers) {
+    const { workers: live } = await gql("{ workers { role } }");
+    if (live.filter((worker: { role: string }) => worker.role === "worker").length >= options.workers) break;
+    if (Date.now() > deadline) throw new Error("the worker processes did not register");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    gql,
+    async stop() {
+      for (const worker of workers) await worker.stop();
+      await serve.stop();
+    },
+  };
+}
+
+export function writeProviders(providers: Record<string, unknown>): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memicl-bench-")), "providers.json");
+  fs.writeFileSync(file, JSON.stringify({ providers }));
+  return file;
+}
+
+/** Polls a run (as a script would, every 50 ms) until it has finished; returns its counts. */
+export async function waitForRun(memicl: Memicl, runId: string): Promise<{ done: number; failed: number }> {
+  for (;;) {
+    const { run } = await memicl.gql(`query($id: ID!) { run(id: $id) { status doneCount failedCount } }`, {
+      id: runId,
+    });
+    if (!["QUEUED", "RUNNING"].includes(run.status)) return { done: run.doneCount, failed: run.failedCount };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Polls an experiment every 50 ms until every run has finished; returns its counts. */
+export async function waitForExperiment(
+  memicl: Memicl,
+  experimentId: string,
+): Promise<{ done: number; failed: number }> {
+  for (;;) {
+    const { experiment } = await memicl.gql(
+      `query($id: ID!) { experiment(id: $id) { progress { status activeRuns done failed } } }`,
+      { id: experimentId },
+    );
+    if (experiment.progress.activeRuns === 0) return experiment.progress;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

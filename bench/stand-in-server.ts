@@ -1,0 +1,21 @@
+// A stand-in OpenAI-compatible server in its own process, for benchmarks that measure as a user runs memicl:
+// `node dist/bench/stand-in-server.js --delay 50 [--rpm 600]` prints its URL on the first line of stdout.
+import { FakeOpenAiServer } from "../test/support/fake-openai-server";
+
+async function main() {
+  const args = process.argv.slice(2);
+  const option = (name: string) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? Number(args[index + 1]) : null;
+  };
+  const server = new FakeOpenAiServer();
+  server.fallback = { kind: "answer", delayMs: option("--delay") ?? 0 };
+  server.requestsPerMinute = option("--rpm");
+  const url = await server.start();
+  process.stdout.write(`${url}\n`);
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+void main();

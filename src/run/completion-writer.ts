@@ -1,0 +1,128 @@
+import { DataSource } from "typeorm";
+import * as sql from "./run.sql";
+
+/** One stored answer: the values `completeCompletion` takes, by name (see `COMPLETED_COLUMNS`). */
+export interface CompletedRow {
+  id: string;
+  lease_token: string;
+  output: string;
+  finish_reason: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cached_tokens: number | null;
+  latency_ms: number;
+  attempts: number;
+  reported_model: string | null;
+  system_fingerprint: string | null;
+  cache_hit: boolean;
+  parsed_label: string | null;
+  correct: boolean | null;
+  prompt_hash: string;
+  cost_usd: number | null;
+  cache_key: string | null;
+  provider: string;
+  model: string;
+  response: unknown;
+  verdict: string | null;
+  judge_version: string;
+  details: unknown;
+  extracted_answer: string | null;
+  extraction_rule: string | null;
+}
+
+interface Waiting {
+  row: CompletedRow;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+const MAX_BATCH = 200;
+
+/**
+ * Writes answers as they arrive, grouped by run: while one write of a run is in flight, the answers that arrive
+ * wait and go together in the next one (one statement, one commit, the run's counters moved once). Under light
+ * load every answer is written at once, alone; under heavy load the batches grow by themselves. Each caller's
+ * promise settles when its own answer is committed, so nothing is acknowledged before it is stored. If a batch
+ * fails, its answers are written one by one, so that one bad answer fails alone.
+ */
+export class CompletionWriter {
+  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly writing = new Set<string>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  write(runId: string, row: CompletedRow): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queue = this.waiting.get(runId) ?? [];
+      queue.push({ row, resolve, reject });
+      this.waiting.set(runId, queue);
+      if (!this.writing.has(runId)) void this.drain(runId);
+    });
+  }
+
+  private async drain(runId: string): Promise<void> {
+    this.writing.add(runId);
+    try {
+      for (;;) {
+        const queue = this.waiting.get(runId);
+        if (!queue || queue.length === 0) break;
+        const batch = queue.splice(0, MAX_BATCH);
+        if (queue.length === 0) this.waiting.delete(runId);
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.writing.delete(runId);
+    }
+  }
+
+  private async writeBatch(batch: Waiting[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        await this.dataSource.query(sql.completeCompletions, [JSON.stringify(batch.map((entry) => entry.row))]);
+        for (const entry of batch) entry.resolve();
+        return;
+      } catch {
+        // One at a time below: each answer gets its own outcome.
+      }
+    }
+    for (const entry of batch) {
+      try {
+        await this.dataSource.query(sql.completeCompletion, singleParameters(entry.row));
+        entry.resolve();
+      } catch (error) {
+        entry.reject(error as Error);
+      }
+    }
+  }
+}
+
+/** The positional parameters of `completeCompletion`. */
+function singleParameters(row: CompletedRow): unknown[] {
+  return [
+    row.id,
+    row.lease_token,
+    row.output,
+    row.finish_reason,
+    row.prompt_tokens,
+    row.completion_tokens,
+    row.cached_tokens,
+    row.latency_ms,
+    row.attempts,
+    row.reported_model,
+    row.system_fingerprint,
+    row.cache_hit,
+    row.parsed_label,
+    row.correct,
+    row.prompt_hash,
+    row.cost_usd,
+    row.cache_key,
+    row.provider,
+    row.model,
+    row.response === null ? null : JSON.stringify(row.response),
+    row.verdict,
+    row.judge_version,
+    row.details === null ? null : JSON.stringify(row.details),
+    row.extracted_answer,
+    row.extraction_rule,
+  ];
+}
