@@ -12,7 +12,15 @@ const STEPS = [
   {
     name: "TypeScript",
     stamp: "dist/.build-typescript",
-    inputs: ["src", "migrations", "bench", "chaos", "tsconfig.json", "tsconfig.build.json", "package-lock.json"],
+    inputs: [
+      "src",
+      "migrations",
+      "bench",
+      "chaos",
+      "tsconfig.json",
+      "tsconfig.build.json",
+      "package-lock.json",
+    ],
     command: [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
   },
   {

@@ -78,7 +78,9 @@ export class CompletionWriter {
   private async writeBatch(batch: Waiting[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        await this.dataSource.query(sql.completeCompletions, [JSON.stringify(batch.map((entry) => entry.row))]);
+        await this.dataSource.query(sql.completeCompletions, [
+          JSON.stringify(batch.map((entry) => entry.row)),
+        ]);
         for (const entry of batch) entry.resolve();
         return;
       } catch {
