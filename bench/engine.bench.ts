@@ -1,5 +1,6 @@
 import os from "node:os";
 import OpenAI from "openai";
+import { Client } from "pg";
 import { benchDatabase, Memicl, startMemicl, startStandIn, waitForRun, writeProviders } from "./processes";
 
 /**
@@ -15,6 +16,22 @@ interface Result {
   calls: number;
   failed: number;
   seconds: number;
+  /** PostgreSQL transactions committed in the bench database per stored completion (PostgreSQL only). */
+  commitsPerCall?: number;
+}
+
+async function commits(url: string | undefined): Promise<number | null> {
+  if (!url) return null;
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = current_database()",
+    );
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
 }
 
 async function floor(url: string, calls: number): Promise<Result> {
@@ -86,6 +103,7 @@ async function measure(
       workerConcurrency: CONCURRENCY,
     });
     const sampleId = await prepare(memicl, calls);
+    const commitsBefore = await commits(db.env.DATABASE_URL);
     const started = performance.now();
     const { startRun } = await memicl.gql(
       `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`,
@@ -102,7 +120,13 @@ async function measure(
       },
     );
     const { done, failed } = await waitForRun(memicl, startRun.run.id);
-    return { label, calls: done, failed, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    // Statistics reach pg_stat_database within a second of each transaction.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const commitsAfter = await commits(db.env.DATABASE_URL);
+    const commitsPerCall =
+      commitsBefore === null || commitsAfter === null ? undefined : (commitsAfter - commitsBefore) / done;
+    return { label, calls: done, failed, seconds, commitsPerCall };
   } finally {
     await memicl?.stop();
     await db.drop();
@@ -194,11 +218,11 @@ export async function benchEngine(args: string[]) {
   console.log(
     `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}, concurrency ${CONCURRENCY}; stand-in servers and memicl each in their own processes\n`,
   );
-  console.log("| what | calls | failed | seconds | calls/s |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log("| what | calls | failed | seconds | calls/s | commits/call |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   for (const r of results)
     console.log(
-      `| ${r.label} | ${r.calls} | ${r.failed} | ${r.seconds.toFixed(2)} | ${(r.calls / r.seconds).toFixed(1)} |`,
+      `| ${r.label} | ${r.calls} | ${r.failed} | ${r.seconds.toFixed(2)} | ${(r.calls / r.seconds).toFixed(1)} | ${r.commitsPerCall?.toFixed(2) ?? ""} |`,
     );
   console.log("\nmemicl / floor (wall time, side by side):");
   for (const line of ratios) console.log(`- ${line}`);

@@ -54,6 +54,7 @@ export async function startStandIn(
   const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs)];
   if (requestsPerMinute) args.push("--rpm", String(requestsPerMinute));
   const standIn = child(args, {});
+  // BENCH_STAND_IN_ARGS: node options for the stand-in (a profile of it, say).
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = "";
     standIn.process.stdout!.on("data", (chunk) => {

@@ -62,6 +62,7 @@ interface RunPlan {
  */
 export class CompletionExecutor {
   private readonly plans = new Map<string, Promise<RunPlan>>();
+  private readonly siblings = new Map<string, Promise<Map<string, string[]>>>();
   /** Answers are written in batches per run while a write is in flight (one commit for many). */
   private readonly writer: CompletionWriter;
 
@@ -320,6 +321,21 @@ export class CompletionExecutor {
     }
   }
 
+  /** A sample's sibling continuations, read once per process and sample (every memorization run shares them). */
+  private siblingsOf(sampleId: string): Promise<Map<string, string[]>> {
+    let siblings = this.siblings.get(sampleId);
+    if (!siblings) {
+      siblings = loadSiblingContinuations(
+        (text, parameters) => this.dataSource.query(text, parameters),
+        [sampleId],
+      );
+      siblings.catch(() => this.siblings.delete(sampleId));
+      if (this.siblings.size > 50) this.siblings.delete(this.siblings.keys().next().value!);
+      this.siblings.set(sampleId, siblings);
+    }
+    return siblings;
+  }
+
   /** A run's fixed inputs and its prepared prompts, built once per process and run. */
   private plan(runId: string): Promise<RunPlan> {
     let plan = this.plans.get(runId);
@@ -336,10 +352,7 @@ export class CompletionExecutor {
         });
         const siblings =
           run.kind === RunKind.MEMORIZATION
-            ? await loadSiblingContinuations(
-                (text, parameters) => this.dataSource.query(text, parameters),
-                [run.sampleId],
-              )
+            ? await this.siblingsOf(run.sampleId)
             : new Map<string, string[]>();
         const layout =
           run.kind === RunKind.MEMORIZATION

@@ -53,13 +53,21 @@ export const demonstrationsUpToRank = `
  * rows of its dataset with the same first text (compared without case or spacing). The judge uses them.
  */
 export const siblingContinuations = `
-  SELECT si.id::text AS item_id, array_agg(DISTINCT o.second_text) AS siblings
-  FROM sampled_instance si
-  JOIN instance i ON i.id = si.instance_id
-  JOIN instance o ON o.dataset_id = i.dataset_id AND o.id <> i.id AND o.second_text IS NOT NULL
-    AND lower(regexp_replace(o.text, '\\s+', ' ', 'g')) = lower(regexp_replace(i.text, '\\s+', ' ', 'g'))
-  WHERE si.sample_id = ANY($1::uuid[]) AND i.second_text IS NOT NULL
-  GROUP BY si.id`;
+  WITH mine AS MATERIALIZED (
+    SELECT si.id AS item_id, i.id AS instance_id, i.dataset_id, lower(regexp_replace(i.text, '\\s+', ' ', 'g')) AS key
+    FROM sampled_instance si
+    JOIN instance i ON i.id = si.instance_id
+    WHERE si.sample_id = ANY($1::uuid[]) AND i.second_text IS NOT NULL
+  ), others AS MATERIALIZED (
+    -- Each row of the datasets concerned is normalised once (then joined by hash, not compared pair by pair).
+    SELECT o.id, o.dataset_id, o.second_text, lower(regexp_replace(o.text, '\\s+', ' ', 'g')) AS key
+    FROM instance o
+    WHERE o.dataset_id IN (SELECT DISTINCT dataset_id FROM mine) AND o.second_text IS NOT NULL
+  )
+  SELECT mine.item_id::text AS item_id, array_agg(DISTINCT others.second_text) AS siblings
+  FROM mine
+  JOIN others ON others.dataset_id = mine.dataset_id AND others.key = mine.key AND others.id <> mine.instance_id
+  GROUP BY mine.item_id`;
 
 /** The sibling continuations of samples' instances, by sampled-instance id (see `siblingContinuations`). */
 export async function loadSiblingContinuations(
