@@ -185,10 +185,11 @@ export async function waitForRun(memicl: Memicl, runId: string): Promise<{ done:
   }
 }
 
-/** Polls an experiment every 50 ms until every run has finished; returns its counts. */
+/** Polls an experiment (every 250 ms, as a dashboard might) until every run has finished; returns its counts. */
 export async function waitForExperiment(
   memicl: Memicl,
   experimentId: string,
+  everyMs = 250,
 ): Promise<{ done: number; failed: number }> {
   for (;;) {
     const { experiment } = await memicl.gql(
@@ -196,6 +197,6 @@ export async function waitForExperiment(
       { id: experimentId },
     );
     if (experiment.progress.activeRuns === 0) return experiment.progress;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

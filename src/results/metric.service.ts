@@ -163,7 +163,7 @@ export function startMetricRefresher(
   options: { intervalMs?: number; activeEveryMs?: number } = {},
 ): { stop(): Promise<void> } {
   const intervalMs = options.intervalMs ?? 2_000;
-  const activeEveryMs = options.activeEveryMs ?? 15_000;
+  const activeEveryMs = options.activeEveryMs ?? 30_000;
   let stopped = false;
   let pass: Promise<void> | null = null;
   const once = async () => {

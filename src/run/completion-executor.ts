@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { parseAnswer } from "../completion/answer-parser";
@@ -23,6 +22,7 @@ import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { TemplateBody } from "../template/template-body";
 import { CompletionWriter } from "./completion-writer";
+import { PromptHasher } from "./prompt-hash";
 import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
@@ -53,6 +53,8 @@ interface RunPlan {
   siblings: Map<string, string[]>;
   /** Memorization runs: the prompt's layout, which answers are extracted by before judging. */
   layout: AnswerLayout | null;
+  /** Hashes prompts with the shared demonstrations hashed once. */
+  hasher: PromptHasher;
 }
 
 /**
@@ -142,7 +144,7 @@ export class CompletionExecutor {
     const plan = await this.plan(claimed.run_id);
     const { run, prompts } = plan;
     const messages = prompts.render(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
-    const promptHash = sha256(JSON.stringify(messages));
+    const promptHash = plan.hasher.promptHash(messages);
     const request = {
       model: run.model,
       messages,
@@ -150,16 +152,7 @@ export class CompletionExecutor {
       maxOutputTokens: run.maxOutputTokens,
     };
     const cacheKey = run.cacheEnabled
-      ? sha256(
-          JSON.stringify([
-            run.provider,
-            run.model,
-            messages,
-            run.temperature,
-            run.maxOutputTokens,
-            claimed.repeat,
-          ]),
-        )
+      ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat)
       : null;
 
     if (cacheKey) {
@@ -358,7 +351,11 @@ export class CompletionExecutor {
           run.kind === RunKind.MEMORIZATION
             ? answerLayout(prompts.template.body as unknown as TemplateBody)
             : null;
-        return { run, prompts, siblings, layout };
+        const hasher = new PromptHasher(
+          prompts.frame,
+          run.cacheEnabled ? { provider: run.provider, model: run.model } : null,
+        );
+        return { run, prompts, siblings, layout, hasher };
       })();
       plan.catch(() => this.plans.delete(runId));
       if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);
@@ -380,8 +377,4 @@ function toItem(row: ClaimedRow): SampledInstance {
     cutTokenIndex: row.cut_token_index,
     tokenCount: row.token_count,
   });
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

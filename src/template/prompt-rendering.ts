@@ -59,7 +59,22 @@ export function renderPrompt(
   instance: PromptItem,
   demonstrationsBlock = renderDemonstrations(context),
 ): ChatMessage[] {
-  const messages: ChatMessage[] = [];
+  return renderInFrame(promptFrame(context, demonstrationsBlock), context, instance);
+}
+
+/**
+ * What every prompt of a run shares: the messages before the user's (a system instruction), and the start of
+ * the user's message (the instruction when it goes there, and the demonstrations), up to the instance's query.
+ */
+export interface PromptFrame {
+  fixedMessages: ChatMessage[];
+  /** The fixed parts of the user's message, each followed by the separator ("" when there are none). */
+  userPrefix: string;
+  /** The fixed parts joined, for a query that renders empty. */
+  fixedParts: string[];
+}
+
+export function promptFrame(context: PromptContext, demonstrationsBlock: string): PromptFrame {
   const instruction = context.template.instruction
     ? fill(context.template.instruction, {
         dataset: context.datasetName,
@@ -67,13 +82,29 @@ export function renderPrompt(
         labels: context.labels.join(", "),
       })
     : null;
-  if (instruction && context.template.instructionPlacement !== "user")
-    messages.push({ role: "system", content: instruction });
-  const parts = [
+  const fixedMessages: ChatMessage[] =
+    instruction && context.template.instructionPlacement !== "user"
+      ? [{ role: "system", content: instruction }]
+      : [];
+  const fixedParts = [
     context.template.instructionPlacement === "user" ? instruction : null,
     demonstrationsBlock || null,
-    fill(context.template.query, itemValues(instance)),
   ].filter((part): part is string => Boolean(part));
-  messages.push({ role: "user", content: parts.join(context.template.separator) });
-  return messages;
+  const separator = context.template.separator;
+  return {
+    fixedMessages,
+    fixedParts,
+    userPrefix: fixedParts.length > 0 ? fixedParts.join(separator) + separator : "",
+  };
+}
+
+/** One instance's prompt in a run's frame: the fixed parts, then its query. */
+export function renderInFrame(
+  frame: PromptFrame,
+  context: PromptContext,
+  instance: PromptItem,
+): ChatMessage[] {
+  const query = fill(context.template.query, itemValues(instance));
+  const content = query ? frame.userPrefix + query : frame.fixedParts.join(context.template.separator);
+  return [...frame.fixedMessages.map((message) => ({ ...message })), { role: "user", content }];
 }

@@ -14,8 +14,11 @@ import { SampledInstance } from "../sample/sampled-instance.entity";
 import {
   ChatMessage,
   PromptContext,
+  PromptFrame,
   PromptItem,
+  promptFrame,
   renderDemonstrations,
+  renderInFrame,
   renderPrompt,
 } from "./prompt-rendering";
 import { PromptTemplate } from "./prompt-template.entity";
@@ -53,6 +56,8 @@ export interface PreparedPrompts {
   /** The k demonstrations in presentation order. */
   demonstrations: Demonstration[];
   demonstrationsBlock: string;
+  /** What every prompt of this run shares (for hashing the shared part once). */
+  frame: PromptFrame;
   /** The prompt for one instance under test; `instance` is its dataset row (performance prompts show the full text). */
   render(item: SampledInstance, instance: FullText): ChatMessage[];
 }
@@ -118,6 +123,7 @@ export class PromptService {
       ),
     };
     const demonstrationsBlock = renderDemonstrations(context);
+    const frame = promptFrame(context, demonstrationsBlock);
     return {
       sample,
       dataset,
@@ -126,7 +132,8 @@ export class PromptService {
       context,
       demonstrations: ordered,
       demonstrationsBlock,
-      render: (item, instance) => renderPrompt(context, toItem(item, instance), demonstrationsBlock),
+      frame,
+      render: (item, instance) => renderInFrame(frame, context, toItem(item, instance)),
     };
   }
 
