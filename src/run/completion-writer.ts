@@ -31,6 +31,7 @@ export interface CompletedRow {
 }
 
 interface Waiting {
+  runId: string;
   row: CompletedRow;
   resolve(): void;
   reject(error: Error): void;
@@ -39,39 +40,38 @@ interface Waiting {
 const MAX_BATCH = 200;
 
 /**
- * Writes answers as they arrive, grouped by run: while one write of a run is in flight, the answers that arrive
- * wait and go together in the next one (one statement, one commit, the run's counters moved once). Under light
- * load every answer is written at once, alone; under heavy load the batches grow by themselves. Each caller's
- * promise settles when its own answer is committed, so nothing is acknowledged before it is stored. If a batch
- * fails, its answers are written one by one, so that one bad answer fails alone.
+ * Writes answers as they arrive: while one write is in flight, the answers that arrive wait and go together in
+ * the next one (one statement, one commit, each run's counters moved once), whatever run they belong to. Under
+ * light load every answer is written at once, alone; under heavy load the batches grow by themselves. Each
+ * caller's promise settles when its own answer is committed, so nothing is acknowledged before it is stored. If
+ * a batch fails, its answers are written one by one, so that one bad answer fails alone.
  */
 export class CompletionWriter {
-  private readonly waiting = new Map<string, Waiting[]>();
-  private readonly writing = new Set<string>();
+  private waiting: Waiting[] = [];
+  private writing = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
   write(runId: string, row: CompletedRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const queue = this.waiting.get(runId) ?? [];
-      queue.push({ row, resolve, reject });
-      this.waiting.set(runId, queue);
-      if (!this.writing.has(runId)) void this.drain(runId);
+      this.waiting.push({ runId, row, resolve, reject });
+      if (!this.writing) void this.drain();
     });
   }
 
-  private async drain(runId: string): Promise<void> {
-    this.writing.add(runId);
+  private async drain(): Promise<void> {
+    this.writing = true;
     try {
-      for (;;) {
-        const queue = this.waiting.get(runId);
-        if (!queue || queue.length === 0) break;
-        const batch = queue.splice(0, MAX_BATCH);
-        if (queue.length === 0) this.waiting.delete(runId);
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        // Runs in id order (the statement locks them in that order too).
+        batch.sort((a, b) =>
+          a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : Number(a.row.id) - Number(b.row.id),
+        );
         await this.writeBatch(batch);
       }
     } finally {
-      this.writing.delete(runId);
+      this.writing = false;
     }
   }
 

@@ -92,8 +92,10 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
   details jsonb, extracted_answer text, extraction_rule text`;
 
 /**
- * Stores many answers of one run in one statement (and one commit): what `completeCompletion` does per item,
- * with the run's counters moved once. Returns the ids written (an item whose lease was lost is left alone).
+ * Stores many answers in one statement (and one commit): what `completeCompletion` does per item, with each
+ * run's counters moved once. Runs are locked in id order, and judgments inserted in (run, id) order, so that two
+ * such statements never wait on each other in a cycle. Returns the ids written (an item whose lease was lost is
+ * left alone).
  */
 export const completeCompletions = `
   WITH input AS (
@@ -119,13 +121,15 @@ export const completeCompletions = `
   ), judged AS (
     INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
     SELECT id, verdict::judgment_verdict_enum, 'HEURISTIC', 'heuristic', judge_version, details, extraction_rule
-    FROM written WHERE verdict IS NOT NULL
+    FROM written WHERE verdict IS NOT NULL ORDER BY run_id, id
   ), sums AS (
     SELECT run_id, count(*)::int AS n, sum(coalesce(prompt_tokens, 0)) AS prompt_tokens,
            sum(coalesce(completion_tokens, 0)) AS completion_tokens, sum(coalesce(cached_tokens, 0)) AS cached_tokens,
            sum(coalesce(cost_usd, 0)) AS cost_usd, count(*) FILTER (WHERE cache_hit)::int AS cache_hits,
            min(reported_model) AS reported_model
     FROM written GROUP BY run_id
+  ), locked AS (
+    SELECT run.id FROM run WHERE run.id IN (SELECT run_id FROM sums) ORDER BY run.id FOR UPDATE
   ), counted AS (
     UPDATE run
     SET done_count = done_count + s.n, consecutive_failures = 0,
@@ -138,7 +142,7 @@ export const completeCompletions = `
                       ELSE status END,
         finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + s.n + failed_count >= expected_count
                            THEN clock_timestamp() ELSE finished_at END
-    FROM sums AS s WHERE run.id = s.run_id
+    FROM sums AS s WHERE run.id = s.run_id AND run.id IN (SELECT id FROM locked)
     RETURNING run.id
   )
   SELECT written.id FROM written`;
