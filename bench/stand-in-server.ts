@@ -11,6 +11,8 @@ async function main() {
   const server = new FakeOpenAiServer();
   server.fallback = { kind: "answer", delayMs: option("--delay") ?? 0 };
   server.requestsPerMinute = option("--rpm");
+  // Nothing is kept per request: 24,000 prompts of 200 demonstrations would hold a gigabyte.
+  server.keepRequests = false;
   const url = await server.start();
   process.stdout.write(`${url}\n`);
   const stop = () => void server.stop().then(() => process.exit(0));

@@ -42,6 +42,9 @@ export class FakeOpenAiServer {
   answer: (request: RecordedRequest) => string = (request) =>
     request.messages.at(-1)!.content.split("\n").at(-1)!.split("").reverse().join("");
   requestsPerMinute: number | null = null;
+  /** Keep every request in `requests` (tests read them); a long benchmark turns this off. */
+  keepRequests = true;
+  private received = 0;
   private readonly served: number[] = [];
   private server: http.Server | null = null;
   private readonly hanging = new Set<http.ServerResponse>();
@@ -76,6 +79,11 @@ export class FakeOpenAiServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  private record(request: RecordedRequest): void {
+    this.received += 1;
+    if (this.keepRequests) this.requests.push(request);
+  }
+
   private async handle(body: string, response: http.ServerResponse, authorization: string) {
     const parsed = JSON.parse(body || "{}");
     const request: RecordedRequest = {
@@ -89,7 +97,7 @@ export class FakeOpenAiServer {
       const windowStart = Date.now() - 60_000;
       while (this.served.length > 0 && this.served[0] < windowStart) this.served.shift();
       if (this.served.length >= this.requestsPerMinute) {
-        this.requests.push(request);
+        this.record(request);
         const waitSeconds = Math.max(1, Math.ceil((this.served[0] + 60_000 - Date.now()) / 1000));
         return this.json(
           response,
@@ -100,7 +108,7 @@ export class FakeOpenAiServer {
       }
       this.served.push(Date.now());
     }
-    this.requests.push(request);
+    this.record(request);
     const behaviour = this.script.shift() ?? this.choose?.() ?? this.fallback;
     switch (behaviour.kind) {
       case "hang":
@@ -132,7 +140,7 @@ export class FakeOpenAiServer {
         const content = behaviour.content ?? this.answer(request);
         if (!response.destroyed) this.answered += 1;
         return this.json(response, 200, {
-          id: `chatcmpl-${this.requests.length}`,
+          id: `chatcmpl-${this.received}`,
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
           model: `${request.model}-2026-01-01`,
