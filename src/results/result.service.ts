@@ -294,36 +294,46 @@ export class ResultService {
 
   async studyReport(experimentId: string): Promise<StudyReport> {
     const data = await this.data(experimentId);
-    const [outcomes, instancePerformance, samples] = await Promise.all([
-      data.instances(),
-      data.instancePerformance(),
-      data.samples(),
-    ]);
+    // Every read starts at once, so the database works while the analyses compute.
+    const early = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+      return promise;
+    };
+    const reads = early(
+      Promise.all([data.instances(), data.instancePerformance(), data.samples(), data.cells()]),
+    );
+    const transitionsRead = early(this.transitions(experimentId));
+    const contaminationRead = early(this.contaminationOf(data));
+    const performanceRead = early(this.performanceOf(data));
+    const [outcomes, instancePerformance, samples, cells] = await reads;
     const byCell = [
       BreakdownGroup.DATASET,
       BreakdownGroup.SAMPLE,
       BreakdownGroup.SETTING,
       BreakdownGroup.SHOTS,
     ];
-    const performance = await this.performanceOf(data);
+    const memorization = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_OR_NEAR_EXACT);
+    const memorizationExactOnly = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_ONLY);
+    const memorizationByRegime = await this.breakdownOf(
+      data,
+      {},
+      [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
+      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    );
+    const performance = await performanceRead;
     const report: StudyReport = {
       experimentId,
-      memorization: await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_OR_NEAR_EXACT),
-      memorizationExactOnly: await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_ONLY),
-      memorizationByRegime: await this.breakdownOf(
-        data,
-        {},
-        [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
-        MemorizationMeasure.EXACT_OR_NEAR_EXACT,
-      ),
+      memorization,
+      memorizationExactOnly,
+      memorizationByRegime,
       performance,
       memorizedVsNotMemorized: memorizedVsNot(outcomes, instancePerformance, samples),
-      correlations: correlations(await data.cells(), performance, samples),
+      correlations: correlations(cells, performance, samples),
       settingComparisons: settingComparisons(outcomes, samples),
       zeroVsFewShot: zeroVsFewShot(outcomes, samples),
       transitionRates: transitionRates(outcomes, samples),
-      nearExactToExact: await this.transitions(experimentId),
-      contamination: await this.contaminationOf(data),
+      nearExactToExact: await transitionsRead,
+      contamination: await contaminationRead,
       hypothesisTests: 0,
       multipleComparisons: "",
     };
