@@ -293,7 +293,7 @@ class Dispatcher<K extends JobKind> {
   /** Free capacity for a provider: its own limit minus what it runs and holds in its buffer. */
   private room(provider: string): number {
     const limit = this.options.providers[provider];
-    const prefetch = Math.max(1, Math.ceil(limit / 4));
+    const prefetch = Math.max(1, Math.ceil(limit / 2));
     return limit + prefetch - (this.perProvider.get(provider) ?? 0) - this.buffers.get(provider)!.length;
   }
 
@@ -304,9 +304,9 @@ class Dispatcher<K extends JobKind> {
       for (let index = 0; index < this.providerNames.length && this.running; index++) {
         const provider = this.providerNames[(this.next + index) % this.providerNames.length];
         const room = this.room(provider);
-        // Fetch in batches: wait until a quarter of the room is free, unless the buffer ran dry.
+        // Fetch in batches: wait until half of the room is free, unless the buffer ran dry.
         const batchFloor =
-          this.buffers.get(provider)!.length === 0 ? 1 : Math.ceil(this.options.providers[provider] / 4);
+          this.buffers.get(provider)!.length === 0 ? 1 : Math.ceil(this.options.providers[provider] / 2);
         if (room < batchFloor || (this.idleUntil.get(provider) ?? 0) > now) continue;
         let jobs: PgBoss.Job<JobKinds[K]>[];
         try {
