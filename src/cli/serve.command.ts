@@ -1,4 +1,4 @@
-import { isLoopback, startServer } from "../api/server";
+import { dashboardDirectory, isLoopback, startServer } from "../api/server";
 import { Config, ConfigError } from "../config/config";
 import { openDatabase } from "../db/database";
 import { createLogger } from "../logging/logger";
@@ -22,8 +22,11 @@ export async function runServe(config: Config): Promise<void> {
   logger.info({ database: database.mode }, `database: ${database.description}`);
   const server = await startServer(config, logger, database);
   logger.info({ url: server.url }, `memicl is serving GraphQL at http://localhost:${server.port}/graphql`);
+  const dashboard = dashboardDirectory()
+    ? `dashboard at http://localhost:${server.port}/, `
+    : "dashboard not built (npm run build), ";
   process.stderr.write(
-    `memicl: GraphQL at http://localhost:${server.port}/graphql (${database.description})\n`,
+    `memicl: ${dashboard}GraphQL at http://localhost:${server.port}/graphql (${database.description})\n`,
   );
 
   let stopping = false;
