@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from "typeorm";
+import { DataSource } from "typeorm";
 import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
@@ -10,6 +10,21 @@ import { METRIC_NAMES, metricRowsOf } from "./metric-rows";
 import { ResultService } from "./result.service";
 
 const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
+
+/** An experiment's results as the metric rows see them. */
+interface ResultsState {
+  id: string;
+  /** Of every run's lastUpdatedAt, now. */
+  fingerprint: string;
+  /** The stored rows were computed from another fingerprint (or there are none). */
+  stale: boolean;
+  /** A run of the experiment is queued or running. */
+  active: boolean;
+  /** When the state the stored rows reflect was read. */
+  computedAt: Date | null;
+  /** When this was read (the database's clock). */
+  readAt: Date;
+}
 
 /** A fingerprint of every run's lastUpdatedAt: any change to any run of the experiment changes it. */
 const FINGERPRINT = `
@@ -91,33 +106,39 @@ export class MetricService {
   }
 
   /**
-   * Rewrites the experiment's rows from its study report, in one transaction, under a lock per experiment (two
-   * processes never compute the same experiment at once; the second finds the rows fresh and returns).
-   * Returns the number of rows written, or null when they were already fresh.
+   * Rewrites the experiment's rows from its study report, in one transaction, under a lock per experiment.
+   * The results' state is read first, and the report computed outside any transaction (its reads take pooled
+   * connections of their own, which a held transaction must not wait for); rows computed from a state read
+   * later, by another process meanwhile, are never overwritten by older ones. Returns the number of rows
+   * written, or null when nothing needed writing.
    */
   async refresh(experimentId: string): Promise<number | null> {
+    const [state] = await this.states(experimentId);
+    if (!state) throw new NotFoundError("Experiment", experimentId);
+    if (!state.stale) return null;
+    // The rows reflect at least the state read above, maybe a newer one (then the next check computes them again).
+    const rows = metricRowsOf(await this.results.studyReport(experimentId));
     return this.dataSource.transaction(async (manager) => {
       await manager.query("SELECT pg_advisory_xact_lock(hashtext('memicl.metric'), hashtext($1))", [
         experimentId,
       ]);
-      // The fingerprint is read before the report: the rows reflect at least this state, maybe a newer one
-      // (then the next check finds them stale and computes them again).
-      const [state] = await this.states(experimentId, manager);
-      if (!state) throw new NotFoundError("Experiment", experimentId);
-      if (!state.stale) return null;
-      const rows = metricRowsOf(await this.results.studyReport(experimentId));
+      const [stored]: { computed_at: Date }[] = await manager.query(
+        "SELECT computed_at FROM metric_state WHERE experiment_id = $1",
+        [experimentId],
+      );
+      if (stored && stored.computed_at.getTime() >= state.readAt.getTime()) return null;
       await manager.query("DELETE FROM metric WHERE experiment_id = $1", [experimentId]);
       await manager.query(
         `INSERT INTO metric (experiment_id, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at)
          SELECT $1, r->>'name', r->'scope', (r->>'value')::float8, (r->>'numerator')::int,
-                (r->>'denominator')::int, (r->>'ciLow')::float8, (r->>'ciHigh')::float8, now()
+                (r->>'denominator')::int, (r->>'ciLow')::float8, (r->>'ciHigh')::float8, $3
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, i) ORDER BY i`,
-        [experimentId, JSON.stringify(rows)],
+        [experimentId, JSON.stringify(rows), state.readAt],
       );
       await manager.query(
-        `INSERT INTO metric_state (experiment_id, fingerprint, computed_at, rows) VALUES ($1, $2, now(), $3)
-         ON CONFLICT (experiment_id) DO UPDATE SET fingerprint = $2, computed_at = now(), rows = $3`,
-        [experimentId, state.fingerprint, rows.length],
+        `INSERT INTO metric_state (experiment_id, fingerprint, computed_at, rows) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (experiment_id) DO UPDATE SET fingerprint = $2, computed_at = $3, rows = $4`,
+        [experimentId, state.fingerprint, state.readAt, rows.length],
       );
       return rows.length;
     });
@@ -125,17 +146,12 @@ export class MetricService {
 
   /**
    * Experiments whose rows are older than their results (one when `experimentId` is given): with the current
-   * fingerprint, whether a run is still going, and when the rows were last computed.
+   * fingerprint, whether a run is still going, when the rows were last computed, and when this was read.
    */
-  async states(
-    experimentId?: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<
-    { id: string; fingerprint: string; stale: boolean; active: boolean; computedAt: Date | null }[]
-  > {
-    const rows: Record<string, unknown>[] = await manager.query(
+  async states(experimentId?: string): Promise<ResultsState[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT e.id, f.fingerprint, f.active, s.fingerprint IS DISTINCT FROM f.fingerprint AS stale,
-              s.computed_at
+              s.computed_at, clock_timestamp() AS read_at
        FROM experiment e
        CROSS JOIN LATERAL (${FINGERPRINT}) f
        LEFT JOIN metric_state s ON s.experiment_id = e.id
@@ -148,6 +164,7 @@ export class MetricService {
       stale: row.stale as boolean,
       active: row.active as boolean,
       computedAt: (row.computed_at as Date | null) ?? null,
+      readAt: row.read_at as Date,
     }));
   }
 }
