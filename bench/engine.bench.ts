@@ -1,7 +1,8 @@
 import os from "node:os";
 import OpenAI from "openai";
 import { Client } from "pg";
-import { benchDatabase, Memicl, startMemicl, startStandIn, waitForRun, writeProviders } from "./processes";
+import { providersFile as writeProvidersFile } from "../test/support/runs";
+import { benchDatabase, Memicl, startMemicl, startStandIn, waitForRun } from "./processes";
 
 /**
  * The run engine as a user runs it: the stand-in provider in its own process, `memicl serve` (or `memicl serve` +
@@ -155,7 +156,7 @@ export async function benchEngine(args: string[]) {
   const instant = await startStandIn(0);
   const limited = await startStandIn(50, 600);
   const base = { type: "openai", maxConcurrency: CONCURRENCY, timeoutSeconds: 30 };
-  const providersFile = writeProviders({
+  const providersFile = writeProvidersFile({
     slow: { ...base, baseUrl: slow.url },
     instant: { ...base, baseUrl: instant.url },
     limited: { ...base, baseUrl: limited.url, requestsPerMinute: 600 },

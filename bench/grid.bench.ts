@@ -1,14 +1,14 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { providersFile as writeProvidersFile } from "../test/support/runs";
 import {
   benchDatabase,
   Memicl,
+  memiclCommand,
   startMemicl,
   startStandIn,
   waitForExperiment,
-  writeProviders,
 } from "./processes";
 
 /**
@@ -22,24 +22,10 @@ import {
 const ROOT = path.resolve(__dirname, "../..");
 const SHARED = path.resolve(ROOT, "../shared/data/datasets");
 
-function cli(args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/memicl.js"), ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`memicl ${args[0]}: ${stderr}`))));
-  });
-}
-
 async function prepare(memicl: Memicl, env: Record<string, string>, instances: number): Promise<string[]> {
-  await cli(["import", path.join(SHARED, "rte/train.tsv"), "--name", "rte"], env);
-  await cli(["import", path.join(SHARED, "trec/train_5500.label"), "--name", "trec"], env);
-  await cli(
+  await memiclCommand(["import", path.join(SHARED, "rte/train.tsv"), "--name", "rte"], env);
+  await memiclCommand(["import", path.join(SHARED, "trec/train_5500.label"), "--name", "trec"], env);
+  await memiclCommand(
     [
       "import",
       path.join(SHARED, "dbpedia/sample.csv"),
@@ -139,7 +125,7 @@ export async function benchGrid(args: string[]) {
     process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   );
   const standIn = await startStandIn(0);
-  const providersFile = writeProviders({
+  const providersFile = writeProvidersFile({
     instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
   });
   const results = [];

@@ -5,14 +5,12 @@ import { benchEngine } from "./engine.bench";
 import { benchGrid } from "./grid.bench";
 import { benchImport } from "./import.bench";
 import { benchResults } from "./results.bench";
-import { benchRuns } from "./runs.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   embedded: benchEmbedded,
   engine: benchEngine,
   grid: benchGrid,
   import: benchImport,
-  runs: benchRuns,
   results: benchResults,
 };
 

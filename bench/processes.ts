@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 
-/** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
+// Compiled to dist/bench: the checkout is two folders up (test/support/cli.ts resolves from the sources).
+const BIN = path.resolve(__dirname, "../../bin/memicl.js");
 
-const ROOT = path.resolve(__dirname, "../..");
-const BIN = path.join(ROOT, "bin/memicl.js");
+/** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
 
 export interface Child {
   process: ChildProcess;
@@ -15,11 +15,10 @@ export interface Child {
 }
 
 function child(command: string[], env: Record<string, string>): Child {
-  // BENCH_NODE_ARGS (say, "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to memicl's processes, for profiles.
-  const nodeArgs =
-    command[0] === BIN || command[0].endsWith("memicl.js")
-      ? (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)
-      : [];
+  // Node options for profiles (say, "--cpu-prof --cpu-prof-dir=/tmp/prof"): BENCH_NODE_ARGS for memicl's
+  // processes, BENCH_STAND_IN_ARGS for the stand-in provider.
+  const variable = command[0] === BIN ? "BENCH_NODE_ARGS" : "BENCH_STAND_IN_ARGS";
+  const nodeArgs = (process.env[variable] ?? "").split(" ").filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, ...command], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -46,6 +45,22 @@ function child(command: string[], env: Record<string, string>): Child {
   };
 }
 
+/** Runs a `memicl` command to its end; fails with its standard error when it does not exit 0. */
+export function memiclCommand(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    proc.on("error", reject);
+    proc.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`memicl ${args[0]}: ${stderr}`))));
+  });
+}
+
 /** The stand-in OpenAI-compatible server in its own process; resolves with its URL. */
 export async function startStandIn(
   delayMs: number,
@@ -54,7 +69,6 @@ export async function startStandIn(
   const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs)];
   if (requestsPerMinute) args.push("--rpm", String(requestsPerMinute));
   const standIn = child(args, {});
-  // BENCH_STAND_IN_ARGS: node options for the stand-in (a profile of it, say).
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = "";
     standIn.process.stdout!.on("data", (chunk) => {
@@ -166,12 +180,6 @@ export async function startMemicl(options: {
       await serve.stop();
     },
   };
-}
-
-export function writeProviders(providers: Record<string, unknown>): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memicl-bench-")), "providers.json");
-  fs.writeFileSync(file, JSON.stringify({ providers }));
-  return file;
 }
 
 /** Polls a run (as a script would, every 50 ms) until it has finished; returns its counts. */

@@ -97,12 +97,9 @@ export class MetricService {
 
   /** Recomputes the experiment's metric rows unless they were computed from its runs' current state. */
   async ensureFresh(experimentId: string): Promise<void> {
-    const exists = isUuid(experimentId)
-      ? await this.dataSource.query("SELECT 1 FROM experiment WHERE id = $1", [experimentId])
-      : [];
-    if (exists.length === 0) throw new NotFoundError("Experiment", experimentId);
-    const [state] = await this.states(experimentId);
-    if (state?.stale) await this.refresh(experimentId);
+    const [state] = isUuid(experimentId) ? await this.states(experimentId) : [];
+    if (!state) throw new NotFoundError("Experiment", experimentId);
+    if (state.stale) await this.refresh(experimentId);
   }
 
   /**

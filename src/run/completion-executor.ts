@@ -351,10 +351,7 @@ export class CompletionExecutor {
           run.kind === RunKind.MEMORIZATION
             ? answerLayout(prompts.template.body as unknown as TemplateBody)
             : null;
-        const hasher = new PromptHasher(
-          prompts.frame,
-          run.cacheEnabled ? { provider: run.provider, model: run.model } : null,
-        );
+        const hasher = new PromptHasher(prompts.frame, { provider: run.provider, model: run.model });
         return { run, prompts, siblings, layout, hasher };
       })();
       plan.catch(() => this.plans.delete(runId));

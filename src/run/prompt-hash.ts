@@ -15,7 +15,7 @@ export class PromptHasher {
 
   constructor(
     private readonly frame: PromptFrame,
-    private readonly cache: { provider: string; model: string } | null,
+    private readonly cache: { provider: string; model: string },
   ) {
     // JSON escapes character by character, so the JSON of a string is the JSON of its prefix and of the rest,
     // concatenated; unless the prefix ends inside a surrogate pair, which a prefix of whole parts never does.
@@ -24,12 +24,11 @@ export class PromptHasher {
     const fixed = frame.fixedMessages.map((message) => `${JSON.stringify(message)},`).join("");
     this.headJson = `[${fixed}{"role":"user","content":"${JSON.stringify(frame.userPrefix).slice(1, -1)}`;
     this.promptState = splittable ? createHash("sha256").update(this.headJson) : null;
-    this.cacheState =
-      splittable && cache
-        ? createHash("sha256").update(
-            `[${JSON.stringify(cache.provider)},${JSON.stringify(cache.model)},${this.headJson}`,
-          )
-        : null;
+    this.cacheState = splittable
+      ? createHash("sha256").update(
+          `[${JSON.stringify(cache.provider)},${JSON.stringify(cache.model)},${this.headJson}`,
+        )
+      : null;
   }
 
   /** sha256 of the JSON of the messages. */

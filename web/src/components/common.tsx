@@ -1,13 +1,7 @@
 import { ComponentChildren } from "preact";
 
-export interface Progress {
-  status: string;
-  expected: number;
-  done: number;
-  failed: number;
-  costUsd?: number;
-  lastError?: string | null;
-}
+/** The fields of an experiment's progress every page shows. */
+export const PROGRESS_FIELDS = "status runs activeRuns expected done failed cacheHits costUsd lastError";
 
 /** A progress bar that reads without colour: the counts are written beside it. */
 export function ProgressBar({

@@ -1,12 +1,19 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import { ErrorBox, money, number, ProgressBar, Section, Status } from "../components/common";
+import {
+  ErrorBox,
+  money,
+  number,
+  PROGRESS_FIELDS as PROGRESS,
+  ProgressBar,
+  Section,
+  Status,
+} from "../components/common";
 import { Figure } from "../components/Figure";
-import { correlationRows, datasetsOf, REPORT_QUERY, Report, SETTING_LABELS } from "../figures/data";
+import { correlationRows, datasetsOf, REPORT_QUERY, Report, SETTING_LABELS, SETTINGS } from "../figures/data";
 import { figuresOf } from "../figures/plots";
 
 const RUN = `id kind setting shots status expectedCount doneCount failedCount cacheHitCount costUsd lastError waitingReason`;
-const PROGRESS = "status runs activeRuns expected done failed cacheHits costUsd lastError";
 const EXPERIMENT = `query Experiment($id: ID!) { experiment(id: $id) { id name provider model createdAt
   progress { ${PROGRESS} } runs { ${RUN} sample { id name seed dataset { name } } } } }`;
 const LIVE = `subscription Live($id: ID!) { experimentProgress(experimentId: $id) { progress { ${PROGRESS} } runs { ${RUN} } } }`;
@@ -229,15 +236,13 @@ export function ExperimentPage({ id }: { id: string }) {
   );
 }
 
-const SETTING_ORDER = ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS"];
-
 /** Runs in the grid's order: dataset, memorization before performance, setting, k. */
 function byGridOrder(a: RunItem, b: RunItem): number {
   return (
     (a.sample?.dataset.name ?? "").localeCompare(b.sample?.dataset.name ?? "") ||
     (a.sample?.seed ?? "").localeCompare(b.sample?.seed ?? "") ||
     a.kind.localeCompare(b.kind) ||
-    SETTING_ORDER.indexOf(a.setting ?? "") - SETTING_ORDER.indexOf(b.setting ?? "") ||
+    SETTINGS.indexOf(a.setting ?? "") - SETTINGS.indexOf(b.setting ?? "") ||
     a.shots - b.shots
   );
 }

@@ -1,8 +1,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import { ErrorBox, money, ProgressBar, Section, Status } from "../components/common";
+import {
+  ErrorBox,
+  money,
+  PROGRESS_FIELDS as PROGRESS,
+  ProgressBar,
+  Section,
+  Status,
+} from "../components/common";
 
-const PROGRESS = "status runs activeRuns expected done failed cacheHits costUsd lastError";
 const LIST = `query Experiments { experimentCount experiments(first: 100) { edges { node {
   id name provider model createdAt lastUpdatedAt progress { ${PROGRESS} } } } } }`;
 const LIVE = `subscription Live($id: ID!) { experimentProgress(experimentId: $id) { experimentId progress { ${PROGRESS} } } }`;
