@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { writeCsv } from "./import.bench";
+import { freePort } from "./processes";
 
 const BIN = path.resolve(__dirname, "../../bin/memicl.js");
 
@@ -75,7 +76,7 @@ export async function benchEmbedded(args: string[]) {
     MEMICL_PROVIDERS_FILE: providers,
     LOG_LEVEL: "warn",
   };
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const children: ChildProcess[] = [];
   const gql = async (query: string, variables: Record<string, unknown> = {}) => {

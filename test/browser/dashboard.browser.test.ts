@@ -5,7 +5,7 @@ import { Browser, Page } from "playwright-core";
 import { stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
 import { describeWithBrowser, launchBrowser } from "../support/browser";
-import { freePort, ServeProcess, startServe } from "../support/cli";
+import { ServeProcess, startServe } from "../support/cli";
 import { classificationSample, providersFile } from "../support/runs";
 import { TestServer } from "../support/server";
 
@@ -49,7 +49,7 @@ describeWithBrowser("the dashboard in a browser", () => {
       }),
       MEMICL_IN_PROCESS_WORKERS: "4",
     };
-    serve = await startServe(env, freePort());
+    serve = await startServe(env);
     api = {
       async gql(query, variables) {
         const response = await fetch(`${serve.url}/graphql`, {

@@ -5,7 +5,7 @@ import { startServer } from "../../src/api/server";
 import { ApiKeyService } from "../../src/auth/api-key.service";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
-import { freePort, runCli, startServe } from "../support/cli";
+import { runCli, startServe } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -244,15 +244,12 @@ describe("serving beyond loopback", () => {
     const open = await startTestServer("embedded");
     const { key } = await new ApiKeyService(open.database.dataSource).create("remote", "viewer");
     await open.server.close();
-    const serve = await startServe(
-      {
-        HOST: "0.0.0.0",
-        MEMICL_AUTH: "keys",
-        DATABASE_URL: open.database.url,
-        MEMICL_IN_PROCESS_WORKERS: "0",
-      },
-      freePort(),
-    );
+    const serve = await startServe({
+      HOST: "0.0.0.0",
+      MEMICL_AUTH: "keys",
+      DATABASE_URL: open.database.url,
+      MEMICL_IN_PROCESS_WORKERS: "0",
+    });
     try {
       const ask = (headers: Record<string, string>) =>
         fetch(`${serve.url}/graphql`, {

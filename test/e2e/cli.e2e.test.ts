@@ -4,7 +4,7 @@ import path from "node:path";
 import { MIGRATIONS } from "../../migrations";
 import { serverPidOf, stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
-import { freePort, runCli, startServe } from "../support/cli";
+import { runCli, startServe } from "../support/cli";
 import { nliCsv } from "../support/fixtures";
 
 async function datasetNames(url: string): Promise<string[]> {
@@ -49,15 +49,14 @@ describe("the memicl command on an embedded data folder", () => {
     expect(fs.statSync(path.join(env.MEMICL_DATA_DIR, "password")).mode & 0o077).toBe(0);
     expect(fs.statSync(path.join(env.MEMICL_DATA_DIR, "pg")).mode & 0o077).toBe(0);
 
-    const port = freePort();
-    const server = await startServe(env, port);
+    const server = await startServe(env);
     try {
       const shared = await runCli(["import", csv, "--name", "second"], env);
       expect(shared.stdout).toMatch(/already running \(pid \d+\)/);
       expect(shared.stdout).toMatch(/imported 12 rows/);
       expect(await datasetNames(server.url)).toEqual(["first:12", "second:12"]);
 
-      const second = await startServe(env, freePort());
+      const second = await startServe(env);
       expect(await datasetNames(second.url)).toEqual(["first:12", "second:12"]);
       expect(await second.stop()).toBe(0);
       // The first server still has its database.
@@ -67,7 +66,7 @@ describe("the memicl command on an embedded data folder", () => {
     }
     expect(serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"))).toBeNull();
 
-    const again = await startServe(env, port);
+    const again = await startServe(env);
     try {
       expect(await datasetNames(again.url)).toEqual(["first:12", "second:12"]);
     } finally {
@@ -76,13 +75,12 @@ describe("the memicl command on an embedded data folder", () => {
   });
 
   it("recovers after memicl serve is killed with SIGKILL, with no manual step and nothing lost", async () => {
-    const port = freePort();
-    const killed = await startServe(env, port);
+    const killed = await startServe(env);
     expect(await killed.stop("SIGKILL")).toBeNull();
     // The server outlives a killed owner; the next process joins it at once.
     const pid = serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"));
     expect(pid).not.toBeNull();
-    const again = await startServe(env, port);
+    const again = await startServe(env);
     try {
       expect(await datasetNames(again.url)).toEqual(["first:12", "second:12"]);
       expect(again.output()).toMatch(/already running/);
@@ -91,12 +89,12 @@ describe("the memicl command on an embedded data folder", () => {
     }
 
     // Now the server itself dies uncleanly: the next start recovers it from its write-ahead log.
-    const third = await startServe(env, port);
+    const third = await startServe(env);
     const serverPid = serverPidOf(path.join(env.MEMICL_DATA_DIR, "pg"))!;
     process.kill(serverPid, "SIGKILL");
     await third.stop("SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const recovered = await startServe(env, port);
+    const recovered = await startServe(env);
     try {
       expect(await datasetNames(recovered.url)).toEqual(["first:12", "second:12"]);
     } finally {

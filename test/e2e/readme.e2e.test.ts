@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
-import { freePort, MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
+import { MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
 import { describeWithSharedData } from "../support/shared-data";
@@ -79,7 +79,7 @@ describeWithSharedData("the README's examples, as written", () => {
       const result = await shell(`memicl ${args.join(" ")}`, env, ROOT);
       expect({ args, code: result.code, output: result.output }).toMatchObject({ code: 0 });
     }
-    serve = await startServe(env, freePort());
+    serve = await startServe(env);
     const datasets = await gql(`{ datasets(first: 10) { edges { node { id name instanceCount } } } }`);
     const byName = Object.fromEntries(
       datasets.data!.datasets.edges.map((edge: any) => [edge.node.name, edge.node.instanceCount]),

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { ApiKeyService } from "../../src/auth/api-key.service";
-import { freePort, MEMICL_BIN, startServe } from "../support/cli";
+import { MEMICL_BIN, startServe } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, providersFile, startRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -116,10 +116,12 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
 
   it("reaches a client in a third process: memicl serve and memicl worker each in their own", async () => {
     // This test process is only the client; the server and the worker are child processes on one database.
-    const serve = await startServe(
-      { ...env, DATABASE_URL: api.database.url, MEMICL_DATA_DIR: "", MEMICL_IN_PROCESS_WORKERS: "0" },
-      freePort(),
-    );
+    const serve = await startServe({
+      ...env,
+      DATABASE_URL: api.database.url,
+      MEMICL_DATA_DIR: "",
+      MEMICL_IN_PROCESS_WORKERS: "0",
+    });
     const ws = createClient({
       url: `${serve.url.replace(/^http/, "ws")}/graphql`,
       webSocketImpl: WebSocket,

@@ -35,10 +35,14 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `memicl serve` and waits until it answers on /health. */
-export async function startServe(env: Record<string, string>, port: number): Promise<ServeProcess> {
+/**
+ * Starts `memicl serve` on a port the operating system picks (PORT=0), reads the port from its banner and waits
+ * until it answers on /health. A port chosen by the test could already be taken (by another test's outgoing
+ * connection, for one), which made starts fail at random.
+ */
+export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
-    env: { ...process.env, NODE_ENV: "production", ...env, PORT: String(port), LOG_LEVEL: "warn" },
+    env: { ...process.env, NODE_ENV: "production", ...env, PORT: "0", LOG_LEVEL: "warn" },
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {
@@ -48,12 +52,13 @@ export async function startServe(env: Record<string, string>, port: number): Pro
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
+  let url: string | undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`memicl serve exited with ${child.exitCode}: ${output}`);
+    url ??= bannerUrl(output);
     try {
-      if ((await fetch(`${url}/health`)).ok) break;
+      if (url && (await fetch(`${url}/health`)).ok) break;
     } catch {
       // not listening yet
     }
@@ -71,6 +76,8 @@ export async function startServe(env: Record<string, string>, port: number): Pro
   };
 }
 
-export function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
+/** The address in `memicl serve`'s banner ("... GraphQL at http://localhost:PORT/graphql ..."). */
+function bannerUrl(output: string): string | undefined {
+  const port = /GraphQL at http:\/\/localhost:(\d+)\/graphql/.exec(output)?.[1];
+  return port ? `http://127.0.0.1:${port}` : undefined;
 }
