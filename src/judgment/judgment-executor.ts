@@ -100,8 +100,12 @@ export class JudgmentExecutor {
       result = hits[0].response;
     } else {
       const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
+        stop: this.providers.stopSignal,
         beforeAttempt: (signal) => handle.limiter.acquire(600, signal),
       });
+      // This process is stopping: the job fails here and the queue gives it to the next worker.
+      if (!outcome.ok && outcome.stopped)
+        throw new Error("the worker stopped during the judge's call; the job will run again");
       attempts = outcome.attempts;
       if (outcome.ok) {
         result = outcome.result;

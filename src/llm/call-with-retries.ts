@@ -11,12 +11,20 @@ export interface RetryPolicy {
 
 export type CallOutcome =
   | { ok: true; result: ChatResult; attempts: number; latencyMs: number }
-  | { ok: false; error: ProviderCallError; attempts: number; latencyMs: number };
+  | {
+      ok: false;
+      error: ProviderCallError;
+      attempts: number;
+      latencyMs: number;
+      /** The `stop` signal ended the call (this process is stopping): the work is not done, nor failed. */
+      stopped?: boolean;
+    };
 
 /**
  * Calls the provider until it answers, a non-retryable error comes back, attempts run out, or `shouldStop`
  * says the run was cancelled. Waits what Retry-After asks when the provider says so, else exponential
- * backoff with full jitter. `beforeAttempt` runs before every call (rate limits).
+ * backoff with full jitter. `beforeAttempt` runs before every call (rate limits). `stop` aborts an attempt in
+ * flight and any wait: the outcome then says `stopped`.
  */
 export async function callWithRetries(
   provider: ModelProvider,
@@ -25,6 +33,7 @@ export async function callWithRetries(
   hooks: {
     beforeAttempt?: (signal: AbortSignal) => Promise<void>;
     shouldStop?: () => Promise<boolean>;
+    stop?: AbortSignal;
     /** After each attempt: how long it took, and its error (null when it answered) and whether it is tried again. */
     afterAttempt?: (attempt: {
       seconds: number;
@@ -36,10 +45,24 @@ export async function callWithRetries(
   let attempts = 0;
   let lastError: ProviderCallError | null = null;
   let latencyMs = 0;
+  const stopped = () => ({
+    ok: false as const,
+    error: new ProviderCallError("stopped: this process is shutting down", null, true),
+    attempts,
+    latencyMs,
+    stopped: true,
+  });
   while (attempts < policy.maxAttempts) {
+    if (hooks.stop?.aborted) return stopped();
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
-    const signal = AbortSignal.timeout(policy.timeoutMs);
-    await hooks.beforeAttempt?.(signal);
+    const timeout = AbortSignal.timeout(policy.timeoutMs);
+    const signal = hooks.stop ? AbortSignal.any([timeout, hooks.stop]) : timeout;
+    try {
+      await hooks.beforeAttempt?.(signal);
+    } catch (error) {
+      if (hooks.stop?.aborted) return stopped();
+      throw error;
+    }
     attempts += 1;
     const started = performance.now();
     try {
@@ -49,7 +72,8 @@ export async function callWithRetries(
       return { ok: true, result, attempts, latencyMs };
     } catch (error) {
       latencyMs = Math.round(performance.now() - started);
-      lastError = signal.aborted
+      if (hooks.stop?.aborted) return stopped();
+      lastError = timeout.aborted
         ? new ProviderCallError(`timeout after ${policy.timeoutMs / 1000} s`, null, true)
         : error instanceof ProviderCallError
           ? error
@@ -59,7 +83,15 @@ export async function callWithRetries(
       if (!willRetry) break;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempts - 1)) * Math.random();
       // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
-      await sleep(lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000));
+      try {
+        await sleep(
+          lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000),
+          undefined,
+          { signal: hooks.stop },
+        );
+      } catch {
+        return stopped();
+      }
     }
   }
   return {

@@ -16,11 +16,22 @@ export interface ProviderHandle {
 /** The configured providers, built once per process. Requests name a provider; they never pass URLs or keys. */
 export class ProviderRegistry {
   private readonly handles = new Map<string, ProviderHandle>();
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly configs: Record<string, ProviderConfig>,
     private readonly dataSource: DataSource,
   ) {}
+
+  /** Aborted by `abortCalls`: the calls of this process's workers pass it on (see `callWithRetries`). */
+  get stopSignal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** Ends every call in flight through this registry, and every wait between attempts: the process is stopping. */
+  abortCalls(): void {
+    this.stopping.abort();
+  }
 
   names(): string[] {
     return Object.keys(this.configs).sort();

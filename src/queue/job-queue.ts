@@ -39,6 +39,8 @@ export interface WorkOptions {
 export interface JobHandler<K extends JobKind> {
   prepare?(jobs: JobKinds[K][]): Promise<unknown[]>;
   handle(job: JobKinds[K], prepared: unknown): Promise<void>;
+  /** Undoes `prepare` for jobs still buffered when the dispatcher stops (their jobs go back to the queue). */
+  discard?(prepared: unknown[]): Promise<void>;
 }
 
 export interface EnqueueOptions {
@@ -273,6 +275,11 @@ class Dispatcher<K extends JobKind> {
     // Jobs still buffered go back to the queue at once rather than waiting for their expiry.
     for (const [provider, buffered] of this.buffers) {
       if (buffered.length === 0) continue;
+      await this.handler
+        .discard?.(buffered.map(({ prepared }) => prepared))
+        .catch((error) =>
+          this.logger.warn({ err: error }, "could not give back buffered work; the reconciler will"),
+        );
       await this.boss
         .fail(
           queueName(this.kind, provider),

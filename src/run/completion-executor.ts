@@ -95,6 +95,12 @@ export class CompletionExecutor {
     return completionIds.map((id) => byId.get(id) ?? null);
   }
 
+  /** Gives claimed completions back untouched (claimed with a fetched batch, never started: this process stops). */
+  async release(claims: (ClaimedRow | null)[]): Promise<void> {
+    for (const claimed of claims)
+      if (claimed) await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+  }
+
   /**
    * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
    * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again
@@ -175,6 +181,7 @@ export class CompletionExecutor {
     const estimatedTokens = handle.limiter.limited ? countChatTokens(messages) + run.maxOutputTokens : 0;
     let lost = false;
     const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
+      stop: this.providers.stopSignal,
       beforeAttempt: async (signal) => {
         const waitStarted = performance.now();
         await handle.limiter.acquire(estimatedTokens, signal);
@@ -209,6 +216,11 @@ export class CompletionExecutor {
         promptHash,
         cacheKey,
       });
+      return;
+    }
+    if (outcome.stopped) {
+      // This process is stopping: the item goes back untouched, for the next worker to call again.
+      await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
       return;
     }
     const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);

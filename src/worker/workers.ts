@@ -5,6 +5,13 @@ import { ClaimedRow } from "../run/completion-executor";
 import { reconcile } from "../run/reconciler";
 import { beatIntervalMs } from "./worker-registry";
 
+/**
+ * On stop, calls in flight get this long to return (their answers are stored); then they are aborted and their
+ * items released, untouched, for the next worker (the reconciler queues them again within a beat). A hanging
+ * provider would otherwise hold a stop for its whole timeout (60 s by default) times its attempts.
+ */
+export const STOP_GRACE_MS = 5_000;
+
 export interface RunningWorkers {
   stop(): Promise<void>;
 }
@@ -46,6 +53,7 @@ export async function startWorkers(
     {
       prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
       handle: (_job, claimed) => services.executor.executeClaim(claimed as ClaimedRow | null),
+      discard: (claims) => services.executor.release(claims as (ClaimedRow | null)[]),
     },
     { concurrency: options.concurrency, providers },
   );
@@ -61,7 +69,12 @@ export async function startWorkers(
       stopped = true;
       clearInterval(timer);
       await reconciling;
-      await queue.stop();
+      const abort = setTimeout(() => services.providers.abortCalls(), STOP_GRACE_MS);
+      try {
+        await queue.stop();
+      } finally {
+        clearTimeout(abort);
+      }
       await worker.stop();
     },
   };

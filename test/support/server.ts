@@ -27,9 +27,11 @@ export interface TestServer {
 export async function startTestServer(
   backend: Backend,
   env: Record<string, string> = {},
+  /** Serve this database (another server's, say, after it stopped); closing the server then leaves it open. */
+  existing?: TestDatabase,
 ): Promise<TestServer> {
   const queries: string[] = [];
-  const database = await createTestDatabase(backend, { onQuery: (sql) => queries.push(sql) });
+  const database = existing ?? (await createTestDatabase(backend, { onQuery: (sql) => queries.push(sql) }));
   const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", MEMICL_IN_PROCESS_WORKERS: "0", ...env });
   const server = await startServer(config, createLogger("silent"), database);
   return {
@@ -50,7 +52,7 @@ export async function startTestServer(
     },
     async close() {
       await server.close();
-      await database.close();
+      if (!existing) await database.close();
     },
   };
 }

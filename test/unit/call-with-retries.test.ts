@@ -1,0 +1,114 @@
+import { callWithRetries, RetryPolicy } from "../../src/llm/call-with-retries";
+import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "../../src/llm/model-provider";
+
+const request: ChatRequest = {
+  model: "m",
+  messages: [{ role: "user", content: "hi" }],
+  temperature: 0,
+  maxOutputTokens: 5,
+};
+const policy: RetryPolicy = { maxAttempts: 3, timeoutMs: 60_000, baseDelayMs: 1, maxDelayMs: 1 };
+
+const answer = (text: string): ChatResult => ({
+  text,
+  finishReason: "stop",
+  promptTokens: 1,
+  completionTokens: 1,
+  cachedTokens: null,
+  reportedModel: "m",
+  systemFingerprint: null,
+});
+
+/** A provider that plays a script: an answer, an error to throw, or "hang" (until its signal aborts). */
+function scripted(steps: (string | ProviderCallError | "hang")[]): ModelProvider & { calls: number } {
+  const provider = {
+    name: "scripted",
+    calls: 0,
+    complete(_request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
+      const step = steps[Math.min(provider.calls, steps.length - 1)];
+      provider.calls += 1;
+      if (step === "hang")
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+        );
+      if (step instanceof ProviderCallError) return Promise.reject(step);
+      return Promise.resolve(answer(step));
+    },
+  };
+  return provider;
+}
+
+describe("callWithRetries", () => {
+  it("returns the first answer", async () => {
+    const outcome = await callWithRetries(scripted(["yes"]), request, policy);
+    expect(outcome).toMatchObject({ ok: true, attempts: 1, result: { text: "yes" } });
+  });
+
+  it("tries a retryable error again, and stops at a non-retryable one", async () => {
+    const retried = await callWithRetries(
+      scripted([new ProviderCallError("busy", 503, true), "yes"]),
+      request,
+      policy,
+    );
+    expect(retried).toMatchObject({ ok: true, attempts: 2 });
+    const refused = scripted([new ProviderCallError("bad request", 400, false), "yes"]);
+    const outcome = await callWithRetries(refused, request, policy);
+    expect(outcome).toMatchObject({ ok: false, attempts: 1, error: { message: "bad request" } });
+    expect(refused.calls).toBe(1);
+  });
+
+  it("says timeout when an attempt outlives the policy's timeout, and is not `stopped` then", async () => {
+    const outcome = await callWithRetries(scripted(["hang"]), request, {
+      ...policy,
+      maxAttempts: 1,
+      timeoutMs: 20,
+    });
+    expect(outcome).toMatchObject({ ok: false, attempts: 1, error: { message: "timeout after 0.02 s" } });
+    expect(!outcome.ok && outcome.stopped).toBeFalsy();
+  });
+
+  it("ends a hanging call at once when `stop` aborts, as stopped (neither an answer nor a failure)", async () => {
+    const stop = new AbortController();
+    const provider = scripted(["hang"]);
+    const pending = callWithRetries(provider, request, policy, { stop: stop.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(provider.calls).toBe(1);
+    stop.abort();
+    const outcome = await pending;
+    expect(outcome).toMatchObject({ ok: false, stopped: true, attempts: 1 });
+    expect(provider.calls).toBe(1);
+  });
+
+  it("ends the wait between attempts when `stop` aborts, and makes no call once stopped", async () => {
+    const stop = new AbortController();
+    const provider = scripted([new ProviderCallError("slow down", 429, true, 300_000), "yes"]);
+    const pending = callWithRetries(provider, request, policy, { stop: stop.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort();
+    expect(await pending).toMatchObject({ ok: false, stopped: true, attempts: 1 });
+    expect(provider.calls).toBe(1);
+
+    const never = scripted(["yes"]);
+    expect(await callWithRetries(never, request, policy, { stop: stop.signal })).toMatchObject({
+      ok: false,
+      stopped: true,
+      attempts: 0,
+    });
+    expect(never.calls).toBe(0);
+  });
+
+  it("stops while the rate limiter holds the attempt back", async () => {
+    const stop = new AbortController();
+    const provider = scripted(["yes"]);
+    const pending = callWithRetries(provider, request, policy, {
+      stop: stop.signal,
+      beforeAttempt: (signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(new Error("gave up waiting")), { once: true }),
+        ),
+    });
+    stop.abort();
+    expect(await pending).toMatchObject({ ok: false, stopped: true, attempts: 0 });
+    expect(provider.calls).toBe(0);
+  });
+});
