@@ -3,9 +3,13 @@ import fs from "node:fs";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { Agreement, agreement, VERDICT_ORDER } from "../judge/agreement";
-import { calibrate } from "../judge/calibration";
+import { calibrate, THRESHOLD_NAMES } from "../judge/calibration";
 import { readGoldCsv } from "../judge/gold-file";
-import { DEFAULT_THRESHOLDS_FITTED_ON, judgeHeuristically } from "../judge/heuristic-judge";
+import {
+  DEFAULT_THRESHOLDS_FITTED_ON,
+  HeuristicThresholds,
+  judgeHeuristically,
+} from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
@@ -98,14 +102,27 @@ export async function runJudgeAgreement(
   );
 }
 
-/** `memicl calibrate-judge GOLD.csv`: fits the heuristic's thresholds; reports leave-one-dataset-out figures. */
-export async function runCalibrateJudge(file: string): Promise<void> {
+/**
+ * `memicl calibrate-judge GOLD.csv [--fit NAMES]`: fits the named thresholds of the heuristic judge; reports the
+ * leave-one-dataset-out figures of that fitting procedure.
+ */
+export async function runCalibrateJudge(file: string, options: { fit: string }): Promise<void> {
+  const fitted = options.fit
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = fitted.filter((name) => !(THRESHOLD_NAMES as string[]).includes(name));
+  if (fitted.length === 0 || unknown.length > 0)
+    throw new BadInputError(
+      `--fit: ${unknown.length > 0 ? `unknown threshold ${unknown.join(", ")}` : "no threshold named"}; the thresholds are ${THRESHOLD_NAMES.join(", ")}`,
+    );
   const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
-  const report = calibrate(pairs);
+  const report = calibrate(pairs, fitted as (keyof HeuristicThresholds)[]);
   const out = process.stdout;
   out.write(
-    `calibrating the heuristic judge on ${file}: ${pairs.length} pairs, ${report.folds.length} groups (the dataset column)\n\n`,
+    `calibrating the heuristic judge on ${file}: ${pairs.length} pairs, ${report.folds.length} groups (the dataset column)\n`,
   );
+  out.write(`fitting ${fitted.join(", ")}; the other thresholds keep their defaults\n\n`);
   for (const fold of report.folds)
     out.write(
       `held out ${fold.heldOut} (${fold.n} pairs): thresholds fitted on the rest ${JSON.stringify(fold.thresholds)}\n`,

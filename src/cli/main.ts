@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { EmbeddedDatabaseError } from "../db/embedded";
+import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration";
 import { runExperiment, runExperimentsList } from "./experiment.command";
 import { runImport } from "./import.command";
 import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
@@ -176,7 +177,12 @@ export function buildProgram(): Command {
     .command("calibrate-judge")
     .description("fit the heuristic judge's thresholds on a gold CSV; report leave-one-dataset-out agreement")
     .argument("<gold>", "the gold CSV")
-    .action((file) => runCalibrateJudge(file));
+    .option(
+      "--fit <names>",
+      `the thresholds to fit, comma-separated, of ${THRESHOLD_NAMES.join(", ")}; the others keep their defaults`,
+      DEFAULT_FITTED.join(","),
+    )
+    .action((file, options) => runCalibrateJudge(file, options));
 
   program
     .command("report")

@@ -9,6 +9,10 @@ export interface HeuristicThresholds {
   containedReferenceMinTokens: number;
   /** Near-exact when the character similarity reaches this. */
   charSimilarity: number;
+  /** Near-exact when the content-word precision reaches this and the content-word recall reaches `contentRecall`. */
+  contentPrecision: number;
+  /** See `contentPrecision`. */
+  contentRecall: number;
 }
 
 /**
@@ -17,22 +21,39 @@ export interface HeuristicThresholds {
  * segment) rather than the instance's own is INEXACT.
  * heuristic-4: references of one or two words (41% of TREC's targets) are near-exact only with the same words
  * (punctuation aside); any change of a word is INEXACT, since overlap cannot tell recall from a guess there.
+ * heuristic-5: a paraphrase of a reference of 8+ content words is near-exact when its content words come from
+ * the reference and cover most of it (content-word precision and recall), whatever their order: the human near-exact matches are mostly
+ * reordered paraphrases that ROUGE-L, an in-order measure, scores low. And an answer that negates its reference
+ * (or drops its negation) is not near-exact by overlap.
  */
-export const HEURISTIC_JUDGE_VERSION = "heuristic-4";
+export const HEURISTIC_JUDGE_VERSION = "heuristic-5";
 
 /** References of at most this many normalized tokens get the short-reference rule. */
 export const SHORT_REFERENCE_TOKENS = 2;
+
+/**
+ * The content-word rule needs a reference of at least this many content words. In a short sentence, one
+ * changed word is another sentence ("Vera Beers works for Olivet." for "... for Standard Printing.": precision
+ * 0.75, recall 0.6) and word order carries who did what, so short references are left to ROUGE-L, which reads
+ * order. Decided, not fitted (docs/JUDGING.md).
+ */
+export const CONTENT_RULE_MIN_WORDS = 8;
 
 /** SHA-256 of the gold file the default thresholds were fitted on (the shared `time-travel-human-labels.csv`). */
 export const DEFAULT_THRESHOLDS_FITTED_ON =
   "fd9df18e97781d99957d5a2845de6de069805b6744a5e380e67f7e585bdc4b89";
 
-/** Fitted on all 280 pairs of the gold file (see docs/JUDGING.md for the held-out figures). */
-// charSimilarity 1.01 switches that test off: on the gold file it added nothing that ROUGE-L did not.
+/**
+ * ROUGE-L and containment as fitted on all 280 pairs of the gold file by heuristic-1's calibration, now fixed;
+ * the content-word thresholds as `memicl calibrate-judge` fits them on the same file (docs/JUDGING.md has the
+ * held-out figures). charSimilarity 1.01 switches that test off: on the gold file it added nothing.
+ */
 export const DEFAULT_THRESHOLDS: HeuristicThresholds = {
   rougeL: 0.8,
   containedReferenceMinTokens: 15,
   charSimilarity: 1.01,
+  contentPrecision: 0.7,
+  contentRecall: 0.6,
 };
 
 export interface HeuristicJudgment {
@@ -45,7 +66,8 @@ export interface HeuristicJudgment {
 /**
  * EXACT when the texts are the same up to case, Unicode form, spacing and punctuation the candidate drops or
  * attaches to its last word (`isExactMatch`);
- * NEAR_EXACT when ROUGE-L, character similarity, or containment of a long enough reference says so;
+ * NEAR_EXACT when ROUGE-L, content-word overlap both ways, character similarity, or containment of a long
+ * enough reference says so;
  * INEXACT otherwise.
  */
 export function judgeHeuristically(
@@ -103,9 +125,17 @@ export function verdictFromScores(scores: SimilarityScores, thresholds: Heuristi
       scores.candidateTokens === scores.referenceTokens
       ? "NEAR_EXACT"
       : "INEXACT";
-  const near =
+  // Overlap is blind to polarity ("Arnold did not live two centuries later" against the affirmative): a
+  // near-exact answer has as many negations as its reference. The whole of a long reference with more added is
+  // judged by containment alone, since the addition may negate something else.
+  const similar =
     scores.rougeL >= thresholds.rougeL ||
     scores.charSimilarity >= thresholds.charSimilarity ||
+    (scores.referenceContentWords >= CONTENT_RULE_MIN_WORDS &&
+      scores.contentPrecision >= thresholds.contentPrecision &&
+      scores.contentRecall >= thresholds.contentRecall);
+  const near =
+    (similar && scores.sameNegation) ||
     (scores.containsReference && scores.referenceTokens >= thresholds.containedReferenceMinTokens);
   return near ? "NEAR_EXACT" : "INEXACT";
 }

@@ -1,4 +1,6 @@
 import { distance } from "fastest-levenshtein";
+import { eng as ENGLISH_STOP_WORDS } from "stopword";
+import stem from "wink-porter2-stemmer";
 
 /** Case, Unicode form, punctuation and whitespace do not count: what remains is compared. */
 export function normalizeForJudging(text: string): string {
@@ -18,6 +20,18 @@ export interface SimilarityScores {
   tokenF1: number;
   /** 1 - Levenshtein distance / longer length, over normalized characters. */
   charSimilarity: number;
+  /**
+   * Content words (normalized tokens that are not English stop words, Porter2-stemmed) of the candidate that
+   * the reference has too, as a share of the candidate's: low when the candidate says things the reference
+   * does not ("The table" for "The large ball"). 0 when the candidate has no content word.
+   */
+  contentPrecision: number;
+  /** Content words of the reference that the candidate has too, as a share of the reference's. */
+  contentRecall: number;
+  /** How many content words the reference has. */
+  referenceContentWords: number;
+  /** Both texts have as many negations ("not", "never", "didn't", ...): a near-exact answer keeps its polarity. */
+  sameNegation: boolean;
   /** The normalized reference appears whole inside the normalized candidate. */
   containsReference: boolean;
   /** An exact match: see `isExactMatch`. */
@@ -37,6 +51,49 @@ function lcsLength(a: string[], b: string[]): number {
   return previous[b.length];
 }
 
+const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
+
+/** The words that carry content, stemmed, so that "landings" meets "landing" and "raised" meets "raises". */
+export function contentWords(tokens: readonly string[]): string[] {
+  return tokens.filter((token) => !STOP_WORDS.has(token)).map((token) => stem(token));
+}
+
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "cannot",
+  "nor",
+  "neither",
+  "nobody",
+  "nothing",
+  "none",
+  "nowhere",
+]);
+
+/** Negations among normalized tokens; "didn't" normalizes to "didn t", so a lone "t" after a word counts. */
+export function negationCount(tokens: readonly string[]): number {
+  let count = 0;
+  for (const [index, token] of tokens.entries())
+    if (NEGATIONS.has(token) || (token === "t" && index > 0 && tokens[index - 1].endsWith("n"))) count += 1;
+  return count;
+}
+
+/** How many of `b` find a partner in `a` (a multiset intersection). */
+function sharedCount(a: readonly string[], b: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const token of a) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let shared = 0;
+  for (const token of b) {
+    const left = counts.get(token) ?? 0;
+    if (left > 0) {
+      shared += 1;
+      counts.set(token, left - 1);
+    }
+  }
+  return shared;
+}
+
 const f1 = (overlap: number, a: number, b: number) => (overlap === 0 ? 0 : (2 * overlap) / (a + b));
 
 export function similarityScores(reference: string, candidate: string): SimilarityScores {
@@ -44,20 +101,17 @@ export function similarityScores(reference: string, candidate: string): Similari
   const c = normalizeForJudging(candidate);
   const rt = r ? r.split(" ") : [];
   const ct = c ? c.split(" ") : [];
-  const counts = new Map<string, number>();
-  for (const token of rt) counts.set(token, (counts.get(token) ?? 0) + 1);
-  let shared = 0;
-  for (const token of ct) {
-    const left = counts.get(token) ?? 0;
-    if (left > 0) {
-      shared += 1;
-      counts.set(token, left - 1);
-    }
-  }
+  const rc = contentWords(rt);
+  const cc = contentWords(ct);
+  const sharedContent = sharedCount(rc, cc);
   const longer = Math.max(r.length, c.length);
   return {
     rougeL: f1(lcsLength(rt, ct), rt.length, ct.length),
-    tokenF1: f1(shared, rt.length, ct.length),
+    tokenF1: f1(sharedCount(rt, ct), rt.length, ct.length),
+    contentPrecision: cc.length === 0 ? 0 : sharedContent / cc.length,
+    contentRecall: rc.length === 0 ? 0 : sharedContent / rc.length,
+    referenceContentWords: rc.length,
+    sameNegation: negationCount(rt) === negationCount(ct),
     charSimilarity: longer === 0 ? 1 : 1 - distance(r, c) / longer,
     containsReference: r.length > 0 && ` ${c} `.includes(` ${r} `),
     normalizedEqual: isExactMatch(reference, candidate),

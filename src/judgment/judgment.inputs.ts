@@ -92,6 +92,22 @@ export class RejudgeInput {
   @Field(() => Float, { nullable: true })
   @IsOptional()
   charSimilarity?: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Content-word precision threshold (the share of the answer's content words found in the reference); the calibrated default when absent.",
+  })
+  @IsOptional()
+  contentPrecision?: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Content-word recall threshold (the share of the reference's content words found in the answer); the calibrated default when absent.",
+  })
+  @IsOptional()
+  contentRecall?: number;
 }
 
 @ObjectType()

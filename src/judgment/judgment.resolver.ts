@@ -55,6 +55,8 @@ export class JudgmentResolver {
       rougeL: input.rougeL,
       containedReferenceMinTokens: input.containedReferenceMinTokens,
       charSimilarity: input.charSimilarity,
+      contentPrecision: input.contentPrecision,
+      contentRecall: input.contentRecall,
     });
     return { judgedCount, queuedCount: 0, request: null };
   }

@@ -1,7 +1,12 @@
 import { agreement, cohensKappa } from "../../src/judge/agreement";
 import { judgeHeuristically } from "../../src/judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../../src/judge/llm-judge";
-import { isExactMatch, similarityScores } from "../../src/judge/similarity";
+import {
+  isExactMatch,
+  negationCount,
+  normalizeForJudging,
+  similarityScores,
+} from "../../src/judge/similarity";
 
 describe("Cohen's kappa", () => {
   it("matches a hand-computed example", () => {
@@ -147,6 +152,52 @@ describe("exact matches of short and punctuation-only references", () => {
   });
 });
 
+describe("paraphrases by content words (heuristic-5)", () => {
+  it.each([
+    // The same content in another order: ROUGE-L (in order) is low, the content words all match.
+    [
+      "The finance committee approved the new city budget on Monday after a long debate.",
+      "On Monday, after a long debate, the new city budget was approved by the finance committee.",
+      "NEAR_EXACT",
+    ],
+    // Inflections meet through the stemmer.
+    [
+      "The Normandy landings anniversary celebrations last a whole year in France.",
+      "In France, the Normandy landing anniversary celebration lasted a whole year.",
+      "NEAR_EXACT",
+    ],
+    // Other people in the same frame: half of the answer's content words are not the reference's.
+    [
+      "The senior doctor gave the young nurse a thick medical book about rare tropical diseases.",
+      "The senior teacher gave the young student a thick history book about old European wars.",
+      "INEXACT",
+    ],
+    // The start of the reference only: precise, but most of the reference is missing.
+    [
+      "Police said the driver was taken to the county hospital with serious injuries to both legs.",
+      "Police said the driver was taken away",
+      "INEXACT",
+    ],
+    // A short reference is left to ROUGE-L: one changed word, or a reordering, is another sentence there.
+    ["Vera Beers works for Standard Printing.", "Vera Beers works for Olivet.", "INEXACT"],
+    ["Larry could not help him now.", "He could not help Larry now.", "INEXACT"],
+    // The reference with as much again added: the answer says things the reference does not.
+    ["The axe is too small.", "The axe is too small to cut down that old tree.", "INEXACT"],
+    // A negation is content, whatever the overlap (ROUGE-L 0.83 here).
+    ["Arnold lived two centuries later.", "Arnold did not live two centuries later.", "INEXACT"],
+  ])("%p against %p: %s", (reference, candidate, verdict) => {
+    expect(judgeHeuristically(reference, candidate).verdict).toBe(verdict);
+  });
+
+  it("scores content-word precision and recall over stemmed words that are not stop words", () => {
+    // Content words: reference {cat, chase, mice} / candidate {cat, chase, dog}; two are shared.
+    const scores = similarityScores("The cats chased the mice.", "A cat was chasing the dog");
+    expect(scores.contentPrecision).toBeCloseTo(2 / 3, 10);
+    expect(scores.contentRecall).toBeCloseTo(2 / 3, 10);
+    expect(similarityScores("the", "of the").contentPrecision).toBe(0);
+  });
+});
+
 describe("references of one or two words (heuristic-4)", () => {
   it.each([
     ["New York", "New York", "EXACT"],
@@ -185,5 +236,15 @@ describe("the sibling rule", () => {
   it("ignores siblings whose continuation is the instance's own, and unrelated answers", () => {
     expect(judgeHeuristically(own, sibling, undefined, [own]).verdict).toBe("NEAR_EXACT");
     expect(judgeHeuristically(own, "Something else entirely.", undefined, [sibling]).verdict).toBe("INEXACT");
+  });
+});
+
+describe("negations", () => {
+  it("counts negation words and contracted n't", () => {
+    const count = (text: string) => negationCount(normalizeForJudging(text).split(" "));
+    expect(count("He did not go, and never will.")).toBe(2);
+    expect(count("He didn't go.")).toBe(1);
+    expect(count("Nothing was found; no one came.")).toBe(2);
+    expect(count("The tent was put up at night.")).toBe(0);
   });
 });
