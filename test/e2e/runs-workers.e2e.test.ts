@@ -40,7 +40,9 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
       slow: { type: "openai", baseUrl: url, maxConcurrency: 4, timeoutSeconds: 5 },
       limited: { type: "openai", baseUrl: url, maxConcurrency: 8, requestsPerMinute: 120 },
     });
-    env = { MEMICL_PROVIDERS_FILE: file, MEMICL_LEASE_SECONDS: "3" };
+    // A killed worker's items come back at once (its pid is gone on this host), whatever the lease; a short
+    // lease would let a live worker that a loaded machine stalls for a few seconds lose items it is calling.
+    env = { MEMICL_PROVIDERS_FILE: file, MEMICL_LEASE_SECONDS: "10" };
     api = await startTestServer(backend, env);
     env.DATABASE_URL = api.database.url;
   }, 60_000);
