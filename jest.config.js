@@ -6,6 +6,7 @@ module.exports = {
   setupFiles: ["reflect-metadata"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
+  testSequencer: "<rootDir>/test/support/sequencer.js",
   transform: {
     "^.+\\.(t|j|mj|cj)s$": [
       "@swc/jest",
