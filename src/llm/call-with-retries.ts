@@ -55,43 +55,45 @@ export async function callWithRetries(
   while (attempts < policy.maxAttempts) {
     if (hooks.stop?.aborted) return stopped();
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
-    const timeout = AbortSignal.timeout(policy.timeoutMs);
-    const signal = hooks.stop ? AbortSignal.any([timeout, hooks.stop]) : timeout;
+    const attempt = abortableAttempt(policy.timeoutMs, hooks.stop);
     try {
-      await hooks.beforeAttempt?.(signal);
-    } catch (error) {
-      if (hooks.stop?.aborted) return stopped();
-      throw error;
-    }
-    attempts += 1;
-    const started = performance.now();
-    try {
-      const result = storableResult(await provider.complete(request, signal));
-      latencyMs = Math.round(performance.now() - started);
-      hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: null, willRetry: false });
-      return { ok: true, result, attempts, latencyMs };
-    } catch (error) {
-      latencyMs = Math.round(performance.now() - started);
-      if (hooks.stop?.aborted) return stopped();
-      lastError = timeout.aborted
-        ? new ProviderCallError(`timeout after ${policy.timeoutMs / 1000} s`, null, true)
-        : error instanceof ProviderCallError
-          ? error
-          : new ProviderCallError(`the call failed: ${(error as Error)?.message}`, null, true);
-      const willRetry = lastError.retryable && attempts < policy.maxAttempts;
-      hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: lastError, willRetry });
-      if (!willRetry) break;
-      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempts - 1)) * Math.random();
-      // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
       try {
-        await sleep(
-          lastError.retryAfterMs === null ? backoff : Math.min(lastError.retryAfterMs, 300_000),
-          undefined,
-          { signal: hooks.stop },
-        );
-      } catch {
-        return stopped();
+        await hooks.beforeAttempt?.(attempt.signal);
+      } catch (error) {
+        if (hooks.stop?.aborted) return stopped();
+        throw error;
       }
+      attempts += 1;
+      const started = performance.now();
+      try {
+        const result = storableResult(await provider.complete(request, attempt.signal));
+        latencyMs = Math.round(performance.now() - started);
+        hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: null, willRetry: false });
+        return { ok: true, result, attempts, latencyMs };
+      } catch (error) {
+        latencyMs = Math.round(performance.now() - started);
+        if (hooks.stop?.aborted) return stopped();
+        lastError = attempt.timedOut()
+          ? new ProviderCallError(`timeout after ${policy.timeoutMs / 1000} s`, null, true)
+          : error instanceof ProviderCallError
+            ? error
+            : new ProviderCallError(`the call failed: ${(error as Error)?.message}`, null, true);
+      }
+    } finally {
+      attempt.done();
+    }
+    const error = lastError!;
+    const willRetry = error.retryable && attempts < policy.maxAttempts;
+    hooks.afterAttempt?.({ seconds: latencyMs / 1000, error: lastError, willRetry });
+    if (!willRetry) break;
+    const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempts - 1)) * Math.random();
+    // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
+    try {
+      await sleep(error.retryAfterMs === null ? backoff : Math.min(error.retryAfterMs, 300_000), undefined, {
+        signal: hooks.stop,
+      });
+    } catch {
+      return stopped();
     }
   }
   return {
@@ -99,6 +101,30 @@ export async function callWithRetries(
     error: lastError ?? new ProviderCallError("stopped before any attempt", null, true),
     attempts,
     latencyMs,
+  };
+}
+
+/**
+ * One attempt's signal: aborted when the attempt outlives `timeoutMs` or `stop` aborts. `done` clears the timer
+ * and the listener at once (AbortSignal.timeout would keep each signal alive for the whole timeout, and
+ * AbortSignal.any would tie every attempt to the long-lived `stop` signal).
+ */
+function abortableAttempt(timeoutMs: number, stop: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onStop = () => controller.abort();
+  stop?.addEventListener("abort", onStop, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done() {
+      clearTimeout(timer);
+      stop?.removeEventListener("abort", onStop);
+    },
   };
 }
 
