@@ -12,9 +12,7 @@ import {
 } from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
 import { JudgeVerdict } from "../judge/verdicts";
-import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
-import { ProviderRegistry } from "../llm/provider-registry";
-import { openForCommand } from "./open-database";
+import type { ProviderRegistry } from "../llm/provider-registry";
 
 const fixed = (value: number) => (Number.isNaN(value) ? "nan" : value.toFixed(3));
 
@@ -47,10 +45,17 @@ export async function runJudgeAgreement(
     const match = /^llm:([^/]+)\/(.+)$/.exec(options.judge);
     if (!match) throw new BadInputError('--judge: "heuristic" or "llm:PROVIDER/MODEL"');
     const [, providerName, model] = match;
+    // Only the LLM judge needs the database and the providers: the heuristic path stays light.
+    const { openForCommand } = require("./open-database") as typeof import("./open-database");
+    const { callWithRetries, retryPolicyOf } =
+      require("../llm/call-with-retries") as typeof import("../llm/call-with-retries");
+    const { ProviderRegistry: Registry } = require("../llm/provider-registry") as {
+      ProviderRegistry: typeof ProviderRegistry;
+    };
     // The simulated provider needs the database; real providers do not, but opening it is cheap.
     const command = await openForCommand(config);
     try {
-      const registry = new ProviderRegistry(config.providers, command.database.dataSource);
+      const registry = new Registry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);
       const { prompt } = await command.services.templates.judgePrompt();
       verdicts = [];

@@ -7,17 +7,25 @@ import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { EmbeddedDatabaseError } from "../db/embedded";
 import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration";
-import { runExperiment, runExperimentsList } from "./experiment.command";
-import { runImport } from "./import.command";
-import { runCalibrateJudge, runJudgeAgreement } from "./judge.command";
-import { runKeysCreate, runKeysList, runKeysRevoke } from "./keys.command";
-import { runMigrate } from "./migrate.command";
-import { runEstimate, runPrompt, SETTING_NAMES } from "./prompt.command";
-import { runExport, runReport } from "./report.command";
-import { runSample } from "./sample.command";
-import { runServe } from "./serve.command";
-import { runWorker } from "./worker.command";
-import { runProviders, runWorkers } from "./workers.command";
+import { SETTING_NAMES } from "./setting-names";
+
+/**
+ * Each command's module is loaded when that command runs: `memicl --version` or `calibrate-judge` does not load
+ * the database layer, and a database command does not load the GraphQL server (about half a second each).
+ */
+const commands = {
+  experiment: () => require("./experiment.command") as typeof import("./experiment.command"),
+  import: () => require("./import.command") as typeof import("./import.command"),
+  judge: () => require("./judge.command") as typeof import("./judge.command"),
+  keys: () => require("./keys.command") as typeof import("./keys.command"),
+  migrate: () => require("./migrate.command") as typeof import("./migrate.command"),
+  prompt: () => require("./prompt.command") as typeof import("./prompt.command"),
+  report: () => require("./report.command") as typeof import("./report.command"),
+  sample: () => require("./sample.command") as typeof import("./sample.command"),
+  serve: () => require("./serve.command") as typeof import("./serve.command"),
+  worker: () => require("./worker.command") as typeof import("./worker.command"),
+  workers: () => require("./workers.command") as typeof import("./workers.command"),
+};
 
 const list = (value: string) =>
   value
@@ -34,12 +42,12 @@ export function buildProgram(): Command {
   program
     .command("serve")
     .description("start the GraphQL server (embedded database unless DATABASE_URL is set)")
-    .action(() => runServe(loadConfig()));
+    .action(() => commands.serve().runServe(loadConfig()));
 
   program
     .command("migrate")
     .description("bring the database schema up to date and list the applied migrations")
-    .action(() => runMigrate(loadConfig()));
+    .action(() => commands.migrate().runMigrate(loadConfig()));
 
   program
     .command("import")
@@ -80,7 +88,7 @@ export function buildProgram(): Command {
       "--verbalizers <file>",
       "label verbalizers, one `label: words` per line (e.g. DBpedia's classes.txt)",
     )
-    .action((file, options) => runImport(loadConfig(), file, options));
+    .action((file, options) => commands.import().runImport(loadConfig(), file, options));
 
   program
     .command("sample")
@@ -94,7 +102,7 @@ export function buildProgram(): Command {
     .option("--shots <list>", "k values", integers, [0, 25, 50, 100, 200])
     .option("--cut <min,max>", "share of a single text's tokens in its initial segment", cutRange, [0.6, 0.8])
     .option("--name <name>", "a name for the sample")
-    .action((options) => runSample(loadConfig(), options));
+    .action((options) => commands.sample().runSample(loadConfig(), options));
 
   program
     .command("prompt")
@@ -105,7 +113,7 @@ export function buildProgram(): Command {
     .option("--shots <k>", "number of demonstrations", integer, 25)
     .option("--instance <id>", "dataset instance id (default: the sample's first)")
     .option("--template-version <n>", "template version (default: latest)", integer)
-    .action((options) => runPrompt(loadConfig(), options));
+    .action((options) => commands.prompt().runPrompt(loadConfig(), options));
 
   program
     .command("estimate")
@@ -115,7 +123,7 @@ export function buildProgram(): Command {
     .option("--repeats <n>", "repeats of each performance prompt", integer, 3)
     .option("--input-price <usd>", "USD per million prompt tokens", Number.parseFloat)
     .option("--output-price <usd>", "USD per million output tokens", Number.parseFloat)
-    .action((options) => runEstimate(loadConfig(), options));
+    .action((options) => commands.prompt().runEstimate(loadConfig(), options));
 
   program
     .command("worker")
@@ -127,14 +135,14 @@ export function buildProgram(): Command {
       "calls this worker makes at once (default: MEMICL_WORKER_CONCURRENCY)",
       integer,
     )
-    .action((options) => runWorker(loadConfig(), options));
+    .action((options) => commands.worker().runWorker(loadConfig(), options));
 
   program
     .command("workers")
     .description(
       "list the live workers on this database: who they are, what they can call, what they are doing",
     )
-    .action(() => runWorkers(loadConfig()));
+    .action(() => commands.workers().runWorkers(loadConfig()));
 
   program
     .command("providers")
@@ -146,7 +154,7 @@ export function buildProgram(): Command {
       "--model <name>",
       "the model to call with --check (default: gpt-4o-mini; simulated for the simulated one)",
     )
-    .action((options) => runProviders(loadConfig(), options));
+    .action((options) => commands.workers().runProviders(loadConfig(), options));
 
   program
     .command("experiment")
@@ -164,14 +172,14 @@ export function buildProgram(): Command {
     .option("--idempotency-key <key>", "sending the same key again returns the experiment it created")
     .option("--no-cache", "do not reuse stored responses")
     .option("--wait", "work on it here (unless a server does) and show progress until it finishes", false)
-    .action((options) => runExperiment(loadConfig(), options));
+    .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program
     .command("judge-agreement")
     .description("score a judge, as configured, against a gold CSV (columns reference, candidate, human)")
     .argument("<gold>", "the gold CSV")
     .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
-    .action((file, options) => runJudgeAgreement(loadConfig(), file, options));
+    .action((file, options) => commands.judge().runJudgeAgreement(loadConfig(), file, options));
 
   program
     .command("calibrate-judge")
@@ -182,14 +190,14 @@ export function buildProgram(): Command {
       `the thresholds to fit, comma-separated, of ${THRESHOLD_NAMES.join(", ")}; the others keep their defaults`,
       DEFAULT_FITTED.join(","),
     )
-    .action((file, options) => runCalibrateJudge(file, options));
+    .action((file, options) => commands.judge().runCalibrateJudge(file, options));
 
   program
     .command("report")
     .description("the study's tables for one experiment")
     .argument("<experiment>", "experiment id")
     .option("--format <format>", "markdown, json or csv", "markdown")
-    .action((experiment, options) => runReport(loadConfig(), experiment, options));
+    .action((experiment, options) => commands.report().runReport(loadConfig(), experiment, options));
 
   program
     .command("export")
@@ -197,12 +205,12 @@ export function buildProgram(): Command {
     .argument("<experiment>", "experiment id")
     .option("--format <format>", "csv or jsonl", "csv")
     .option("--output <file>", "write to a file instead of standard output")
-    .action((experiment, options) => runExport(loadConfig(), experiment, options));
+    .action((experiment, options) => commands.report().runExport(loadConfig(), experiment, options));
 
   program
     .command("experiments")
     .description("every experiment, newest first: id, name, model, its runs' states and progress")
-    .action(() => runExperimentsList(loadConfig()));
+    .action(() => commands.experiment().runExperimentsList(loadConfig()));
 
   const keys = program
     .command("keys")
@@ -212,16 +220,16 @@ export function buildProgram(): Command {
     .description("create a key and print it once (only its hash is stored)")
     .requiredOption("--name <name>", "who the key is for (a person's or a script's name; reviews record it)")
     .requiredOption("--role <role>", ROLES.join("|"))
-    .action((options) => runKeysCreate(loadConfig(), options));
+    .action((options) => commands.keys().runKeysCreate(loadConfig(), options));
   keys
     .command("list")
     .description("every key: name, role, prefix, live or revoked, last use")
-    .action(() => runKeysList(loadConfig()));
+    .action(() => commands.keys().runKeysList(loadConfig()));
   keys
     .command("revoke")
     .description("revoke a key: refused from the next request on")
     .argument("<name-or-id>", "the key's name or id")
-    .action((nameOrId) => runKeysRevoke(loadConfig(), nameOrId));
+    .action((nameOrId) => commands.keys().runKeysRevoke(loadConfig(), nameOrId));
 
   return program;
 }

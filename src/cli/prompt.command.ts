@@ -3,17 +3,17 @@ import { Config } from "../config/config";
 import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
+import { SETTING_NAMES, SettingName } from "./setting-names";
 
-const SETTINGS: Record<string, MemorizationSetting> = {
+const SETTINGS: Record<SettingName, MemorizationSetting> = {
   "full-information": MemorizationSetting.FULL_INFORMATION,
   "segment-pairs-and-labels": MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
   "only-segment-pairs": MemorizationSetting.ONLY_SEGMENT_PAIRS,
 };
-export const SETTING_NAMES = Object.keys(SETTINGS);
-
 export function parseSetting(value: string): MemorizationSetting {
   const setting =
-    SETTINGS[value] ?? (Object.values(MemorizationSetting) as string[]).find((name) => name === value);
+    SETTINGS[value as SettingName] ??
+    (Object.values(MemorizationSetting) as string[]).find((name) => name === value);
   if (!setting) throw new BadInputError(`setting: one of ${SETTING_NAMES.join(", ")}`);
   return setting as MemorizationSetting;
 }
