@@ -7,7 +7,7 @@ import { startTestServer, TestServer } from "../support/server";
 const COMPLETIONS = `query($id: ID!) { run(id: $id) { completions(first: 500) { edges { node {
   id output sampledInstance { subsequentSegment }
   effectiveJudgment { id verdict judgeKind judgeName supersedesId details }
-  judgments { id verdict judgeKind judgeName judgeVersion note supersedesId } } } } } }`;
+  judgments { id verdict judgeKind judgeName judgeVersion note supersedesId details } } } } } }`;
 
 describe.each(BACKENDS)("judging (%s database)", (backend) => {
   let api: TestServer;
@@ -111,11 +111,20 @@ describe.each(BACKENDS)("judging (%s database)", (backend) => {
     const response = await api.gql(
       `mutation($input: RejudgeInput!) { rejudge(input: $input) { judgedCount } }`,
       {
-        input: { scope: { runId }, rougeL: 0.5 },
+        input: { scope: { runId }, rougeL: 0.5, contentPrecision: 0.9, contentRecall: 0.95 },
       },
     );
     expect(response.data?.rejudge.judgedCount).toBe(60);
     const after = await completions();
+    // The thresholds given, the others at their defaults, are recorded on every new judgment.
+    for (const node of after)
+      expect(node.judgments[0].details.thresholds).toEqual({
+        rougeL: 0.5,
+        containedReferenceMinTokens: 15,
+        charSimilarity: 1.01,
+        contentPrecision: 0.9,
+        contentRecall: 0.95,
+      });
     for (const node of after) {
       const old = before.find((candidate: any) => candidate.id === node.id);
       expect(node.judgments).toHaveLength(old.judgments.length + 1);
