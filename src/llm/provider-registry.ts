@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
 import { ModelProvider } from "./model-provider";
@@ -21,7 +22,10 @@ export class ProviderRegistry {
   constructor(
     private readonly configs: Record<string, ProviderConfig>,
     private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    // Every call in flight listens to it (hundreds at a time): not a leak, so no warning past ten.
+    setMaxListeners(Number.POSITIVE_INFINITY, this.stopping.signal);
+  }
 
   /** Aborted by `abortCalls`: the calls of this process's workers pass it on (see `callWithRetries`). */
   get stopSignal(): AbortSignal {

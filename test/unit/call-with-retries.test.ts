@@ -1,5 +1,7 @@
+import { getMaxListeners } from "node:events";
 import { callWithRetries, RetryPolicy } from "../../src/llm/call-with-retries";
 import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "../../src/llm/model-provider";
+import { ProviderRegistry } from "../../src/llm/provider-registry";
 
 const request: ChatRequest = {
   model: "m",
@@ -110,5 +112,19 @@ describe("callWithRetries", () => {
     stop.abort();
     expect(await pending).toMatchObject({ ok: false, stopped: true, attempts: 0 });
     expect(provider.calls).toBe(0);
+  });
+
+  it("lets hundreds of calls share a registry's stop signal (no listener limit on it), and stops them all", async () => {
+    const registry = new ProviderRegistry({}, null as never);
+    // Node warns of a leak past ten listeners unless the limit is lifted; every call in flight listens.
+    expect(getMaxListeners(registry.stopSignal)).toBe(Number.POSITIVE_INFINITY);
+    const provider = scripted(["hang"]);
+    const calls = Array.from({ length: 200 }, () =>
+      callWithRetries(provider, request, policy, { stop: registry.stopSignal }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    registry.abortCalls();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.every((outcome) => !outcome.ok && outcome.stopped)).toBe(true);
   });
 });
