@@ -2,8 +2,8 @@ import { ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../src/common/free-port";
 import { writeCsv } from "./import.bench";
-import { freePort } from "./processes";
 
 const BIN = path.resolve(__dirname, "../../bin/memicl.js");
 

@@ -1,26 +1,14 @@
 import { ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
+import { freePort } from "../src/common/free-port";
 
 // Compiled to dist/bench: the checkout is two folders up (test/support/cli.ts resolves from the sources).
 const BIN = path.resolve(__dirname, "../../bin/memicl.js");
 
 /** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
-
-/** A port the operating system has just handed out and released (a random pick can collide with a connection). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Child {
   process: ChildProcess;

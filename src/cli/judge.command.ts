@@ -12,7 +12,6 @@ import {
 } from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
 import { JudgeVerdict } from "../judge/verdicts";
-import type { ProviderRegistry } from "../llm/provider-registry";
 
 const fixed = (value: number) => (Number.isNaN(value) ? "nan" : value.toFixed(3));
 
@@ -49,13 +48,12 @@ export async function runJudgeAgreement(
     const { openForCommand } = require("./open-database") as typeof import("./open-database");
     const { callWithRetries, retryPolicyOf } =
       require("../llm/call-with-retries") as typeof import("../llm/call-with-retries");
-    const { ProviderRegistry: Registry } = require("../llm/provider-registry") as {
-      ProviderRegistry: typeof ProviderRegistry;
-    };
+    const { ProviderRegistry } =
+      require("../llm/provider-registry") as typeof import("../llm/provider-registry");
     // The simulated provider needs the database; real providers do not, but opening it is cheap.
     const command = await openForCommand(config);
     try {
-      const registry = new Registry(config.providers, command.database.dataSource);
+      const registry = new ProviderRegistry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);
       const { prompt } = await command.services.templates.judgePrompt();
       verdicts = [];

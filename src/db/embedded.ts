@@ -7,6 +7,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "pg";
 import lockfile from "proper-lockfile";
+import { freePort } from "../common/free-port";
 import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
 import { EngineBinaries, engineBinaries } from "./engine-binaries";
@@ -566,17 +567,6 @@ function portIsFree(port: number): Promise<boolean> {
     const server = net.createServer();
     server.once("error", () => resolve(false));
     server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 
