@@ -19,6 +19,33 @@ interface Result {
   seconds: number;
   /** PostgreSQL transactions committed in the bench database per stored completion (PostgreSQL only). */
   commitsPerCall?: number;
+  /** Where the wall time went, from the database's own timestamps (PostgreSQL only). */
+  phases?: string;
+}
+
+/**
+ * The run's timeline from its rows: start to the first call's start, the calls, the last answer's write to the
+ * run's end, the end to the benchmark's seeing it; and the mean number of calls in flight while calls ran.
+ */
+async function phases(url: string | undefined, runId: string, startedAt: number, seenAt: number) {
+  if (!url) return undefined;
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT extract(epoch FROM min(c.completed_at - c.latency_ms * interval '1 millisecond')) * 1000 AS first_call,
+              extract(epoch FROM max(c.completed_at)) * 1000 AS last_write,
+              extract(epoch FROM r.finished_at) * 1000 AS finished,
+              sum(c.latency_ms)::float8 AS busy_ms, avg(c.latency_ms)::float8 AS latency_ms
+       FROM completion c JOIN run r ON r.id = c.run_id WHERE r.id = $1 GROUP BY r.finished_at`,
+      [runId],
+    );
+    const { first_call, last_write, finished, busy_ms, latency_ms } = rows[0];
+    const s = (ms: number) => (ms / 1000).toFixed(2);
+    return `to first call ${s(first_call - startedAt)} s, calls ${s(last_write - first_call)} s (mean ${(busy_ms / (last_write - first_call)).toFixed(1)} in flight, ${latency_ms.toFixed(1)} ms each), to finished ${s(finished - last_write)} s, seen ${s(seenAt - finished)} s`;
+  } finally {
+    await client.end();
+  }
 }
 
 async function commits(url: string | undefined): Promise<number | null> {
@@ -106,6 +133,7 @@ async function measure(
     const sampleId = await prepare(memicl, calls);
     const commitsBefore = await commits(db.env.DATABASE_URL);
     const started = performance.now();
+    const startedAt = Date.now();
     const { startRun } = await memicl.gql(
       `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`,
       {
@@ -122,12 +150,20 @@ async function measure(
     );
     const { done, failed } = await waitForRun(memicl, startRun.run.id);
     const seconds = (performance.now() - started) / 1000;
+    const seenAt = Date.now();
     // Statistics reach pg_stat_database within a second of each transaction.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const commitsAfter = await commits(db.env.DATABASE_URL);
     const commitsPerCall =
       commitsBefore === null || commitsAfter === null ? undefined : (commitsAfter - commitsBefore) / done;
-    return { label, calls: done, failed, seconds, commitsPerCall };
+    return {
+      label,
+      calls: done,
+      failed,
+      seconds,
+      commitsPerCall,
+      phases: await phases(db.env.DATABASE_URL, startRun.run.id, startedAt, seenAt),
+    };
   } finally {
     await memicl?.stop();
     await db.drop();
@@ -143,7 +179,8 @@ export async function benchEngine(args: string[]) {
   const calls = Number(option("--calls", "2000"));
   const rounds = Number(option("--rounds", "2"));
   const limitedCalls = Number(option("--limited-calls", "300"));
-  // --only "postgres serve+worker": just that layout at 50 ms (with its floor), for a profile (BENCH_NODE_ARGS).
+  // --only "postgres serve+worker": just that layout at 50 ms (with its floor), for a profile (BENCH_NODE_ARGS);
+  // --only instant: just the instant server's pair.
   const only = option("--only", "");
   const adminUrl = option(
     "--pg",
@@ -184,7 +221,7 @@ export async function benchEngine(args: string[]) {
         ratios.push(`${backend}, ${layout}, round ${round}: ${(m.seconds / f.seconds).toFixed(2)}x`);
       }
     }
-    if (!only) {
+    if (!only || only === "instant") {
       const f0 = await floor(instant.url, calls * 2);
       f0.label = "floor, instant server";
       results.push(f0);
@@ -199,6 +236,8 @@ export async function benchEngine(args: string[]) {
           "serve",
         ),
       );
+    }
+    if (!only) {
       results.push(
         await measure(
           "memicl serve, postgres, server enforces 600 requests/minute (memicl limit: 600/min)",
@@ -225,6 +264,8 @@ export async function benchEngine(args: string[]) {
     console.log(
       `| ${r.label} | ${r.calls} | ${r.failed} | ${r.seconds.toFixed(2)} | ${(r.calls / r.seconds).toFixed(1)} | ${r.commitsPerCall?.toFixed(2) ?? ""} |`,
     );
+  console.log("\nwhere memicl's wall time went:");
+  for (const r of results) if (r.phases) console.log(`- ${r.label}: ${r.phases}`);
   console.log("\nmemicl / floor (wall time, side by side):");
   for (const line of ratios) console.log(`- ${line}`);
   const last = results.at(-1)!;

@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI } from "openai";
+import { createHttpFetch } from "./http-fetch";
 import {
   ChatRequest,
   ChatResult,
@@ -23,6 +24,7 @@ export class OpenAiProvider implements ModelProvider {
       timeout: config.timeoutSeconds * 1000,
       // memicl retries itself (honouring Retry-After, counting every attempt on the completion).
       maxRetries: 0,
+      fetch: createHttpFetch(),
     };
     this.client =
       config.type === "azure"

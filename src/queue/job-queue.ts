@@ -34,11 +34,13 @@ export interface WorkOptions {
 
 /**
  * Works on jobs: `prepare` (optional) takes each fetched batch at once (claiming its items in one statement,
- * say) and answers one value per job, which `handle` then gets with its job, one slot per job.
+ * say) and answers one value per job, which `handle` then gets with its job, one slot per job. A handler whose
+ * slot-bound part is over before its promise settles (the model answered; only storing is left) calls
+ * `slotFree`, and the slot takes the next job while this one finishes; the job is acknowledged when it settles.
  */
 export interface JobHandler<K extends JobKind> {
   prepare?(jobs: JobKinds[K][]): Promise<unknown[]>;
-  handle(job: JobKinds[K], prepared: unknown): Promise<void>;
+  handle(job: JobKinds[K], prepared: unknown, slotFree: () => void): Promise<void>;
   /** Undoes `prepare` for jobs still buffered when the dispatcher stops (their jobs go back to the queue). */
   discard?(prepared: unknown[]): Promise<void>;
 }
@@ -95,8 +97,10 @@ export function queueName(kind: JobKind, provider: string): string {
 }
 
 const POLL_MS = 500;
-const ACK_BATCH = 32;
-const ACK_DELAY_MS = 20;
+// Acknowledging is off every call's path (a job whose completion is stored needs nothing more), so acks wait
+// to share a statement.
+const ACK_BATCH = 100;
+const ACK_DELAY_MS = 100;
 
 /** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
 export class PgBossQueue implements JobQueue {
@@ -232,6 +236,8 @@ interface Buffered<K extends JobKind> {
  */
 class Dispatcher<K extends JobKind> {
   busy = 0;
+  /** Jobs whose slot was freed early (see `JobHandler.handle`) and that have not settled yet. */
+  private finishing = 0;
   private readonly perProvider = new Map<string, number>();
   private readonly buffers = new Map<string, Buffered<K>[]>();
   private readonly idleUntil = new Map<string, number>();
@@ -387,8 +393,27 @@ class Dispatcher<K extends JobKind> {
   private dispatch(provider: string, { job, prepared }: Buffered<K>): void {
     this.busy += 1;
     this.perProvider.set(provider, (this.perProvider.get(provider) ?? 0) + 1);
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.busy -= 1;
+      this.perProvider.set(provider, (this.perProvider.get(provider) ?? 1) - 1);
+      // The next buffered job starts at once; the fetch loop refills the buffer.
+      if (this.running) this.fillSlots();
+      this.poke();
+    };
+    const slotFree = () => {
+      // At most `concurrency` jobs finish outside their slots: past that (storing is slower than calling), a
+      // job keeps its slot until it settles, which holds the pace to what storing keeps up with.
+      if (!slotHeld || this.finishing >= this.options.concurrency) return;
+      this.finishing += 1;
+      settledOutside = true;
+      freeSlot();
+    };
+    let settledOutside = false;
     const handled = this.handler
-      .handle(job.data, prepared)
+      .handle(job.data, prepared, slotFree)
       .then(
         () => this.ack(job.name, job.id),
         async (error: Error) => {
@@ -402,12 +427,9 @@ class Dispatcher<K extends JobKind> {
         },
       )
       .finally(() => {
-        this.busy -= 1;
-        this.perProvider.set(provider, (this.perProvider.get(provider) ?? 1) - 1);
+        if (settledOutside) this.finishing -= 1;
         this.handlers.delete(handled);
-        // The next buffered job starts at once; the fetch loop refills the buffer.
-        if (this.running) this.fillSlots();
-        this.poke();
+        freeSlot();
       });
     this.handlers.add(handled);
   }

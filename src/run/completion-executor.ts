@@ -104,12 +104,14 @@ export class CompletionExecutor {
   /**
    * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
    * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again
-   * after a backoff, or failed once its attempts are spent.
+   * after a backoff, or failed once its attempts are spent. `callDone` is told when the model has answered
+   * (or the cache has): what is left is storing, which needs no provider slot. A failure keeps its slot until it
+   * is recorded, so the circuit breaker counts failures before the next call starts.
    */
-  async executeClaim(claimed: ClaimedRow | null): Promise<void> {
+  async executeClaim(claimed: ClaimedRow | null, callDone: () => void = () => {}): Promise<void> {
     if (!claimed) return;
     try {
-      await this.executeClaimed(claimed);
+      await this.executeClaimed(claimed, callDone);
     } catch (error) {
       await this.recover(claimed, error as Error);
     }
@@ -145,7 +147,7 @@ export class CompletionExecutor {
     );
   }
 
-  private async executeClaimed(claimed: ClaimedRow): Promise<void> {
+  private async executeClaimed(claimed: ClaimedRow, callDone: () => void): Promise<void> {
     const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
     const { run, prompts } = plan;
@@ -166,6 +168,7 @@ export class CompletionExecutor {
         cacheKey,
       ]);
       if (hits.length > 0) {
+        callDone();
         await this.complete(claimed, plan, hits[0].response, {
           attempts: 0,
           latencyMs: 0,
@@ -209,6 +212,7 @@ export class CompletionExecutor {
       return;
     }
     if (outcome.ok) {
+      callDone();
       await this.complete(claimed, plan, outcome.result, {
         attempts: outcome.attempts,
         latencyMs: outcome.latencyMs,

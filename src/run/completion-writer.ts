@@ -38,6 +38,8 @@ interface Waiting {
 }
 
 const MAX_BATCH = 200;
+/** How long the first answer after a quiet spell waits for others to share its statement. */
+const GATHER_MS = 10;
 
 /**
  * Writes answers as they arrive: while one write is in flight, the answers that arrive wait and go together in
@@ -49,17 +51,28 @@ const MAX_BATCH = 200;
 export class CompletionWriter {
   private waiting: Waiting[] = [];
   private writing = false;
+  private gathering: NodeJS.Timeout | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
   write(runId: string, row: CompletedRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ runId, row, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      if (this.waiting.length >= MAX_BATCH) {
+        if (this.gathering) clearTimeout(this.gathering);
+        this.gathering = null;
+        void this.drain();
+      } else
+        this.gathering ??= setTimeout(() => {
+          this.gathering = null;
+          void this.drain();
+        }, GATHER_MS);
     });
   }
 
   private async drain(): Promise<void> {
+    if (this.writing) return;
     this.writing = true;
     try {
       while (this.waiting.length > 0) {

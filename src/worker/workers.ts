@@ -52,7 +52,8 @@ export async function startWorkers(
     "completion",
     {
       prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
-      handle: (_job, claimed) => services.executor.executeClaim(claimed as ClaimedRow | null),
+      handle: (_job, claimed, slotFree) =>
+        services.executor.executeClaim(claimed as ClaimedRow | null, slotFree),
       discard: (claims) => services.executor.release(claims as (ClaimedRow | null)[]),
     },
     { concurrency: options.concurrency, providers },

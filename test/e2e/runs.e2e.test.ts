@@ -125,6 +125,30 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     }
   }, 120_000);
 
+  it("never has more calls open than the provider's maxConcurrency, while answers are stored outside the slots", async () => {
+    // Slots are freed when the model answers (storing goes on beside the next calls); a slot freed twice, or a
+    // call started before its slot, would show here as a second call open at once.
+    fake.fallback = { kind: "answer", delayMs: 20 };
+    fake.maxInFlight = 0;
+    const runs = await Promise.all(
+      [0, 4].map((shots) =>
+        startRun(api, {
+          sampleId: small,
+          kind: "MEMORIZATION",
+          setting: "FULL_INFORMATION",
+          shots,
+          provider: "serial",
+          model: "m-slots",
+          cache: false,
+        }),
+      ),
+    );
+    for (const { run } of runs)
+      expect(await waitForRun(api, run.id, finished)).toMatchObject({ status: "SUCCEEDED", doneCount: 6 });
+    expect(fake.requests).toHaveLength(12);
+    expect(fake.maxInFlight).toBe(1);
+  });
+
   it("honours Retry-After on 429, retries a 500, and counts every attempt", async () => {
     fake.next({ kind: "status", status: 429, retryAfterSeconds: 1 }, { kind: "status", status: 500 });
     const { run } = await startRun(api, {

@@ -35,6 +35,8 @@ export class FakeOpenAiServer {
   answered = 0;
   /** Requests open right now (answering, waiting or hanging). */
   inFlight = 0;
+  /** The most requests open at once since the last reset (tests set it to 0). */
+  maxInFlight = 0;
   private readonly script: Behaviour[] = [];
   fallback: Behaviour = { kind: "answer" };
   /** When set, decides each request's behaviour once the script is used up (a fault mix). */
@@ -58,6 +60,7 @@ export class FakeOpenAiServer {
   async start(): Promise<string> {
     this.server = http.createServer((request, response) => {
       this.inFlight += 1;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       response.once("close", () => {
         this.inFlight -= 1;
       });

@@ -1,0 +1,60 @@
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { EnvHttpProxyAgent, request } from "undici";
+
+const DECODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(zlib.gunzip),
+  "x-gzip": promisify(zlib.gunzip),
+  deflate: promisify(zlib.inflate),
+  br: promisify(zlib.brotliDecompress),
+};
+
+/**
+ * The `fetch` the `openai` client calls providers with: undici's `request` under a fetch-shaped function that
+ * reads the whole answer before returning it (memicl never streams). Global `fetch` (undici's WHATWG fetch) spends
+ * about twice the CPU per call on web streams and request objects, which on a small machine is time a run waits
+ * (docs/BENCHMARKS.md). Connections are kept alive and reused per origin; HTTP_PROXY, HTTPS_PROXY and NO_PROXY
+ * are honoured. Redirects are not followed: an API endpoint answers where it is asked.
+ */
+export function createHttpFetch(options: { keepAliveSeconds?: number } = {}): typeof fetch {
+  const dispatcher = new EnvHttpProxyAgent({ keepAliveTimeout: (options.keepAliveSeconds ?? 60) * 1000 });
+  return async (input, init = {}) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const body = init.body;
+    if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array))
+      throw new TypeError("memicl's provider transport sends only text or byte bodies");
+    const response = await request(url, {
+      method: (init.method ?? "GET") as "GET",
+      headers: headersObject(init.headers),
+      body: body ?? undefined,
+      signal: init.signal ?? undefined,
+      dispatcher,
+    });
+    let bytes: Uint8Array<ArrayBuffer> = new Uint8Array(await response.body.arrayBuffer());
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+      else headers.set(name, value);
+    }
+    const encoding = headers.get("content-encoding")?.trim().toLowerCase();
+    if (encoding && encoding !== "identity") {
+      const decode = DECODERS[encoding];
+      if (!decode)
+        throw new TypeError(`the provider answered with an unsupported content-encoding: ${encoding}`);
+      bytes = new Uint8Array(await decode(Buffer.from(bytes)));
+      headers.delete("content-encoding");
+      headers.delete("content-length");
+    }
+    // A Response may not carry a body with these statuses.
+    const empty = response.statusCode === 204 || response.statusCode === 304 || response.statusCode < 200;
+    return new Response(empty ? null : bytes, { status: response.statusCode, headers });
+  };
+}
+
+function headersObject(headers: RequestInit["headers"]): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  if (Array.isArray(headers)) return Object.fromEntries(headers);
+  return { ...(headers as Record<string, string>) };
+}
