@@ -100,6 +100,11 @@ const POLL_MS = 500;
 // Acknowledging is off every call's path (a job whose completion is stored needs nothing more), so acks wait
 // to share a statement.
 const ACK_BATCH = 100;
+/**
+ * Jobs past their slot-bound part (see `JobHandler.handle`) per slot. Storing answers in batches takes a few
+ * tens of milliseconds; against a fast model, one per slot held slots back (docs/BENCHMARKS.md).
+ */
+const FINISHING_PER_SLOT = 4;
 const ACK_DELAY_MS = 100;
 
 /** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
@@ -404,9 +409,9 @@ class Dispatcher<K extends JobKind> {
       this.poke();
     };
     const slotFree = () => {
-      // At most `concurrency` jobs finish outside their slots: past that (storing is slower than calling), a
-      // job keeps its slot until it settles, which holds the pace to what storing keeps up with.
-      if (!slotHeld || this.finishing >= this.options.concurrency) return;
+      // At most FINISHING_PER_SLOT x `concurrency` jobs finish outside their slots: past that (storing is slower
+      // than calling), a job keeps its slot until it settles, which holds the pace to what storing keeps up with.
+      if (!slotHeld || this.finishing >= this.options.concurrency * FINISHING_PER_SLOT) return;
       this.finishing += 1;
       settledOutside = true;
       freeSlot();

@@ -151,8 +151,11 @@ export class CompletionExecutor {
     const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
     const { run, prompts } = plan;
-    const messages = prompts.render(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
-    const promptHash = plan.hasher.promptHash(messages);
+    const { messages, query } = prompts.renderParts(toItem(claimed), {
+      text: claimed.text,
+      secondText: claimed.second_text,
+    });
+    const promptHash = plan.hasher.promptHash(messages, query);
     const request = {
       model: run.model,
       messages,
@@ -160,7 +163,7 @@ export class CompletionExecutor {
       maxOutputTokens: run.maxOutputTokens,
     };
     const cacheKey = run.cacheEnabled
-      ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat)
+      ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
       : null;
 
     if (cacheKey) {

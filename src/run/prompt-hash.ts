@@ -31,16 +31,26 @@ export class PromptHasher {
       : null;
   }
 
-  /** sha256 of the JSON of the messages. */
-  promptHash(messages: ChatMessage[]): string {
-    const rest = this.restOf(messages);
+  /**
+   * sha256 of the JSON of the messages. `query`, when given, is the caller's word that the messages were rendered in
+   * this frame with this query after the prefix (`renderInFrameParts`): the 50 KB of shared demonstrations are then
+   * not compared again for every prompt.
+   */
+  promptHash(messages: ChatMessage[], query?: string | null): string {
+    const rest = this.restOf(messages, query);
     if (rest === null || !this.promptState) return sha256(JSON.stringify(messages));
     return this.promptState.copy().update(`${rest}"}]`).digest("hex");
   }
 
   /** sha256 of the JSON of [provider, model, messages, temperature, maxOutputTokens, repeat]. */
-  cacheKey(messages: ChatMessage[], temperature: number, maxOutputTokens: number, repeat: number): string {
-    const rest = this.restOf(messages);
+  cacheKey(
+    messages: ChatMessage[],
+    temperature: number,
+    maxOutputTokens: number,
+    repeat: number,
+    query?: string | null,
+  ): string {
+    const rest = this.restOf(messages, query);
     const tail = `,${JSON.stringify(temperature)},${JSON.stringify(maxOutputTokens)},${JSON.stringify(repeat)}]`;
     if (rest === null || !this.cacheState || !this.cache)
       return sha256(
@@ -57,7 +67,8 @@ export class PromptHasher {
   }
 
   /** The JSON-escaped rest of the user's message after the frame's prefix, or null when the frame does not fit. */
-  private restOf(messages: ChatMessage[]): string | null {
+  private restOf(messages: ChatMessage[], query?: string | null): string | null {
+    if (typeof query === "string") return JSON.stringify(query).slice(1, -1);
     const { fixedMessages, userPrefix } = this.frame;
     if (messages.length !== fixedMessages.length + 1) return null;
     for (let index = 0; index < fixedMessages.length; index++) {

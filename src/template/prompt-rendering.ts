@@ -104,7 +104,28 @@ export function renderInFrame(
   context: PromptContext,
   instance: PromptItem,
 ): ChatMessage[] {
+  return renderInFrameParts(frame, context, instance).messages;
+}
+
+/**
+ * A prompt rendered in its frame, with what follows the frame: `query` is the user's message after
+ * `frame.userPrefix` (the messages are the frame's fixed ones, then the user's: the prefix and the query), or null
+ * when the query renders empty (the user's message is then the fixed parts alone).
+ */
+export interface FramedPrompt {
+  messages: ChatMessage[];
+  query: string | null;
+}
+
+export function renderInFrameParts(
+  frame: PromptFrame,
+  context: PromptContext,
+  instance: PromptItem,
+): FramedPrompt {
   const query = fill(context.template.query, itemValues(instance));
   const content = query ? frame.userPrefix + query : frame.fixedParts.join(context.template.separator);
-  return [...frame.fixedMessages.map((message) => ({ ...message })), { role: "user", content }];
+  return {
+    messages: [...frame.fixedMessages.map((message) => ({ ...message })), { role: "user", content }],
+    query: query || null,
+  };
 }

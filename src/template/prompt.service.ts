@@ -13,12 +13,14 @@ import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import {
   ChatMessage,
+  FramedPrompt,
   PromptContext,
   PromptFrame,
   PromptItem,
   promptFrame,
   renderDemonstrations,
   renderInFrame,
+  renderInFrameParts,
   renderPrompt,
 } from "./prompt-rendering";
 import { PromptTemplate } from "./prompt-template.entity";
@@ -60,6 +62,8 @@ export interface PreparedPrompts {
   frame: PromptFrame;
   /** The prompt for one instance under test; `instance` is its dataset row (performance prompts show the full text). */
   render(item: SampledInstance, instance: FullText): ChatMessage[];
+  /** The same prompt with its part after the frame, which the run's hasher hashes without comparing the rest. */
+  renderParts(item: SampledInstance, instance: FullText): FramedPrompt;
 }
 
 export class PromptService {
@@ -134,6 +138,7 @@ export class PromptService {
       demonstrationsBlock,
       frame,
       render: (item, instance) => renderInFrame(frame, context, toItem(item, instance)),
+      renderParts: (item, instance) => renderInFrameParts(frame, context, toItem(item, instance)),
     };
   }
 

@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
 import { PromptHasher } from "../../src/run/prompt-hash";
-import { ChatMessage, PromptFrame } from "../../src/template/prompt-rendering";
+import { RunKind } from "../../src/run/run.entity";
+import {
+  ChatMessage,
+  PromptContext,
+  PromptFrame,
+  promptFrame,
+  renderDemonstrations,
+  renderInFrameParts,
+  renderPrompt,
+} from "../../src/template/prompt-rendering";
+import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, kindOfTemplateKey } from "../../src/template/template-body";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -37,8 +47,49 @@ describe("hashing prompts with the shared prefix hashed once", () => {
       expect(hasher.cacheKey(messages, 0.7, 100, 2)).toBe(
         sha256(JSON.stringify(["openai", "gpt-4o", messages, 0.7, 100, 2])),
       );
+      // The renderer's word for the query (no comparison of the prefix) gives the same values.
+      if (query) {
+        expect(hasher.promptHash(messages, query)).toBe(sha256(JSON.stringify(messages)));
+        expect(hasher.cacheKey(messages, 0.7, 100, 2, query)).toBe(
+          sha256(JSON.stringify(["openai", "gpt-4o", messages, 0.7, 100, 2])),
+        );
+      }
     }
   });
+
+  it.each(Object.keys({ ...DEFAULT_TEMPLATES, ...GUIDED_TEMPLATES }))(
+    "gives the whole text's SHA-256 for every prompt the %s template renders, from its parts",
+    (key) => {
+      const template = { ...DEFAULT_TEMPLATES, ...GUIDED_TEMPLATES }[key];
+      const item = (i: number, text: string) => ({
+        initialSegment: `${text} ${i} "begins"`,
+        subsequentSegment: `and ends ${i} 😀`,
+        text: `${text} ${i} "begins" and ends ${i} 😀`,
+        secondText: key.endsWith("/NLI") ? `second\\text ${i}` : null,
+        label: i % 2 ? "yes" : "no",
+      });
+      for (const shots of [0, 3]) {
+        const context: PromptContext = {
+          kind: kindOfTemplateKey(key) as RunKind,
+          template,
+          datasetName: "D",
+          split: "train",
+          labels: ["yes", "no"],
+          demonstrations: [1, 2, 3].slice(0, shots).map((i) => item(i, "demo\ttab")),
+        };
+        const frame = promptFrame(context, renderDemonstrations(context));
+        const hasher = new PromptHasher(frame, { provider: "p", model: "m" });
+        for (const i of [10, 11]) {
+          const { messages, query } = renderInFrameParts(frame, context, item(i, "query\nline"));
+          expect(messages).toEqual(renderPrompt(context, item(i, "query\nline")));
+          expect(hasher.promptHash(messages, query)).toBe(sha256(JSON.stringify(messages)));
+          expect(hasher.cacheKey(messages, 0, 10, 1, query)).toBe(
+            sha256(JSON.stringify(["p", "m", messages, 0, 10, 1])),
+          );
+        }
+      }
+    },
+  );
 
   it("hashes a prompt outside the frame whole, with the same result", () => {
     const frame = frames[1][1];
