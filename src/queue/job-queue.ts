@@ -221,7 +221,7 @@ export class PgBossQueue implements JobQueue {
 
   inFlight(): Record<JobKind, number> {
     const counts: Record<JobKind, number> = { completion: 0, judgment: 0 };
-    for (const dispatcher of this.dispatchers) counts[dispatcher.kind] += dispatcher.busy;
+    for (const dispatcher of this.dispatchers) counts[dispatcher.kind] += dispatcher.working;
     return counts;
   }
 }
@@ -240,9 +240,14 @@ interface Buffered<K extends JobKind> {
  * the reconciler queues it again.
  */
 class Dispatcher<K extends JobKind> {
-  busy = 0;
+  private busy = 0;
   /** Jobs whose slot was freed early (see `JobHandler.handle`) and that have not settled yet. */
   private finishing = 0;
+
+  /** Jobs in a slot or finishing outside one. */
+  get working(): number {
+    return this.busy + this.finishing;
+  }
   private readonly perProvider = new Map<string, number>();
   private readonly buffers = new Map<string, Buffered<K>[]>();
   private readonly idleUntil = new Map<string, number>();
@@ -399,6 +404,7 @@ class Dispatcher<K extends JobKind> {
     this.busy += 1;
     this.perProvider.set(provider, (this.perProvider.get(provider) ?? 0) + 1);
     let slotHeld = true;
+    let settledOutside = false;
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
@@ -416,7 +422,6 @@ class Dispatcher<K extends JobKind> {
       settledOutside = true;
       freeSlot();
     };
-    let settledOutside = false;
     const handled = this.handler
       .handle(job.data, prepared, slotFree)
       .then(
