@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
+import { freePort } from "../src/common/free-port";
 import { stopCluster } from "../src/db/embedded";
 import { createLogger } from "../src/logging/logger";
 import { Behaviour, FakeOpenAiServer } from "../test/support/fake-openai-server";
@@ -189,7 +190,8 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     const sampleId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/.exec(sampled)?.[1];
     if (!sampleId) throw new Error(`no sample id in: ${sampled}`);
 
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // A port the OS hands out now, kept for the restarts. A random one could be held by an outgoing connection.
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const startServe = async () => {
       const child = spawnMemicl(["serve"], { ...env, PORT: String(port) }, log);

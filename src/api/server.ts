@@ -13,7 +13,7 @@ import { bearerKey } from "../auth/api-key.service";
 import { AuthLocals, authenticate, authorizationPlugin } from "../auth/guard";
 import { DomainError } from "../common/errors";
 import { scrubSecrets } from "../common/secrets";
-import { Config } from "../config/config";
+import { Config, ConfigError } from "../config/config";
 import { Database } from "../db/database";
 import { Logger } from "../logging/logger";
 import { graphqlMetricsPlugin } from "../observability/graphql-metrics";
@@ -241,22 +241,31 @@ export async function startServer(
     },
   );
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(config.port, config.host, () => resolve());
-  });
-  const port = (httpServer.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/graphql`,
-    port,
-    async close() {
-      await subscriptions.close();
-      await apollo.stop();
-      await workers?.stop();
-      await metricRefresher.stop();
-      await services.close();
-    },
+  const close = async () => {
+    await subscriptions.close();
+    await apollo.stop();
+    await workers?.stop();
+    await metricRefresher.stop();
+    await services.close();
   };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once("error", reject);
+      httpServer.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    // Nothing started here may outlive the failure: the workers, the queue and the pools would keep the process up.
+    await close().catch((failure) =>
+      logger.warn({ err: failure }, "could not stop cleanly after failing to listen"),
+    );
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+      throw new ConfigError(
+        `cannot listen on ${config.host}:${config.port}: the port is in use; set PORT to a free one (PORT=0 picks any)`,
+      );
+    throw error;
+  }
+  const port = (httpServer.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/graphql`, port, close };
 }
 
 /** dist/web of this checkout (from src/api when run from source, from dist/src/api when built), if built. */

@@ -20,7 +20,14 @@ export async function runServe(config: Config): Promise<void> {
   }
   const database = await openDatabase(config, logger);
   logger.info({ database: database.mode }, `database: ${database.description}`);
-  const server = await startServer(config, logger, database);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(config, logger, database);
+  } catch (error) {
+    // The data folder's lock and the embedded server are let go of before the error is reported.
+    await database.close().catch(() => {});
+    throw error;
+  }
   logger.info({ url: server.url }, `memicl is serving GraphQL at http://localhost:${server.port}/graphql`);
   const dashboard = dashboardDirectory()
     ? `dashboard at http://localhost:${server.port}/, `

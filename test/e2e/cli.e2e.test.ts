@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { MIGRATIONS } from "../../migrations";
@@ -140,4 +141,19 @@ describe("the memicl command on an embedded data folder", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/PORT="not-a-port": must be a whole number/);
   });
+
+  it("exits with a clear message when its port is taken, and lets go of the data folder", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      // It used to print the error and hang: its workers and pools kept the process up.
+      const result = await runCli(["serve"], { ...env, PORT: String(port), MEMICL_IN_PROCESS_WORKERS: "2" });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+    } finally {
+      blocker.close();
+    }
+    expect((await runCli(["migrate"], env)).code).toBe(0);
+  }, 60_000);
 });
