@@ -100,12 +100,12 @@ const POLL_MS = 500;
 // Acknowledging is off every call's path (a job whose completion is stored needs nothing more), so acks wait
 // to share a statement.
 const ACK_BATCH = 100;
+const ACK_DELAY_MS = 100;
 /**
  * Jobs past their slot-bound part (see `JobHandler.handle`) per slot. Storing answers in batches takes a few
  * tens of milliseconds; against a fast model, one per slot held slots back (docs/BENCHMARKS.md).
  */
 const FINISHING_PER_SLOT = 4;
-const ACK_DELAY_MS = 100;
 
 /** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
 export class PgBossQueue implements JobQueue {
