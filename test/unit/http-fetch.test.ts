@@ -1,5 +1,5 @@
 import http from "node:http";
-import { AddressInfo } from "node:net";
+import net, { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import OpenAI, { APIConnectionError, APIError } from "openai";
 import { createHttpFetch } from "../../src/llm/http-fetch";
@@ -105,6 +105,47 @@ describe("the provider transport (undici's request under a fetch-shaped function
     const pending = httpFetch(`${base}/`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("goes through the proxy HTTP_PROXY names, unless NO_PROXY names the host", async () => {
+    server.answer((response) => response.end("through"));
+    const tunnels: string[] = [];
+    const proxy = http.createServer((_request, response) => response.writeHead(405).end());
+    proxy.on("connect", (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      tunnels.push(request.url!);
+      const [host, port] = request.url!.split(":");
+      const upstream = net.connect(Number(port), host, () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // undici reads the lower-case names first: both spellings are set or cleared here.
+    const names = ["HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"];
+    const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+    try {
+      for (const name of names) delete process.env[name];
+      process.env.HTTP_PROXY = proxyUrl;
+      const proxied = createHttpFetch();
+      expect(await (await proxied(`${base}/one`)).text()).toBe("through");
+      expect(tunnels).toEqual([base.replace("http://", "")]);
+
+      process.env.NO_PROXY = "127.0.0.1";
+      const direct = createHttpFetch();
+      expect(await (await direct(`${base}/two`)).text()).toBe("through");
+      expect(tunnels).toHaveLength(1);
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it("carries the openai client: a completion, an error status with its Retry-After, and a timeout", async () => {
