@@ -43,8 +43,9 @@ const GATHER_MS = 10;
 
 /**
  * Writes answers as they arrive: while one write is in flight, the answers that arrive wait and go together in
- * the next one (one statement, one commit, each run's counters moved once), whatever run they belong to. Under
- * light load every answer is written at once, alone; under heavy load the batches grow by themselves. Each
+ * the next one (one statement, one commit, each run's counters moved once), whatever run they belong to. The first
+ * answer after a quiet spell waits GATHER_MS for company (its slot is already free: the wait is off every call's
+ * path); under heavy load the batches grow by themselves. Each
  * caller's promise settles when its own answer is committed, so nothing is acknowledged before it is stored. If
  * a batch fails, its answers are written one by one, so that one bad answer fails alone.
  */
@@ -72,6 +73,7 @@ export class CompletionWriter {
   }
 
   private async drain(): Promise<void> {
+    // One write at a time: two in flight could lock the same runs and counters in different orders.
     if (this.writing) return;
     this.writing = true;
     try {
