@@ -123,6 +123,10 @@ export function buildProgram(): Command {
     .option("--repeats <n>", "repeats of each performance prompt", integer, 3)
     .option("--input-price <usd>", "USD per million prompt tokens", Number.parseFloat)
     .option("--output-price <usd>", "USD per million output tokens", Number.parseFloat)
+    .option(
+      "--provider <name>",
+      "check the prompts against this provider's limits (warns of any it can never send)",
+    )
     .action((options) => commands.prompt().runEstimate(loadConfig(), options));
 
   program

@@ -66,22 +66,35 @@ export async function runPrompt(
 /** `memicl estimate`: calls, tokens and a cost bound for the grid of some samples. */
 export async function runEstimate(
   config: Config,
-  options: { sample: string[]; shots?: number[]; repeats: number; inputPrice?: number; outputPrice?: number },
+  options: {
+    sample: string[];
+    shots?: number[];
+    repeats: number;
+    inputPrice?: number;
+    outputPrice?: number;
+    provider?: string;
+  },
 ): Promise<void> {
   const command = await openForCommand(config);
   const { services } = command;
   try {
-    const estimate = await estimateGrid(services.prompts, services.samples, {
-      sampleIds: options.sample,
-      kinds: [RunKind.MEMORIZATION, RunKind.PERFORMANCE],
-      settings: Object.values(MemorizationSetting),
-      shots: options.shots,
-      performanceRepeats: options.repeats,
-      memorizationMaxOutputTokens: 100,
-      performanceMaxOutputTokens: 10,
-      inputPricePerMillionTokens: options.inputPrice,
-      outputPricePerMillionTokens: options.outputPrice,
-    });
+    const provider = options.provider ? services.providers.config(options.provider) : null;
+    const estimate = await estimateGrid(
+      services.prompts,
+      services.samples,
+      {
+        sampleIds: options.sample,
+        kinds: [RunKind.MEMORIZATION, RunKind.PERFORMANCE],
+        settings: Object.values(MemorizationSetting),
+        shots: options.shots,
+        performanceRepeats: options.repeats,
+        memorizationMaxOutputTokens: 100,
+        performanceMaxOutputTokens: 10,
+        inputPricePerMillionTokens: options.inputPrice,
+        outputPricePerMillionTokens: options.outputPrice,
+      },
+      provider,
+    );
     const out = process.stdout;
     out.write("sample\tkind\tsetting\tk\tcalls\tprompt_tokens\tmax_output_tokens\n");
     for (const row of estimate.rows) {
@@ -98,6 +111,7 @@ export async function runEstimate(
         : `, at most $${estimate.maxCostUsd.toFixed(2)}\n`,
     );
     out.write(`${estimate.note}\n`);
+    for (const warning of estimate.warnings) out.write(`warning: ${warning}\n`);
   } finally {
     await command.close();
   }

@@ -47,8 +47,17 @@ export class ExperimentProgress {
   @Field(() => Float, { description: "Cost so far, in US dollars (where prices are configured)." })
   costUsd: number;
 
-  @Field(() => String, { nullable: true, description: "The most recent run error, if any." })
+  @Field(() => String, {
+    nullable: true,
+    description: "The most recent error of a run that is not finished or did not succeed, if any.",
+  })
   lastError: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "What the unfinished runs wait for (a provider's rate limit, no live worker), if anything.",
+  })
+  waitingReason: string | null;
 }
 
 /** Sums an experiment's runs (pure). */
@@ -66,7 +75,7 @@ export function experimentProgress(runs: readonly Run[]): ExperimentProgress {
             ? "CANCELLED"
             : "SUCCEEDED";
   const withError = runs
-    .filter((run) => run.lastError)
+    .filter((run) => run.lastError && run.status !== RunStatus.SUCCEEDED)
     .sort((a, b) => {
       const at = (run: Run) => (run.finishedAt ?? run.startedAt ?? run.createdAt).getTime();
       return at(b) - at(a);
@@ -82,6 +91,7 @@ export function experimentProgress(runs: readonly Run[]): ExperimentProgress {
     cacheHits: runs.reduce((total, run) => total + run.cacheHitCount, 0),
     costUsd: runs.reduce((total, run) => total + Number(run.costUsd), 0),
     lastError: withError[0]?.lastError ?? null,
+    waitingReason: active.map((run) => run.waitingReason).find((reason) => reason) ?? null,
   };
 }
 

@@ -24,7 +24,8 @@ export type CallOutcome =
  * Calls the provider until it answers, a non-retryable error comes back, attempts run out, or `shouldStop`
  * says the run was cancelled. Waits what Retry-After asks when the provider says so, else exponential
  * backoff with full jitter. `beforeAttempt` runs before every call (rate limits). `stop` aborts an attempt in
- * flight and any wait: the outcome then says `stopped`.
+ * flight and any wait: the outcome then says `stopped`. The attempt's timeout covers the provider call only,
+ * never the wait in `beforeAttempt`.
  */
 export async function callWithRetries(
   provider: ModelProvider,
@@ -55,14 +56,17 @@ export async function callWithRetries(
   while (attempts < policy.maxAttempts) {
     if (hooks.stop?.aborted) return stopped();
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
+    // Waiting for a slot of the rate limits is not part of the attempt: its timeout starts when the call does,
+    // and only `stop` ends the wait (a long wait never fails an item that was never sent).
+    try {
+      await hooks.beforeAttempt?.(hooks.stop ?? NEVER);
+    } catch (error) {
+      if (hooks.stop?.aborted) return stopped();
+      throw error;
+    }
+    if (hooks.stop?.aborted) return stopped();
     const attempt = abortableAttempt(policy.timeoutMs, hooks.stop);
     try {
-      try {
-        await hooks.beforeAttempt?.(attempt.signal);
-      } catch (error) {
-        if (hooks.stop?.aborted) return stopped();
-        throw error;
-      }
       attempts += 1;
       const started = performance.now();
       try {
@@ -103,6 +107,9 @@ export async function callWithRetries(
     latencyMs,
   };
 }
+
+/** A signal that never aborts, for waits when the caller gives no stop signal. */
+const NEVER = new AbortController().signal;
 
 /**
  * One attempt's signal: aborted when the attempt outlives `timeoutMs` or `stop` aborts. `done` clears the timer

@@ -19,6 +19,10 @@ export class ProviderRateBucket {
   @Column({ name: "refill_per_second", type: "double precision" })
   refillPerSecond: number;
 
+  /** When the request a limit last held back expected its slot (for the runs' waiting reasons). */
+  @Column({ name: "waiting_until", type: "timestamptz", nullable: true })
+  waitingUntil: Date | null;
+
   @Column({ name: "updated_at", type: "timestamptz", default: () => "clock_timestamp()" })
   updatedAt: Date;
 }

@@ -2,6 +2,23 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DataSource } from "typeorm";
 import { ProviderConfig } from "./provider-config";
 
+/** A rate limit holding a request back: which one, its size, and when the next slot is expected. */
+export interface RateLimitWait {
+  kind: string;
+  perMinute: number;
+  until: Date;
+  /** How long this request has waited for the limit so far. */
+  waitedMs: number;
+}
+
+/** How a run says it waits for a provider's rate limit (the reconciler writes the same words). */
+export function rateLimitReason(provider: string, wait: RateLimitWait): string {
+  return (
+    `waiting for the ${wait.kind}-per-minute limit of provider "${provider}" (${wait.perMinute} per minute); ` +
+    `next slot about ${wait.until.toISOString().slice(0, 19)}Z`
+  );
+}
+
 /**
  * Requests- and tokens-per-minute limits of one provider, shared by every worker on the database: two token
  * buckets in `provider_rate_bucket`, refilled by the database clock and taken with one conditional UPDATE.
@@ -20,13 +37,33 @@ export class SharedRateLimiter {
     return this.provider.requestsPerMinute !== null || this.provider.tokensPerMinute !== null;
   }
 
-  /** Waits until one request of about `tokens` tokens fits both limits, then takes it. */
-  async acquire(tokens: number, signal: AbortSignal): Promise<void> {
+  /**
+   * The reason a request of about `tokens` tokens can never be sent (larger than the tokens-per-minute limit),
+   * or null. Such a request would wait for ever or be refused by the provider, so it is failed before any call.
+   */
+  neverFits(tokens: number): string | null {
+    const limit = this.provider.tokensPerMinute;
+    if (limit === null || tokens <= limit) return null;
+    return (
+      `this prompt needs about ${tokens} tokens (prompt and maximum output), more than provider ` +
+      `"${this.provider.name}" allows in a minute (tokensPerMinute ${limit}): it was not sent`
+    );
+  }
+
+  /**
+   * Waits until one request of about `tokens` tokens fits both limits, then takes it. `onWait` is told when a
+   * limit holds the request back (which limit, and when the next slot is expected), so the run can say why it waits.
+   */
+  async acquire(tokens: number, signal: AbortSignal, onWait?: (wait: RateLimitWait) => void): Promise<void> {
     if (!this.limited) return;
     this.ready ??= this.configure();
     await this.ready;
-    if (this.provider.requestsPerMinute !== null) await this.take("requests", 1, signal);
-    if (this.provider.tokensPerMinute !== null) await this.take("tokens", tokens, signal);
+    if (this.provider.requestsPerMinute !== null) await this.take("requests", 1, signal, onWait);
+    if (this.provider.tokensPerMinute !== null) await this.take("tokens", tokens, signal, onWait);
+  }
+
+  private perMinute(kind: string): number {
+    return (kind === "requests" ? this.provider.requestsPerMinute : this.provider.tokensPerMinute) ?? 0;
   }
 
   private buckets(): { kind: string; capacity: number; refillPerSecond: number }[] {
@@ -51,11 +88,17 @@ export class SharedRateLimiter {
     }
   }
 
-  private async take(kind: string, wanted: number, signal: AbortSignal): Promise<void> {
+  private async take(
+    kind: string,
+    wanted: number,
+    signal: AbortSignal,
+    onWait?: (wait: RateLimitWait) => void,
+  ): Promise<void> {
     const bucket = this.buckets().find((candidate) => candidate.kind === kind)!;
     const cost = Math.min(wanted, bucket.capacity); // a request larger than the bucket would wait forever
     const level =
       "least(capacity, available + extract(epoch FROM clock_timestamp() - updated_at) * refill_per_second)";
+    const started = performance.now();
     for (;;) {
       // The level is computed from the row inside the UPDATE, so concurrent takers re-check it after the row lock.
       // TypeORM answers an UPDATE with [rows, rowCount].
@@ -66,10 +109,23 @@ export class SharedRateLimiter {
         [this.provider.name, kind, cost],
       );
       if (taken.length > 0) return;
-      const [row]: { wait_seconds: number }[] = await this.dataSource.query(
-        `SELECT greatest(0, ($3 - ${level}) / refill_per_second) AS wait_seconds FROM provider_rate_bucket WHERE provider = $1 AND kind = $2`,
+      // Denied: how long until it fits, recorded on the bucket (`waiting_until`) so every process's reconciler
+      // can say what the provider's runs wait for.
+      const [rows]: [{ wait_seconds: number; waiting_until: Date }[], number] = await this.dataSource.query(
+        `UPDATE provider_rate_bucket
+         SET waiting_until = clock_timestamp() + make_interval(secs => greatest(0, ($3 - ${level}) / refill_per_second))
+         WHERE provider = $1 AND kind = $2
+         RETURNING greatest(0, ($3 - ${level}) / refill_per_second) AS wait_seconds, waiting_until`,
         [this.provider.name, kind, cost],
       );
+      const row = rows[0];
+      if (row && onWait)
+        onWait({
+          kind,
+          perMinute: this.perMinute(kind),
+          until: new Date(row.waiting_until),
+          waitedMs: performance.now() - started,
+        });
       const waitMs = Math.min(1000, Math.max(5, (row?.wait_seconds ?? 0.05) * 1000));
       await sleep(waitMs, undefined, { signal });
     }

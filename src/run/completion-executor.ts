@@ -6,6 +6,7 @@ import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from 
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { RateLimitWait, rateLimitReason } from "../llm/shared-rate-limiter";
 import { countChatTokens } from "../llm/tokenizer";
 import { Logger } from "../logging/logger";
 import {
@@ -26,6 +27,9 @@ import { PromptHasher } from "./prompt-hash";
 import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
+
+/** A run's rate-limit waiting reason is written at most this often by one process. */
+const WAITING_REASON_EVERY_MS = 5_000;
 
 export interface ClaimedRow {
   id: string;
@@ -65,6 +69,8 @@ interface RunPlan {
 export class CompletionExecutor {
   private readonly plans = new Map<string, Promise<RunPlan>>();
   private readonly siblings = new Map<string, Promise<Map<string, string[]>>>();
+  /** When this process last wrote each run's rate-limit waiting reason. */
+  private readonly waitingSaid = new Map<string, number>();
   /** Answers are written in batches per run while a write is in flight (one commit for many). */
   private readonly writer: CompletionWriter;
 
@@ -185,12 +191,18 @@ export class CompletionExecutor {
 
     const handle = this.providers.get(run.provider);
     const estimatedTokens = handle.limiter.limited ? countChatTokens(messages) + run.maxOutputTokens : 0;
+    const tooLarge = handle.limiter.neverFits(estimatedTokens);
+    if (tooLarge) {
+      // It could never be sent: failed at once, without an attempt, with both numbers.
+      await this.fail(claimed, tooLarge, 0, null, promptHash, handle.config);
+      return;
+    }
     let lost = false;
     const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
       stop: this.providers.stopSignal,
       beforeAttempt: async (signal) => {
         const waitStarted = performance.now();
-        await handle.limiter.acquire(estimatedTokens, signal);
+        await handle.limiter.acquire(estimatedTokens, signal, (wait) => this.sayWaiting(run, wait));
         const waited = (performance.now() - waitStarted) / 1000;
         if (waited > 0.001) rateLimitWait.inc({ provider: run.provider }, waited);
       },
@@ -236,16 +248,56 @@ export class CompletionExecutor {
       await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
       return;
     }
-    await this.dataSource.query(sql.failCompletion, [
-      claimed.id,
-      claimed.lease_token,
+    await this.fail(
+      claimed,
       scrubSecrets(outcome.error.message),
       outcome.attempts,
       outcome.latencyMs,
       promptHash,
-      handle.config.circuitBreakerFailures,
+      handle.config,
+    );
+  }
+
+  private async fail(
+    claimed: ClaimedRow,
+    message: string,
+    attempts: number,
+    latencyMs: number | null,
+    promptHash: string,
+    provider: { name: string; circuitBreakerFailures: number },
+  ): Promise<void> {
+    await this.dataSource.query(sql.failCompletion, [
+      claimed.id,
+      claimed.lease_token,
+      message,
+      attempts,
+      latencyMs,
+      promptHash,
+      provider.circuitBreakerFailures,
     ]);
-    completionsStored.inc({ provider: handle.config.name, status: "failed" });
+    completionsStored.inc({ provider: provider.name, status: "failed" });
+  }
+
+  /**
+   * A rate limit holds this run's calls back: the run says so at once (at most every few seconds per run and
+   * process); the reconciler keeps the reason current and clears it when the waits end.
+   */
+  private sayWaiting(run: Run, wait: RateLimitWait): void {
+    const now = Date.now();
+    if (wait.waitedMs < 1000 && wait.until.getTime() - now < 1000) return;
+    if ((this.waitingSaid.get(run.id) ?? 0) > now - WAITING_REASON_EVERY_MS) return;
+    this.waitingSaid.set(run.id, now);
+    if (this.waitingSaid.size > 1000) this.waitingSaid.delete(this.waitingSaid.keys().next().value!);
+    const reason = rateLimitReason(run.provider, wait);
+    this.dataSource
+      .query(
+        `UPDATE run SET waiting_reason = $2
+         WHERE id = $1 AND status IN ('QUEUED', 'RUNNING') AND waiting_reason IS DISTINCT FROM $2`,
+        [run.id, reason],
+      )
+      .catch((error) =>
+        this.logger.warn({ err: error, runId: run.id }, "could not record a run's waiting reason"),
+      );
   }
 
   private async complete(

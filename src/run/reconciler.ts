@@ -101,16 +101,18 @@ async function reconcileLocked(
                      SELECT 1 FROM worker w
                      WHERE w.last_seen_at > clock_timestamp() - make_interval(secs => $1) AND r.provider = ANY(w.providers))
                    THEN format('no live worker can call provider "%s"', r.provider)
-                   WHEN limit_wait.seconds > 0.5
-                   THEN format('rate limit of provider "%s" (%s per minute): next slot in %s s',
-                               r.provider, limit_wait.kind, ceil(limit_wait.seconds))
+                   WHEN limit_wait.until IS NOT NULL
+                   THEN format('waiting for the %s-per-minute limit of provider "%s" (%s per minute); next slot about %sZ',
+                               limit_wait.kind, r.provider, limit_wait.per_minute,
+                               to_char(limit_wait.until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'))
               END AS text
        FROM run r
        LEFT JOIN LATERAL (
-         SELECT b.kind, (1 - least(b.capacity, b.available + extract(epoch FROM clock_timestamp() - b.updated_at) * b.refill_per_second))
-                          / b.refill_per_second AS seconds
-         FROM provider_rate_bucket b WHERE b.provider = r.provider
-         ORDER BY 2 DESC LIMIT 1
+         -- A limit holds the provider's requests back when one was denied lately and expects its slot ahead.
+         SELECT b.kind, round(b.refill_per_second * 60)::bigint AS per_minute, b.waiting_until AS until
+         FROM provider_rate_bucket b
+         WHERE b.provider = r.provider AND b.waiting_until > clock_timestamp() - interval '1 second'
+         ORDER BY b.waiting_until DESC LIMIT 1
        ) AS limit_wait ON true
        WHERE r.status IN ('QUEUED', 'RUNNING')
      ) AS reason

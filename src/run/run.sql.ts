@@ -76,6 +76,9 @@ export const completeCompletion = `
       cached_tokens = cached_tokens + coalesce($7, 0), cost_usd = cost_usd + coalesce($16, 0),
       cache_hit_count = cache_hit_count + CASE WHEN $12 THEN 1 ELSE 0 END,
       reported_model = coalesce(reported_model, $10),
+      -- A run that ends with every item done has no error that still applies.
+      last_error = CASE WHEN status IN ('QUEUED', 'RUNNING') AND failed_count = 0
+                             AND done_count + 1 >= expected_count THEN NULL ELSE last_error END,
       status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + 1 + failed_count >= expected_count
                     THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
                     ELSE status END,
@@ -137,6 +140,9 @@ export const completeCompletions = `
         cached_tokens = run.cached_tokens + s.cached_tokens, cost_usd = run.cost_usd + s.cost_usd,
         cache_hit_count = cache_hit_count + s.cache_hits,
         reported_model = coalesce(run.reported_model, s.reported_model),
+        -- A run that ends with every item done has no error that still applies.
+        last_error = CASE WHEN status IN ('QUEUED', 'RUNNING') AND failed_count = 0
+                               AND done_count + s.n >= expected_count THEN NULL ELSE last_error END,
         status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + s.n + failed_count >= expected_count
                       THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
                       ELSE status END,

@@ -165,9 +165,12 @@ export class PromptService {
    * framing) is tokenized once and each instance's slot on its own, so a prompt's count can be off by a
    * token or two where the two meet.
    */
-  async estimateRunTokens(
-    spec: PromptSpec,
-  ): Promise<{ prepared: PreparedPrompts; prompts: number; promptTokens: number }> {
+  async estimateRunTokens(spec: PromptSpec): Promise<{
+    prepared: PreparedPrompts;
+    prompts: number;
+    promptTokens: number;
+    largestPromptTokens: number;
+  }> {
     const prepared = await this.prepare(spec);
     const items = await this.samples.allSampledInstances(spec.sampleId);
     const texts = await this.instanceTexts(items.map((item) => item.instanceId));
@@ -177,12 +180,15 @@ export class PromptService {
     // What every user message starts with (an instruction placed there, then the demonstrations).
     const sharedPrefix = sharedMessages[sharedMessages.length - 1].content;
     let promptTokens = 0;
+    let largestPromptTokens = 0;
     for (const item of items) {
       const messages = prepared.render(item, texts.get(item.instanceId)!);
       const slot = messages[messages.length - 1].content.slice(sharedPrefix.length);
-      promptTokens += shared + countTextTokens(slot);
+      const tokens = shared + countTextTokens(slot);
+      promptTokens += tokens;
+      largestPromptTokens = Math.max(largestPromptTokens, tokens);
     }
-    return { prepared, prompts: items.length, promptTokens };
+    return { prepared, prompts: items.length, promptTokens, largestPromptTokens };
   }
 }
 
@@ -196,11 +202,18 @@ export interface GridEstimateRequest extends GridSpec {
   outputPricePerMillionTokens?: number;
 }
 
+/** The limits of the provider a grid would run on, for warnings about prompts it can never send. */
+export interface GridEstimateProvider {
+  name: string;
+  tokensPerMinute: number | null;
+}
+
 /** Calls, prompt tokens and a cost bound for a whole grid, computed from the prompts a run would send. */
 export async function estimateGrid(
   prompts: PromptService,
   samples: SampleService,
   request: GridEstimateRequest,
+  provider: GridEstimateProvider | null = null,
 ) {
   const rows: {
     sample: Sample;
@@ -211,11 +224,17 @@ export async function estimateGrid(
     calls: number;
     promptTokens: number;
     maxOutputTokens: number;
+    largestCallTokens: number;
   }[] = [];
+  const warnings: string[] = [];
   const sampleRows: Sample[] = [];
   for (const sampleId of request.sampleIds) sampleRows.push(await samples.get(sampleId));
   for (const cell of gridCells(sampleRows, request)) {
-    const { prompts: instances, promptTokens } = await prompts.estimateRunTokens({
+    const {
+      prompts: instances,
+      promptTokens,
+      largestPromptTokens,
+    } = await prompts.estimateRunTokens({
       sampleId: cell.sample.id,
       kind: cell.kind,
       setting: cell.setting,
@@ -230,7 +249,15 @@ export async function estimateGrid(
       calls: instances * cell.repeats,
       promptTokens: promptTokens * cell.repeats,
       maxOutputTokens: instances * cell.repeats * cell.maxOutputTokens,
+      largestCallTokens: instances > 0 ? largestPromptTokens + cell.maxOutputTokens : 0,
     });
+    const limit = provider?.tokensPerMinute ?? null;
+    if (limit !== null && instances > 0 && largestPromptTokens + cell.maxOutputTokens > limit)
+      warnings.push(
+        `${cell.kind.toLowerCase()}${cell.setting ? ` ${cell.setting}` : ""} k=${cell.shots} of sample ${cell.sample.id}: ` +
+          `its largest prompt needs about ${largestPromptTokens + cell.maxOutputTokens} tokens (prompt and maximum output), ` +
+          `more than provider "${provider!.name}" allows in a minute (tokensPerMinute ${limit}); such calls fail without being sent`,
+      );
   }
   const sum = (pick: (row: (typeof rows)[number]) => number): number =>
     rows.reduce((total, row) => total + pick(row), 0);
@@ -248,6 +275,7 @@ export async function estimateGrid(
         1e6
       : null,
     tokenizer: TOKENIZER,
+    warnings,
     note:
       "Prompt tokens are counted with the o200k_base tokenizer (exact for GPT-4o-family models, an estimate for others), " +
       "tokenizing each run's shared demonstrations block once, so a prompt can be off by a token or two. " +

@@ -144,6 +144,7 @@ export class TemplateResolver {
     description: "Calls, prompt tokens and a cost bound for a grid, before it runs.",
   })
   estimateGrid(@Arg("input") input: EstimateGridInput, @Ctx() { services }: Context) {
-    return estimateGrid(services.prompts, services.samples, input);
+    const provider = input.provider ? services.providers.config(input.provider) : null;
+    return estimateGrid(services.prompts, services.samples, input, provider);
   }
 }

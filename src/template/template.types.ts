@@ -157,6 +157,15 @@ export class RenderedPrompt {
 
 @InputType({ description: "The grid to price: every sample x kind x setting x k." })
 export class EstimateGridInput extends GridInput {
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The provider the grid would run on: its limits are checked (prompts it can never send are warned of).",
+  })
+  @IsOptional()
+  @MaxLength(100)
+  provider?: string;
+
   @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
   @IsOptional()
   @Min(0)
@@ -193,6 +202,11 @@ export class GridEstimateRow {
 
   @Field(() => Float, { description: "Output tokens if every call used its maximum." })
   maxOutputTokens: number;
+
+  @Field(() => Float, {
+    description: "Tokens of this cell's largest call: its prompt plus the maximum output.",
+  })
+  largestCallTokens: number;
 }
 
 @ObjectType({ description: "Calls and tokens a grid would use, before anything runs." })
@@ -217,6 +231,12 @@ export class GridEstimate {
 
   @Field()
   tokenizer: string;
+
+  @Field(() => [String], {
+    description:
+      "What would fail for certain on the given provider (a prompt larger than its tokens-per-minute limit); empty without a provider.",
+  })
+  warnings: string[];
 
   @Field({ description: "How exact the figures are." })
   note: string;

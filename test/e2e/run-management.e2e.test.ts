@@ -115,7 +115,7 @@ describe.each(BACKENDS)("run management (%s database)", (backend) => {
     const runId = response.data!.startRun.run.id;
     const waiting = await waitForRun(api, runId, (run) => run.waitingReason !== null, 30_000);
     expect(waiting.waitingReason).toMatch(
-      /^rate limit of provider "trickle" \(requests per minute\): next slot in \d+ s$/,
+      /^waiting for the requests-per-minute limit of provider "trickle" \(6 per minute\); next slot about \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
     );
     await api.gql(`mutation($input: RunIdInput!) { cancelRun(input: $input) { affectedCount } }`, {
       input: { runId },

@@ -114,6 +114,28 @@ describe("callWithRetries", () => {
     expect(provider.calls).toBe(0);
   });
 
+  it("does not count a wait for the rate limiter against the attempt's timeout", async () => {
+    const provider = scripted(["yes"]);
+    const outcome = await callWithRetries(
+      provider,
+      request,
+      { ...policy, maxAttempts: 1, timeoutMs: 20 },
+      {
+        // The limiter holds the call back for longer than the attempt may take.
+        beforeAttempt: (signal) =>
+          new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, 120);
+            signal.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(new Error("The operation was aborted"));
+            });
+          }),
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true, attempts: 1 });
+    expect(provider.calls).toBe(1);
+  });
+
   it("lets hundreds of calls share a registry's stop signal (no listener limit on it), and stops them all", async () => {
     const registry = new ProviderRegistry({}, null as never);
     // Node warns of a leak past ten listeners unless the limit is lifted; every call in flight listens.

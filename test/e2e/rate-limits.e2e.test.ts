@@ -1,0 +1,150 @@
+import { BACKENDS } from "../support/databases";
+import { FakeOpenAiServer } from "../support/fake-openai-server";
+import {
+  classificationSample,
+  completionsOf,
+  finished,
+  providersFile,
+  RUN_FIELDS,
+  startRun,
+} from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+const EXPERIMENT = `query($id: ID!) { experiment(id: $id) { progress { status lastError waitingReason } } }`;
+
+/**
+ * Waiting for a provider's rate limit is not an attempt: an item waits as long as the limit asks, is called
+ * once, and its run says what it waits for meanwhile. A prompt the limit can never admit fails without a call.
+ */
+describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
+  const fake = new FakeOpenAiServer();
+  let api: TestServer;
+
+  beforeAll(async () => {
+    const url = await fake.start();
+    const file = providersFile({
+      // One request a second, and an attempt may take one second: most items wait far longer than that.
+      tight: {
+        type: "openai",
+        baseUrl: url,
+        maxConcurrency: 8,
+        requestsPerMinute: 60,
+        timeoutSeconds: 1,
+        maxAttempts: 1,
+        circuitBreakerFailures: 50,
+      },
+      // No prompt of the sample fits in 40 tokens a minute.
+      tiny: { type: "openai", baseUrl: url, maxConcurrency: 2, tokensPerMinute: 40, maxAttempts: 3 },
+    });
+    api = await startTestServer(backend, { MEMICL_PROVIDERS_FILE: file, MEMICL_IN_PROCESS_WORKERS: "8" });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+
+  it("calls every item once however long it waits for the limit, and says what the run waits for", async () => {
+    const sampleId = await classificationSample(api, "tightrpm", {
+      rows: 30,
+      instances: 8,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "tight",
+          sampleIds: [sampleId],
+          provider: "tight",
+          model: "m",
+          kinds: ["MEMORIZATION"],
+          settings: ["ONLY_SEGMENT_PAIRS"],
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    const experimentId = started.data!.startExperiment.experiment.id;
+    const runId = started.data!.startExperiment.runs[0].id;
+    const reasons = new Set<string>();
+    const experimentReasons = new Set<string>();
+    let run: any;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      run = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: runId })).data!.run;
+      if (run.waitingReason) reasons.add(run.waitingReason);
+      const progress = (await api.gql(EXPERIMENT, { id: experimentId })).data!.experiment.progress;
+      if (progress.waitingReason) experimentReasons.add(progress.waitingReason);
+      if (finished(run) || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(run).toMatchObject({ status: "SUCCEEDED", doneCount: 8, failedCount: 0, lastError: null });
+    expect(fake.requests).toHaveLength(8);
+    const completions = await completionsOf(api, runId);
+    expect(completions.map((completion) => completion.attempts)).toEqual(Array(8).fill(1));
+    expect(completions.every((completion) => completion.error === null)).toBe(true);
+    // While it waited, the run said for which limit, and until about when.
+    expect(
+      [...reasons].some((reason) =>
+        /requests-per-minute limit of provider "tight" \(60 per minute\)/.test(reason),
+      ),
+    ).toBe(true);
+    expect(
+      [...reasons].every((reason) => /next slot about \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/.test(reason)),
+    ).toBe(true);
+    expect(experimentReasons.size).toBeGreaterThan(0);
+    const progress = (await api.gql(EXPERIMENT, { id: experimentId })).data!.experiment.progress;
+    expect(progress).toMatchObject({ status: "SUCCEEDED", lastError: null });
+  }, 90_000);
+
+  it("fails a prompt larger than the tokens-per-minute limit at once, without a call, and the estimate warns of it", async () => {
+    const sampleId = await classificationSample(api, "tinytpm", {
+      rows: 30,
+      instances: 3,
+      demonstrations: 4,
+      shots: [0, 4],
+    });
+    const estimate = await api.gql(
+      `query($input: EstimateGridInput!) { estimateGrid(input: $input) { warnings rows { shots largestCallTokens } } }`,
+      {
+        input: {
+          sampleIds: [sampleId],
+          kinds: ["MEMORIZATION"],
+          settings: ["ONLY_SEGMENT_PAIRS"],
+          provider: "tiny",
+        },
+      },
+    );
+    expect(estimate.errors).toBeUndefined();
+    expect(estimate.data!.estimateGrid.warnings).toHaveLength(2);
+    expect(estimate.data!.estimateGrid.warnings[0]).toMatch(/tokensPerMinute 40/);
+    const withoutProvider = await api.gql(
+      `query($input: EstimateGridInput!) { estimateGrid(input: $input) { warnings } }`,
+      { input: { sampleIds: [sampleId], kinds: ["MEMORIZATION"], settings: ["ONLY_SEGMENT_PAIRS"] } },
+    );
+    expect(withoutProvider.data!.estimateGrid.warnings).toEqual([]);
+
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 4,
+      provider: "tiny",
+      model: "m",
+    });
+    let done: any = run;
+    const deadline = Date.now() + 30_000;
+    while (!finished(done) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      done = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: run.id })).data!.run;
+    }
+    expect(done).toMatchObject({ status: "FAILED", failedCount: 3, doneCount: 0 });
+    expect(done.lastError).toMatch(/needs about \d+ tokens .* \(tokensPerMinute 40\): it was not sent/);
+    const completions = await completionsOf(api, run.id);
+    expect(completions.map((completion) => completion.attempts)).toEqual([0, 0, 0]);
+    expect(fake.requests).toHaveLength(0);
+  }, 60_000);
+});
