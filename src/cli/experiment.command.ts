@@ -4,6 +4,7 @@ import { Config } from "../config/config";
 import { MemorizationSetting, RunKind, RunStatus } from "../run/run.entity";
 import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
+import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
 import { parseSetting } from "./prompt.command";
 
 export interface ExperimentCommandOptions {
@@ -18,9 +19,9 @@ export interface ExperimentCommandOptions {
   idempotencyKey?: string;
   wait: boolean;
   cache: boolean;
+  /** Off a terminal, seconds between progress lines. */
+  progressEvery: number;
 }
-
-const FINISHED = new Set<string>([RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED]);
 
 /**
  * `memicl experiment`: queues the whole grid for one model. With --wait it also works on it in this process
@@ -63,14 +64,22 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       logger: command.logger,
     });
     command.onClose(() => workers.stop());
-    const bars = process.stderr.isTTY
+    const terminal = process.stderr.isTTY === true;
+    const bars = terminal
       ? new MultiBar(
-          { format: "{bar} {value}/{total} completions | {runs}", stream: process.stderr },
+          {
+            format:
+              "{bar} {value}/{total} completions | {rate}/s | ETA {eta} | {failed} failed | {cost} | {runs}",
+            stream: process.stderr,
+          },
           Presets.shades_classic,
         )
       : null;
-    const bar = bars?.create(expected, 0, { runs: "" });
+    const bar = bars?.create(expected, 0, { runs: "", rate: "0.0", eta: "?", failed: 0, cost: "$0.00" });
     const said = new Set<string>();
+    let first: { finished: number; at: number } | null = null;
+    let lastLine = Date.now();
+    const everyMs = options.progressEvery * 1000;
     for (;;) {
       const current = (await services.runs.runsByExperiments([experiment.id]))[0];
       for (const reason of new Set(current.map((run) => run.waitingReason).filter(Boolean) as string[])) {
@@ -78,10 +87,25 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
         said.add(reason);
         process.stderr.write(`waiting: ${reason}\n`);
       }
-      const finished = current.filter((run) => FINISHED.has(run.status)).length;
-      const done = current.reduce((sum, run) => sum + run.doneCount + run.failedCount, 0);
-      bar?.update(done, { runs: `${finished}/${current.length} runs finished` });
-      if (finished === current.length) {
+      const snapshot = snapshotOf(current);
+      const now = { finished: snapshot.finished, at: Date.now() };
+      first ??= now;
+      const speed = pace(first, now, snapshot.total);
+      bar?.setTotal(snapshot.total);
+      bar?.update(snapshot.finished, {
+        runs: `${snapshot.runsFinished}/${snapshot.runs} runs finished`,
+        rate: speed.perSecond.toFixed(1),
+        eta: formatDuration(speed.etaSeconds),
+        failed: snapshot.failed,
+        cost: formatCost(snapshot.costUsd),
+      });
+      const done = snapshot.runsFinished === snapshot.runs;
+      if (!terminal && (done || now.at - lastLine >= everyMs)) {
+        // Off a terminal (a log file, nohup, CI) a line at an interval says the grid is alive.
+        process.stderr.write(`${progressLine(snapshot, speed)}\n`);
+        lastLine = now.at;
+      }
+      if (done) {
         bars?.stop();
         const failed = current.filter((run) => run.status !== RunStatus.SUCCEEDED);
         process.stdout.write(
@@ -122,7 +146,6 @@ export async function runExperimentsList(config: Config): Promise<void> {
                 FROM (SELECT status::text AS status, count(*) AS n FROM run WHERE experiment_id = e.id GROUP BY status) s) AS states
       FROM experiment e LEFT JOIN run r ON r.experiment_id = e.id
       GROUP BY e.id ORDER BY e.created_at DESC, e.id`);
-    process.stdout.write(`database: ${command.database.description}\n`);
     if (rows.length === 0) {
       process.stdout.write("no experiments yet (memicl experiment --sample <id> --provider <name> ...)\n");
       return;

@@ -86,7 +86,6 @@ export async function runImport(config: Config, file: string, options: ImportCom
     );
     bar?.stop();
     const out = process.stdout;
-    out.write(`database: ${database.description}\n`);
     if (result.alreadyImported) {
       out.write(
         `already imported: ${source.fileName} is in dataset "${result.dataset.name}" (${result.rowCount} rows, split ${result.source.split}); nothing changed\n`,

@@ -51,7 +51,7 @@ export async function runJudgeAgreement(
     const { ProviderRegistry } =
       require("../llm/provider-registry") as typeof import("../llm/provider-registry");
     // The simulated provider needs the database; real providers do not, but opening it is cheap.
-    const command = await openForCommand(config);
+    const command = await openForCommand(config, { say: process.stderr });
     try {
       const registry = new ProviderRegistry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);

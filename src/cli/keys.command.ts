@@ -4,7 +4,7 @@ import { openForCommand } from "./open-database";
 
 /** `memicl keys create --name NAME --role ROLE`: prints the key once; only its hash is kept. */
 export async function runKeysCreate(config: Config, options: { name: string; role: string }): Promise<void> {
-  const command = await openForCommand(config);
+  const command = await openForCommand(config, { say: process.stderr });
   try {
     const { key, apiKey } = await command.services.apiKeys.create(options.name, options.role);
     process.stdout.write(`${key}\n`);

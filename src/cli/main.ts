@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { ROLES } from "../auth/roles";
-import { DomainError } from "../common/errors";
+import { BadInputError, DomainError } from "../common/errors";
 import { CODE_VERSION } from "../config/code-version";
 import { ConfigError, loadConfig } from "../config/config";
 import { ImportError } from "../dataset/import/import.errors";
@@ -14,6 +14,8 @@ import { SETTING_NAMES } from "./setting-names";
  * the database layer, and a database command does not load the GraphQL server (about half a second each).
  */
 const commands = {
+  db: () => require("./db.command") as typeof import("./db.command"),
+  manage: () => require("./manage.command") as typeof import("./manage.command"),
   experiment: () => require("./experiment.command") as typeof import("./experiment.command"),
   import: () => require("./import.command") as typeof import("./import.command"),
   judge: () => require("./judge.command") as typeof import("./judge.command"),
@@ -176,6 +178,12 @@ export function buildProgram(): Command {
     .option("--idempotency-key <key>", "sending the same key again returns the experiment it created")
     .option("--no-cache", "do not reuse stored responses")
     .option("--wait", "work on it here (unless a server does) and show progress until it finishes", false)
+    .option(
+      "--progress-every <seconds>",
+      "with --wait and stderr not a terminal: seconds between progress lines",
+      integer,
+      30,
+    )
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program
@@ -215,6 +223,42 @@ export function buildProgram(): Command {
     .command("experiments")
     .description("every experiment, newest first: id, name, model, its runs' states and progress")
     .action(() => commands.experiment().runExperimentsList(loadConfig()));
+
+  for (const [action, description] of [
+    ["cancel", "cancel a run, or every unfinished run of an experiment: no new calls are made"],
+    ["resume", "queue again what a run (or every run of an experiment) is still missing"],
+    ["retry-failed", "queue the failed items of a run (or of every run of an experiment) again"],
+  ] as const)
+    program
+      .command(action)
+      .description(description)
+      .argument("<id>", "a run id or an experiment id")
+      .action((id) => commands.manage().runRunAction(loadConfig(), action, id));
+
+  program
+    .command("delete")
+    .description("delete an experiment, a sample or a dataset with everything that depends on it")
+    .argument("<kind>", "experiment, sample or dataset")
+    .argument("<id>", "its id")
+    .option("--dry-run", "say what would go, and delete nothing", false)
+    .action((kind, id, options) => {
+      if (!["experiment", "sample", "dataset"].includes(kind))
+        throw new BadInputError(`kind: experiment, sample or dataset, not "${kind}"`);
+      return commands.manage().runDelete(loadConfig(), kind, id, options);
+    });
+
+  const db = program.command("db").description("the embedded database: where it is, and removing it");
+  db.command("info")
+    .description(
+      "which database commands run here use, how its folder was found, and whether its server runs",
+    )
+    .action(() => commands.db().runDbInfo(loadConfig()));
+  db.command("remove")
+    .description(
+      "delete the embedded database (its folder and cluster); refused while a memicl process uses it",
+    )
+    .option("--yes", "really delete it", false)
+    .action((options) => commands.db().runDbRemove(loadConfig(), options));
 
   const keys = program
     .command("keys")

@@ -8,7 +8,6 @@ export async function runMigrate(config: Config): Promise<void> {
     const applied: { name: string }[] = await database.dataSource.query(
       "SELECT name FROM migrations ORDER BY id",
     );
-    process.stdout.write(`database: ${database.description}\n`);
     process.stdout.write(`schema up to date; ${applied.length} migration(s) applied:\n`);
     for (const { name } of applied) process.stdout.write(`  ${name}\n`);
   } finally {

@@ -12,10 +12,19 @@ export interface CommandContext {
   close(): Promise<void>;
 }
 
-/** Opens the database for a command: joins the embedded server when another memicl process runs it. */
-export async function openForCommand(config: Config): Promise<CommandContext> {
+/**
+ * Opens the database for a command (joining the embedded server when another memicl process runs it) and says
+ * which one it is, `database: ...`, on `say`: stdout for commands that talk to a person, stderr for those whose
+ * stdout is data (a prompt, a report, a key), nothing for those that say it their own way.
+ */
+export async function openForCommand(
+  config: Config,
+  options: { say?: NodeJS.WritableStream | null } = {},
+): Promise<CommandContext> {
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
   const database = await openDatabase(config, logger);
+  const say = options.say === undefined ? process.stdout : options.say;
+  say?.write(`database: ${database.description}\n`);
   const services = createServices(database, config, logger);
   const stops: (() => Promise<void>)[] = [];
   return {

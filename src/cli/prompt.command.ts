@@ -39,7 +39,7 @@ export async function runPrompt(
 ): Promise<void> {
   const kind = parseKind(options.kind);
   const setting = kind === RunKind.MEMORIZATION ? parseSetting(options.setting ?? "full-information") : null;
-  const command = await openForCommand(config);
+  const command = await openForCommand(config, { say: process.stderr });
   const { services } = command;
   try {
     const { prepared, item, messages, tokenCount } = await services.prompts.preview(

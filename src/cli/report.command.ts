@@ -458,7 +458,7 @@ export async function runReport(
 ): Promise<void> {
   if (!["markdown", "json", "csv"].includes(options.format))
     throw new BadInputError("--format: markdown, json or csv");
-  const command = await openForCommand(config);
+  const command = await openForCommand(config, { say: process.stderr });
   try {
     const report = await command.services.results.studyReport(experimentId);
     const text =
@@ -481,7 +481,7 @@ export async function runExport(
 ): Promise<void> {
   if (options.format !== "csv" && options.format !== "jsonl")
     throw new BadInputError("--format: csv or jsonl");
-  const command = await openForCommand(config);
+  const command = await openForCommand(config, { say: process.stderr });
   try {
     const out = options.output ? fs.createWriteStream(options.output) : process.stdout;
     const rows = await exportCompletions(

@@ -36,7 +36,6 @@ export async function runSample(config: Config, options: SampleCommandOptions): 
     const [instances] = await services.samples.instanceCounts([sample.id]);
     const [demonstrations] = await services.samples.demonstrationCounts([sample.id]);
     const out = process.stdout;
-    out.write(`database: ${database.description}\n`);
     out.write(`${created ? "drew" : "found existing"} sample ${sample.id} of dataset "${dataset.name}"\n`);
     out.write(
       `seed ${sample.seed}; ${instances} instances (split ${sample.instanceSplit}), ${demonstrations} demonstrations (split ${sample.demonstrationSplit}); k = ${sample.shotCounts.join(", ")}\n`,

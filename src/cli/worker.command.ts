@@ -5,7 +5,7 @@ import { openForCommand } from "./open-database";
 
 /** `memicl worker`: works on queued completions (no HTTP) until SIGINT/SIGTERM; run as many as you like. */
 export async function runWorker(config: Config, options: { concurrency?: number }): Promise<void> {
-  const command = await openForCommand(config);
+  const command = await openForCommand(config, { say: null });
   const concurrency = options.concurrency ?? config.workerConcurrency;
   const workers = await startWorkers(command.services, config, {
     role: "worker",

@@ -8,7 +8,6 @@ export async function runWorkers(config: Config): Promise<void> {
   try {
     const workers = await command.services.workers.live();
     const out = process.stdout;
-    out.write(`database: ${command.database.description}\n`);
     if (workers.length === 0) {
       out.write(
         "no live workers: queued runs wait until `memicl serve` or `memicl worker` runs on this database\n",

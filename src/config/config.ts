@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { loadProviders, ProviderConfig } from "../llm/provider-config";
+import { chooseDataDir, DataDirSource } from "./data-dir";
 
 /**
  * The one typed configuration object. It is read from the environment once, at start-up;
@@ -25,6 +26,8 @@ export interface Config {
   /** Unset: the embedded PostgreSQL server whose cluster is kept under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** How `dataDir` was chosen (see `chooseDataDir`). */
+  dataDirSource: DataDirSource;
   logLevel: LogLevel;
   /** Largest GraphQL query depth accepted. */
   maxQueryDepth: number;
@@ -69,7 +72,7 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL")
     .optional(),
-  MEMICL_DATA_DIR: z.string().min(1, "must not be empty").default("./.memicl"),
+  MEMICL_DATA_DIR: z.string().min(1, "must not be empty").optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   MEMICL_MAX_QUERY_DEPTH: integer(2, 100).default(12),
   MEMICL_MAX_INLINE_IMPORT_BYTES: integer(1, 1_000_000_000).default(20_000_000),
@@ -81,7 +84,7 @@ const schema = z.object({
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
   const relevant = Object.fromEntries(
     Object.keys(schema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
   );
@@ -114,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueryTokens: value.MEMICL_MAX_QUERY_TOKENS,
     maxQueryCost: value.MEMICL_MAX_QUERY_COST,
     databaseUrl: value.DATABASE_URL,
-    dataDir: path.resolve(value.MEMICL_DATA_DIR),
+    ...dataDirOf(value.MEMICL_DATA_DIR, env, cwd),
     logLevel: value.LOG_LEVEL,
     maxQueryDepth: value.MEMICL_MAX_QUERY_DEPTH,
     maxInlineImportBytes: value.MEMICL_MAX_INLINE_IMPORT_BYTES,
@@ -124,4 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: value.MEMICL_WORKER_CONCURRENCY,
     leaseSeconds: value.MEMICL_LEASE_SECONDS,
   };
+}
+
+function dataDirOf(
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { dataDir: string; dataDirSource: DataDirSource } {
+  const { dataDir, source } = chooseDataDir({ ...env, MEMICL_DATA_DIR: configured }, cwd);
+  return { dataDir, dataDirSource: source };
 }

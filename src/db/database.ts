@@ -1,5 +1,6 @@
 import { DataSource } from "typeorm";
 import { Config } from "../config/config";
+import { DataDirSource, describeDataDirSource } from "../config/data-dir";
 import { Logger } from "../logging/logger";
 import { createDataSource } from "./data-source";
 import { EmbeddedCluster, joinCluster } from "./embedded";
@@ -44,13 +45,15 @@ export async function openDatabase(
       options,
     );
   const cluster = await joinCluster(config.dataDir, logger);
-  return connect("embedded", cluster.url, describeCluster(cluster), cluster, options);
+  return connect("embedded", cluster.url, describeCluster(cluster, config.dataDirSource), cluster, options);
 }
 
-export function describeCluster(cluster: EmbeddedCluster): string {
-  const where = cluster.clusterDir.startsWith(cluster.dataDir)
-    ? cluster.dataDir
-    : `${cluster.dataDir} (files in ${cluster.clusterDir})`;
+export function describeCluster(cluster: EmbeddedCluster, source?: DataDirSource): string {
+  const notes = [
+    ...(source ? [describeDataDirSource(source)] : []),
+    ...(cluster.clusterDir.startsWith(cluster.dataDir) ? [] : [`files in ${cluster.clusterDir}`]),
+  ];
+  const where = notes.length > 0 ? `${cluster.dataDir} (${notes.join("; ")})` : cluster.dataDir;
   const how = cluster.how === "started" ? "started by this process" : "already running";
   return `embedded PostgreSQL ${cluster.version} in ${where}, ${how} (pid ${cluster.serverPid})`;
 }

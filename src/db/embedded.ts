@@ -115,6 +115,68 @@ export async function stopCluster(dataDir: string, logger: Logger): Promise<bool
   }
 }
 
+/** What a data folder holds, for `memicl db info`: its cluster, whether its server runs, who uses it. */
+export interface DataFolderState {
+  dataDir: string;
+  exists: boolean;
+  clusterDir: string | null;
+  version: string | null;
+  serverPid: number | null;
+  /** Pids of the live memicl processes using it. */
+  clients: number[];
+}
+
+export function dataFolderState(dataDir: string): DataFolderState {
+  dataDir = path.resolve(dataDir);
+  const cluster = fs.existsSync(dataDir) ? readClusterFile(dataDir) : null;
+  return {
+    dataDir,
+    exists: fs.existsSync(dataDir),
+    clusterDir: cluster?.clusterDir ?? null,
+    version: cluster?.version ?? null,
+    serverPid: cluster ? serverPidOf(cluster.clusterDir) : null,
+    clients: cluster ? liveClients(dataDir) : [],
+  };
+}
+
+/**
+ * Removes a data folder and its cluster (which, as root, can live outside it), after stopping a server no memicl
+ * process uses. Refuses while any memicl process uses it, and a folder that is not a memicl data folder.
+ * Returns the folders removed.
+ */
+export async function removeDataFolder(dataDir: string, logger: Logger): Promise<string[]> {
+  dataDir = path.resolve(dataDir);
+  if (!fs.existsSync(dataDir))
+    throw new EmbeddedDatabaseError(`${dataDir} does not exist: nothing to remove`);
+  const cluster = readClusterFile(dataDir);
+  if (!cluster)
+    throw new EmbeddedDatabaseError(
+      `${dataDir} is not a memicl data folder (it has no ${CLUSTER_FILE}); nothing was removed`,
+    );
+  const release = await lock(dataDir);
+  try {
+    const clients = liveClients(dataDir);
+    if (clients.length > 0)
+      throw new EmbeddedDatabaseError(
+        `memicl processes use this database (pid ${clients.join(", ")}): stop them first; nothing was removed`,
+      );
+    await stopServer(cluster.clusterDir, logger);
+    if (serverPidOf(cluster.clusterDir) !== null)
+      throw new EmbeddedDatabaseError(`the server of ${dataDir} did not stop; nothing was removed`);
+    const removed: string[] = [];
+    if (!cluster.clusterDir.startsWith(`${dataDir}${path.sep}`)) {
+      fs.rmSync(cluster.clusterDir, { recursive: true, force: true });
+      removed.push(cluster.clusterDir);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    removed.push(dataDir);
+    return removed;
+  } finally {
+    // The lock file went with the folder; releasing it may find nothing to release.
+    await release().catch(() => {});
+  }
+}
+
 /** The server's pid when it runs (its `postmaster.pid` names a live postgres process), else null. */
 export function serverPidOf(clusterDir: string): number | null {
   const pidFile = readPostmasterPid(clusterDir);

@@ -39,7 +39,9 @@ describe("the memicl command on an embedded data folder", () => {
   it("imports on its own, shares the server with other memicl processes, and the last one out stops it", async () => {
     const alone = await runCli(["import", csv, "--name", "first"], env);
     expect(alone.stderr).toBe("");
-    expect(alone.stdout).toMatch(/database: embedded PostgreSQL [\d.]+ in .*data, started by this process/);
+    expect(alone.stdout).toMatch(
+      /database: embedded PostgreSQL [\d.]+ in .*data \(set by MEMICL_DATA_DIR[^)]*\), started by this process/,
+    );
     expect(alone.stdout).toMatch(
       /imported 12 rows from pairs.csv into new dataset "first" \(split train, NLI\)/,
     );

@@ -10,10 +10,11 @@ export interface CliResult {
 }
 
 /** Runs the built `memicl` command (tests run `npm run build` first) and collects its output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
       env: { ...process.env, NODE_ENV: "production", ...env, LOG_LEVEL: "warn" },
+      cwd,
     });
     let stdout = "";
     let stderr = "";
@@ -40,9 +41,10 @@ export interface ServeProcess {
  * until it answers on /health. A port chosen by the test could already be taken (by another test's outgoing
  * connection, for one), which made starts fail at random.
  */
-export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
+export async function startServe(env: Record<string, string>, cwd?: string): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
     env: { ...process.env, NODE_ENV: "production", ...env, PORT: "0", LOG_LEVEL: "warn" },
+    cwd,
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {

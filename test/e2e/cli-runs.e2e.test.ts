@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { stopCluster } from "../../src/db/embedded";
+import { createLogger } from "../../src/logging/logger";
+import { runCli } from "../support/cli";
+import { providersFile } from "../support/runs";
+
+/** Runs from the command line: progress in a log, and cancel, resume, retry-failed and delete. */
+describe("memicl experiment --wait and the run commands", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let sampleId: string;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-cli-runs-"));
+    fs.chmodSync(dir, 0o755);
+    env = {
+      MEMICL_DATA_DIR: path.join(dir, "data"),
+      DATABASE_URL: "",
+      MEMICL_PROVIDERS_FILE: providersFile({
+        // Two calls a second: a grid of 12 takes several seconds, and a run can be caught unfinished.
+        slow: { type: "simulated", maxConcurrency: 2, requestsPerMinute: 120 },
+      }),
+    };
+    const rows = path.join(dir, "rows.jsonl");
+    fs.writeFileSync(
+      rows,
+      `${Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `row ${i} has a few more words in it to cut`, label: `l${i % 2}` })).join("\n")}\n`,
+    );
+    expect((await runCli(["import", rows, "--name", "rows"], env)).code).toBe(0);
+    const sampled = await runCli(
+      ["sample", "--dataset", "rows", "--instances", "6", "--demonstrations", "0", "--shots", "0"],
+      env,
+    );
+    sampleId = /sample ([0-9a-f-]{36})/.exec(sampled.stdout)![1];
+  }, 60_000);
+  afterAll(async () => {
+    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes progress lines while it runs when stderr is not a terminal", async () => {
+    const result = await runCli(
+      [
+        "experiment",
+        "--sample",
+        sampleId,
+        "--provider",
+        "slow",
+        "--model",
+        "m",
+        "--kinds",
+        "memorization",
+        "--settings",
+        "only-segment-pairs,full-information",
+        "--wait",
+        "--progress-every",
+        "1",
+      ],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^database: embedded PostgreSQL/m);
+    expect(result.stdout).toMatch(/finished: 2 runs succeeded, 0 did not/);
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("progress: "));
+    // At one line a second over several seconds, and a last one at the end.
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines.at(-1)).toMatch(
+      /^progress: 12\/12 completions \(100\.0%\), 0 failed, [\d.]+\/s, ETA \S+, \$0\.00, 2\/2 runs finished$/,
+    );
+    expect(lines.some((line) => / [0-9]\/12 completions/.test(line) || /1[01]\/12/.test(line))).toBe(true);
+  }, 90_000);
+
+  it("cancels, resumes, retries and deletes an experiment from the command line", async () => {
+    const queued = await runCli(
+      ["experiment", "--sample", sampleId, "--provider", "slow", "--model", "m", "--kinds", "memorization"],
+      env,
+    );
+    const experimentId = /experiment ([0-9a-f-]{36}): 3 runs/.exec(queued.stdout)![1];
+
+    const cancelled = await runCli(["cancel", experimentId], env);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toMatch(new RegExp(`experiment ${experimentId} \\(3 runs\\): cancelled`));
+    expect(cancelled.stdout.match(/ CANCELLED: /g)).toHaveLength(3);
+
+    const resumed = await runCli(["resume", experimentId], env);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/resumed; items queued again: 18$/m);
+    const retried = await runCli(["retry-failed", experimentId], env);
+    expect(retried.code).toBe(0);
+
+    const unknown = await runCli(["cancel", "00000000-0000-0000-0000-000000000000"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/Run or experiment 00000000-0000-0000-0000-000000000000 does not exist/);
+
+    expect((await runCli(["cancel", experimentId], env)).code).toBe(0);
+    const dry = await runCli(["delete", "experiment", experimentId, "--dry-run"], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/would delete experiment .*: 1 experiments, 3 runs, 18 completions/);
+    const deleted = await runCli(["delete", "experiment", experimentId], env);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(/deleted experiment .*3 runs/);
+    const wrong = await runCli(["delete", "run", experimentId], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/kind: experiment, sample or dataset, not "run"/);
+  }, 90_000);
+});
