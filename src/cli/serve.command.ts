@@ -29,6 +29,13 @@ export async function runServe(config: Config): Promise<void> {
     throw error;
   }
   logger.info({ url: server.url }, `memicl is serving GraphQL at http://localhost:${server.port}/graphql`);
+  if (config.auth === "keys") {
+    const [{ live }] = await database.dataSource.query(
+      "SELECT count(*)::int AS live FROM api_key WHERE revoked_at IS NULL",
+    );
+    const advice = keysAdvice(live);
+    if (advice) process.stderr.write(`memicl: ${advice}\n`);
+  }
   const dashboard = dashboardDirectory()
     ? `dashboard at http://localhost:${server.port}/, `
     : "dashboard not built (npm run build), ";
@@ -54,4 +61,18 @@ export async function runServe(config: Config): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * What `memicl serve` says when API keys are on and none exists yet (a fresh container, say): every request is
+ * refused until one is made, so it names the command that makes one, in a shell and in a container.
+ */
+export function keysAdvice(liveKeys: number): string | null {
+  if (liveKeys > 0) return null;
+  return (
+    "API keys are on (MEMICL_AUTH=keys) and none exists yet, so every request is refused: create one with " +
+    "`memicl keys create --name admin --role admin` on this database " +
+    "(in a container: `docker exec <container> node bin/memicl.js keys create --name admin --role admin`); " +
+    "it is printed once"
+  );
 }

@@ -100,13 +100,34 @@ export class SampleService {
       parameters.demonstrationSplit,
     ]);
     const splits = new Set(candidates.map((candidate) => candidate.split));
-    for (const split of [parameters.instanceSplit, parameters.demonstrationSplit]) {
-      if (!splits.has(split))
-        throw new BadInputError(`dataset "${dataset.name}" has no rows in split "${split}"`, {
-          field: "split",
-        });
+    for (const [split, role, flag] of [
+      [parameters.instanceSplit, "instances under test", "--split / instanceSplit"],
+      [parameters.demonstrationSplit, "demonstrations", "--demonstration-split / demonstrationSplit"],
+    ] as const) {
+      if (splits.has(split)) continue;
+      const present: { split: string; rows: number }[] = await this.dataSource.query(
+        "SELECT split, count(*)::int AS rows FROM instance WHERE dataset_id = $1 GROUP BY split ORDER BY split",
+        [dataset.id],
+      );
+      throw new BadInputError(
+        `dataset "${dataset.name}" has no rows in split "${split}" (asked for the ${role}); ` +
+          `its splits: ${present.map((row) => `"${row.split}" (${row.rows} rows)`).join(", ") || "none"}. ` +
+          `Choose one with ${flag}`,
+        { field: role === "demonstrations" ? "demonstrationSplit" : "instanceSplit" },
+      );
     }
     const choice = chooseSample(candidates, parameters);
+    const positiveShots = parameters.shotCounts.filter((shots) => shots > 0);
+    if (positiveShots.length > 0 && positiveShots.every((shots) => shots > choice.demonstrations.length)) {
+      // Every k-shot prompt above 0 asked for would be refused later, by every run: say so now.
+      throw new BadInputError(
+        `no prompt with k = ${positiveShots.join(", ")} can be built: this sample would have ` +
+          `${choice.demonstrations.length} demonstration(s) from split "${parameters.demonstrationSplit}" ` +
+          `(disjoint from the ${choice.instances.length} instances under test and their siblings). ` +
+          "Ask for fewer instances or smaller k, take demonstrations from another split, or ask for k = 0 only",
+        { field: "shotCounts" },
+      );
+    }
     const chosen = [...choice.instances, ...choice.demonstrations];
     const texts = await this.loadTexts(chosen);
     const design = segmentChoice(choice, texts, parameters);

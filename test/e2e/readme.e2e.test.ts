@@ -88,6 +88,36 @@ describeWithSharedData("the README's examples, as written", () => {
     ids.dataset = datasets.data!.datasets.edges.find((edge: any) => edge.node.name === "trec").node.id;
   }, 120_000);
 
+  // Before the GraphQL blocks, which rename TREC's labels (as a reader following the README would).
+  it("reproduces the settings table from the commands above it", async () => {
+    const block = blocks("sh").find((candidate) =>
+      candidate.text.startsWith("# the samples and prompts of the table"),
+    );
+    expect(block).toBeDefined();
+    const [rteSample, trecSample, prompt] = shellCommands(block!.text);
+    const table = settingsTable();
+    for (const [sampleCommand, column] of [
+      [rteSample, 0],
+      [trecSample, 1],
+    ] as const) {
+      const sampled = await shell(sampleCommand, env, dir);
+      expect({ command: sampleCommand, code: sampled.code }).toEqual({ command: sampleCommand, code: 0 });
+      const sampleId = /sample ([0-9a-f-]{36})/.exec(sampled.output)![1];
+      for (const [row, setting] of [
+        "full-information",
+        "segment-pairs-and-labels",
+        "only-segment-pairs",
+      ].entries()) {
+        const command = prompt.replace("<sample id>", sampleId).replace("full-information", setting);
+        const result = await shell(command, env, dir);
+        expect(result.code).toBe(0);
+        // The user message: after the "[user]" line, up to the expected continuation.
+        const message = /\[user\]\n([\s\S]*?)\n\n\[expected continuation\]/.exec(result.output)![1];
+        expect({ setting, column, message }).toEqual({ setting, column, message: table[row][column] });
+      }
+    }
+  }, 120_000);
+
   it("runs every GraphQL block as pasted, with ids filled in", async () => {
     const graphqlBlocks = blocks("graphql");
     expect(graphqlBlocks.length).toBeGreaterThanOrEqual(10);
@@ -144,7 +174,8 @@ describeWithSharedData("the README's examples, as written", () => {
             code: 0,
           },
         );
-        if (filled.startsWith("memicl sample")) expect(result.output).toContain(`sample ${ids.sample}`);
+        if (filled.startsWith("memicl sample --dataset trec"))
+          expect(result.output).toContain(`sample ${ids.sample}`);
         if (filled.startsWith("memicl experiment")) {
           // The study's whole grid on the simulated model; the report and export below read it.
           expect(result.output).toMatch(/finished: 20 runs succeeded, 0 did not/);
@@ -157,6 +188,21 @@ describeWithSharedData("the README's examples, as written", () => {
     expect(exported.trim().split("\n").length).toBeGreaterThan(6000);
   }, 180_000);
 });
+
+/** The README's settings table: per row (setting), the RTE and TREC prompts as plain text. */
+function settingsTable(): string[][] {
+  const rows = README.split("\n").filter((line) => /^\| [123]\. /.test(line));
+  expect(rows).toHaveLength(3);
+  return rows.map((line) =>
+    [...line.matchAll(/<pre>([\s\S]*?)<\/pre>/g)].map((match) =>
+      match[1]
+        .replaceAll("<br>", "\n")
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&amp;", "&"),
+    ),
+  );
+}
 
 /** A shell block as commands: continuations joined, comments and optional `[...]` parts dropped. */
 function shellCommands(text: string): string[] {

@@ -107,6 +107,43 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
     });
   });
 
+  it("refuses a split the dataset lacks, naming the ones it has, and a sample that builds no k above 0 asked for", async () => {
+    const datasetIdOfPairs = await datasetId(api, "pairs");
+    const missing = await api.gql(CREATE_SAMPLE, {
+      input: { datasetId: datasetIdOfPairs, seed: 1, instanceSplit: "validation", instanceCount: 5 },
+    });
+    expect(missing.errors?.[0]).toMatchObject({
+      message:
+        'dataset "pairs" has no rows in split "validation" (asked for the instances under test); its splits: "train" (60 rows). Choose one with --split / instanceSplit',
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+    // All 60 rows under test leave no demonstrations: k = 5 could never be built.
+    const starved = await api.gql(CREATE_SAMPLE, {
+      input: {
+        datasetId: datasetIdOfPairs,
+        seed: 1,
+        instanceCount: 60,
+        demonstrationCount: 10,
+        shotCounts: [0, 5],
+      },
+    });
+    expect(starved.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    expect(starved.errors?.[0].message).toMatch(
+      /^no prompt with k = 5 can be built: this sample would have 0 demonstration\(s\)/,
+    );
+    // k = 0 alone needs none.
+    const zeroOnly = await api.gql(CREATE_SAMPLE, {
+      input: {
+        datasetId: datasetIdOfPairs,
+        seed: 1,
+        instanceCount: 60,
+        demonstrationCount: 10,
+        shotCounts: [0],
+      },
+    });
+    expect(zeroOnly.errors).toBeUndefined();
+  });
+
   it("reports texts too short to cut, with the reason, when sampling reaches them", async () => {
     expect(textSample.instanceCount).toBe(30);
     expect(textSample.demonstrationCount).toBe(45);

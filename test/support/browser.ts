@@ -28,6 +28,10 @@ export function describeWithBrowser(name: string, body: () => void): void {
     });
     return;
   }
+  // The note a reader of the test output sees (a skipped describe's name shows only in verbose mode).
+  console.warn(
+    `${name}: skipped, Chromium is not installed (apt-get install chromium, or set MEMICL_CHROMIUM)`,
+  );
   describe.skip(`${name} (skipped: no Chromium; apt-get install chromium)`, body);
 }
 

@@ -64,3 +64,48 @@ describe("docker/compose.yaml", () => {
     expect(example.providers.openai.apiKeyEnv).toBe("OPENAI_API_KEY");
   });
 });
+
+describe("the image on its own (docker run, no compose)", () => {
+  const dockerfile = read("Dockerfile");
+  /** The runtime stage's ENV, as the entrypoint sees it. */
+  const runtimeEnv = (): Record<string, string> => {
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+    const env: Record<string, string> = {};
+    for (const match of runtime.replace(/\\\n\s*/g, " ").matchAll(/^ENV (.+)$/gm))
+      for (const pair of match[1].trim().split(/\s+/)) {
+        const [name, value] = pair.split("=");
+        env[name] = value;
+      }
+    return env;
+  };
+
+  it("configures a server that starts: keys on for its public address, a data folder the user owns", () => {
+    const { loadConfig } = require("../../src/config/config") as typeof import("../../src/config/config");
+    const { isLoopback } = require("../../src/api/server") as typeof import("../../src/api/server");
+    const env = runtimeEnv();
+    const config = loadConfig(env, "/app");
+    // serve refuses a non-loopback address without keys: the image turns keys on.
+    expect(isLoopback(config.host)).toBe(false);
+    expect(config.auth).toBe("keys");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config).toMatchObject({ dataDir: "/data", dataDirSource: "MEMICL_DATA_DIR" });
+    // The data folder exists, belongs to the image's user, and is a volume.
+    expect(dockerfile).toMatch(/mkdir -p \/data && chown node:node \/data/);
+    expect(dockerfile).toMatch(/^VOLUME \["\/data"\]$/m);
+  });
+
+  it("says at start-up how to create the first key, and nothing once one exists", () => {
+    const { keysAdvice } =
+      require("../../src/cli/serve.command") as typeof import("../../src/cli/serve.command");
+    expect(keysAdvice(0)).toMatch(
+      /none exists yet.*`docker exec <container> node bin\/memicl\.js keys create --name admin --role admin`/,
+    );
+    expect(keysAdvice(1)).toBeNull();
+  });
+
+  it("keeps secrets and local configuration out of the build context", () => {
+    const ignored = fs.readFileSync(path.resolve(__dirname, "../../.dockerignore"), "utf8").split("\n");
+    for (const entry of ["docker/.env", "docker/providers.json", "providers.json", ".memicl"])
+      expect(ignored).toContain(entry);
+  });
+});
