@@ -47,6 +47,7 @@ export async function startServer(
       : null;
   const metricRefresher = startMetricRefresher(services.metrics, logger);
   const app = express();
+  app.disable("x-powered-by");
   const httpServer = http.createServer(app);
   const schema = await createSchema();
   const subscriptions = startSubscriptions(httpServer, schema, config, services, logger);

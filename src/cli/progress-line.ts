@@ -61,9 +61,9 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
-/** Dollars with 2 decimals, or 4 below a cent (so small costs do not read as $0.00). */
+/** Dollars with 2 decimals, as the dashboard shows them; a cost below a cent is "<$0.01", not "$0.00". */
 export function formatCost(usd: number): string {
-  return usd > 0 && usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+  return usd > 0 && usd < 0.01 ? "<$0.01" : `$${usd.toFixed(2)}`;
 }
 
 /** One line for a log (stderr that is not a terminal). */

@@ -103,6 +103,6 @@ export class ExperimentProgressEvent {
   @Field(() => ExperimentProgress)
   progress: ExperimentProgress;
 
-  @Field(() => [Run], { description: "Every run, oldest first, as it stands." })
+  @Field(() => [Run], { description: "Every run, in the grid's order (kind, setting, k), as it stands." })
   runs: Run[];
 }

@@ -49,6 +49,8 @@ export function storableResult(result: ChatResult): ChatResult {
 export interface ModelProvider {
   readonly name: string;
   complete(request: ChatRequest, signal: AbortSignal): Promise<ChatResult>;
+  /** The models the endpoint lists (`GET /models`), where it can say. */
+  listModels?(signal: AbortSignal): Promise<string[]>;
 }
 
 /** Reads Retry-After (seconds or an HTTP date) and the OpenAI-style retry-after-ms header. */

@@ -32,6 +32,15 @@ export class OpenAiProvider implements ModelProvider {
         : new OpenAI({ ...common, baseURL: config.baseUrl });
   }
 
+  async listModels(signal: AbortSignal): Promise<string[]> {
+    const models: string[] = [];
+    for await (const model of this.client.models.list({ signal })) {
+      models.push(model.id);
+      if (models.length >= 1000) break;
+    }
+    return models;
+  }
+
   async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {

@@ -108,6 +108,21 @@ export function databaseRegistry(dataSource: DataSource, liveWorkers: () => Prom
   const pool = () => (dataSource.driver as unknown as { master?: PoolLike }).master;
 
   new Gauge({
+    name: "memicl_db_pool_connections",
+    help: "This process's database connections, by state (total, idle, waiting: requests queued for one)",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    // Registered first, so it is read before the other gauges' queries take connections: it shows the pool as
+    // the process uses it, not the scrape's own queries waiting for one.
+    collect() {
+      const current = pool();
+      this.set({ state: "total" }, current?.totalCount ?? 0);
+      this.set({ state: "idle" }, current?.idleCount ?? 0);
+      this.set({ state: "waiting" }, current?.waitingCount ?? 0);
+    },
+  });
+
+  new Gauge({
     name: "memicl_completions",
     help: "Completions of every run on this database, by provider and state (succeeded, failed, cache_hit, waiting)",
     labelNames: ["provider", "state"] as const,
@@ -162,19 +177,6 @@ export function databaseRegistry(dataSource: DataSource, liveWorkers: () => Prom
     registers: [registry],
     async collect() {
       this.set(await liveWorkers());
-    },
-  });
-
-  new Gauge({
-    name: "memicl_db_pool_connections",
-    help: "This process's database connections, by state (total, idle, waiting: requests queued for one)",
-    labelNames: ["state"] as const,
-    registers: [registry],
-    collect() {
-      const current = pool();
-      this.set({ state: "total" }, current?.totalCount ?? 0);
-      this.set({ state: "idle" }, current?.idleCount ?? 0);
-      this.set({ state: "waiting" }, current?.waitingCount ?? 0);
     },
   });
 

@@ -65,7 +65,11 @@ export interface JobQueue {
   /** Tells this process's idle workers to look for jobs now rather than at their next poll. */
   wake(): void;
   /** Of these completions, the ones with a job of `kind` waiting to be taken (not yet handed to a worker). */
-  waitingCompletionIds(kind: JobKind, completionIds: string[]): Promise<Set<string>>;
+  /**
+   * The ids among `completionIds` that have a job waiting, or one a worker fetched within `freshSeconds` (between
+   * a fetch and its claim the item is still PENDING; a job fetched longer ago by a worker that died is not counted).
+   */
+  waitingCompletionIds(kind: JobKind, completionIds: string[], freshSeconds?: number): Promise<Set<string>>;
   /** Jobs this process is working on now, by kind. */
   inFlight(): Record<JobKind, number>;
 }
@@ -208,13 +212,15 @@ export class PgBossQueue implements JobQueue {
     for (const dispatcher of this.dispatchers) dispatcher.wake();
   }
 
-  async waitingCompletionIds(kind: JobKind, completionIds: string[]): Promise<Set<string>> {
+  async waitingCompletionIds(kind: JobKind, completionIds: string[], freshSeconds = 0): Promise<Set<string>> {
     if (completionIds.length === 0) return new Set();
     await this.start();
     const { rows } = await this.boss.getDb().executeSql(
       `SELECT DISTINCT data->>'completionId' AS id FROM pgboss.job
-       WHERE name LIKE $1 AND state IN ('created', 'retry') AND data->>'completionId' = ANY($2::text[])`,
-      [`${QUEUE_PREFIX[kind]}.%`, completionIds],
+       WHERE name LIKE $1 AND data->>'completionId' = ANY($2::text[])
+         AND (state IN ('created', 'retry')
+              OR (state = 'active' AND started_on > now() - make_interval(secs => $3)))`,
+      [`${QUEUE_PREFIX[kind]}.%`, completionIds, freshSeconds],
     );
     return new Set(rows.map((row: { id: string }) => row.id));
   }

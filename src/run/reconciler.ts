@@ -77,11 +77,27 @@ async function reconcileLocked(
      LIMIT ${BATCH}`,
   );
   if (waiting.length > 0) {
+    // A job fetched moments ago whose item is not claimed yet is not lost: counting only waiting jobs queued such
+    // items a second time in a healthy system (18 duplicate jobs in a 2,400-call grid).
     const queued = await queue.waitingCompletionIds(
       "completion",
       waiting.map((row) => row.id),
+      deadAfterSeconds(timing),
     );
-    const orphans = waiting.filter((row) => !queued.has(row.id));
+    const unqueued = waiting.filter((row) => !queued.has(row.id));
+    // Still waiting now? (An item claimed and stored since it was read needs no job.)
+    const still =
+      unqueued.length === 0
+        ? new Set<string>()
+        : new Set<string>(
+            (
+              await dataSource.query(
+                "SELECT id::text AS id FROM completion WHERE id = ANY($1::bigint[]) AND status = 'PENDING'",
+                [unqueued.map((row) => row.id)],
+              )
+            ).map((row: { id: string }) => row.id),
+          );
+    const orphans = unqueued.filter((row) => still.has(row.id));
     if (orphans.length > 0) {
       await queue.enqueue(
         "completion",

@@ -171,7 +171,12 @@ export class RunService {
     const runs = await this.dataSource.manager
       .createQueryBuilder(Run, "run")
       .where("run.experiment_id = ANY(:ids)", { ids: [...ids] })
-      .orderBy("run.created_at", "ASC")
+      // The grid's order: kind, setting (the study's order), k; runs are created together, so their time and
+      // random ids said nothing.
+      .orderBy("run.kind", "ASC")
+      .addOrderBy("run.setting", "ASC", "NULLS LAST")
+      .addOrderBy("run.shots", "ASC")
+      .addOrderBy("run.created_at", "ASC")
       .addOrderBy("run.id", "ASC")
       .getMany();
     return ids.map((id) => runs.filter((run) => run.experimentId === id));

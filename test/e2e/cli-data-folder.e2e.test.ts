@@ -62,7 +62,9 @@ describe("the embedded database's folder, from any working directory", () => {
     try {
       const refused = await runCli(["db", "remove", "--yes"], own);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/memicl processes use this database \(pid \d+\): stop them first; nothing was removed/);
+      expect(refused.stderr).toMatch(
+        /memicl processes use this database \(pid \d+\): stop them first; nothing was removed/,
+      );
       expect(fs.existsSync(path.join(folder, "cluster.json"))).toBe(true);
     } finally {
       await server.stop();

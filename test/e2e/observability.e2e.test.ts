@@ -81,6 +81,8 @@ describe.each(BACKENDS)("metrics and readiness (%s database)", (backend) => {
       /memicl_judgments_total\{judge_kind="HEURISTIC",verdict="(EXACT|NEAR_EXACT|INEXACT)"\} \d+/,
     );
     expect(sample(text, "memicl_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
+    // A quiet server: nothing waits for a connection (the scrape's own queries are not counted).
+    expect(sample(text, "memicl_db_pool_connections", { state: "waiting" })).toBe(0);
     expect(sample(text, "memicl_workers_live")).toBeGreaterThanOrEqual(1);
     expect(text).toContain("memicl_process_resident_memory_bytes");
   });

@@ -101,6 +101,27 @@ describe.each(BACKENDS)("run management (%s database)", (backend) => {
     });
   });
 
+  it("checks a provider with a model it serves: a priced one, else the first its endpoint lists", async () => {
+    fake.requests.length = 0;
+    const result = await runCli(["providers", "--check"], {
+      MEMICL_PROVIDERS_FILE: file,
+      DATABASE_URL: api.database.url,
+    });
+    expect(result.stdout).toMatch(/^database: /);
+    expect(result.stdout).toMatch(/judge \(openai\): usable here.*\n {2}check: ok in \d+ ms/);
+    expect(fake.requests.map((request) => request.model)).toEqual(["stand-in-model"]);
+    fake.models = [];
+    const none = await runCli(["providers", "--check"], {
+      MEMICL_PROVIDERS_FILE: file,
+      DATABASE_URL: api.database.url,
+    });
+    fake.models = ["stand-in-model"];
+    expect(none.code).toBe(1);
+    expect(none.stdout).toMatch(
+      /judge \(openai\).*\n {2}check: FAILED: no model to check with: .*pass --model/,
+    );
+  });
+
   it("says when a run waits for its provider's rate limit", async () => {
     const response = await api.gql(START, {
       input: {

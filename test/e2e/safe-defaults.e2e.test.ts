@@ -34,6 +34,13 @@ describe("the server's safe defaults", () => {
     );
   });
 
+  it("does not name the framework it runs on (no X-Powered-By)", async () => {
+    const response = await post(JSON.stringify({ query: "{ __typename }" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    expect((await fetch(`${base()}/health`)).headers.get("x-powered-by")).toBeNull();
+  });
+
   it("sends no CORS headers unless origins are configured", async () => {
     const response = await post(JSON.stringify({ query: "{ datasetCount }" }), {
       origin: "https://evil.example",

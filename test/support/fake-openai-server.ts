@@ -44,6 +44,8 @@ export class FakeOpenAiServer {
   answer: (request: RecordedRequest) => string = (request) =>
     request.messages.at(-1)!.content.split("\n").at(-1)!.split("").reverse().join("");
   requestsPerMinute: number | null = null;
+  /** What `GET /models` lists (as vLLM lists the one model it serves). */
+  models: string[] = ["stand-in-model"];
   /** Keep every request in `requests` (tests read them); a long benchmark turns this off. */
   keepRequests = true;
   private received = 0;
@@ -68,7 +70,14 @@ export class FakeOpenAiServer {
       request.on("data", (chunk) => {
         body += chunk;
       });
-      request.on("end", () => void this.handle(body, response, request.headers.authorization ?? ""));
+      request.on("end", () => {
+        if (request.method === "GET" && request.url?.endsWith("/models"))
+          return this.json(response, 200, {
+            object: "list",
+            data: this.models.map((id) => ({ id, object: "model", created: 0, owned_by: "memicl-test" })),
+          });
+        void this.handle(body, response, request.headers.authorization ?? "");
+      });
     });
     this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));

@@ -2,10 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TestServer } from "./server";
+import { TEST_SCRATCH_ENV } from "./test-cluster";
 
 /** Writes a providers file for the test and returns its path. */
 export function providersFile(providers: Record<string, unknown>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-providers-"));
+  // In the test run's scratch folder, which the global teardown removes.
+  const parent = process.env[TEST_SCRATCH_ENV] ?? os.tmpdir();
+  const dir = fs.mkdtempSync(path.join(parent, "memicl-providers-"));
   const file = path.join(dir, "providers.json");
   fs.writeFileSync(file, JSON.stringify({ providers }));
   return file;

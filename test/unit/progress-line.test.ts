@@ -42,7 +42,7 @@ describe("the progress of memicl experiment --wait", () => {
       etaSeconds: 95,
     });
     expect(line).toBe(
-      "progress: 52/200 completions (26.0%), 2 failed, 2.5/s, ETA 1m35s, $0.0040, 0/1 runs finished",
+      "progress: 52/200 completions (26.0%), 2 failed, 2.5/s, ETA 1m35s, <$0.01, 0/1 runs finished",
     );
     expect(formatDuration(7300)).toBe("2h01m");
     expect(formatDuration(null)).toBe("?");

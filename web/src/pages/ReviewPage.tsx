@@ -192,7 +192,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
                 <ul class="verdicts">
                   {item.judgments.map((j) => (
                     <li key={j.id}>
-                      <strong>{j.verdict}</strong> by {j.judgeKind.toLowerCase()} {j.judgeName}
+                      <strong>{j.verdict}</strong> by {judgeLabel(j.judgeKind, j.judgeName)}
                       {j.note ? ` — ${j.note}` : ""}
                     </li>
                   ))}
@@ -269,4 +269,10 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
       </Section>
     </>
   );
+}
+
+/** "heuristic" (not "heuristic heuristic"), "llm gpt-4o", "human ana": the kind, then the name when it adds something. */
+export function judgeLabel(kind: string, name: string): string {
+  const lower = kind.toLowerCase();
+  return name && name.toLowerCase() !== lower ? `${lower} ${name}` : lower;
 }
