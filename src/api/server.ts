@@ -24,6 +24,7 @@ import { startWorkers } from "../worker/workers";
 import { Context, createContext } from "./context";
 import { formatError } from "./errors";
 import { countQueryTokens, queryLimitRules } from "./query-limits";
+import { requestRefusal } from "./request-guard";
 import { createSchema } from "./schema";
 import { createServices } from "./services";
 import { startSubscriptions } from "./subscriptions";
@@ -48,6 +49,13 @@ export async function startServer(
   const metricRefresher = startMetricRefresher(services.metrics, logger);
   const app = express();
   app.disable("x-powered-by");
+  // Before anything else: a request must name this server (no DNS rebinding) and come from no web page but its own.
+  app.use((request, response, next) => {
+    const refusal = requestRefusal(request.headers, config);
+    if (!refusal) return next();
+    logger.warn({ host: request.headers.host, origin: request.headers.origin }, "refused a request");
+    sendError(response, 403, refusal, "FORBIDDEN");
+  });
   const httpServer = http.createServer(app);
   const schema = await createSchema();
   const subscriptions = startSubscriptions(httpServer, schema, config, services, logger);

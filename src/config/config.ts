@@ -19,6 +19,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   corsOrigins: string[];
+  /** Host names requests may use beside loopback names and `host` (`*`: any); others are refused. */
+  allowedHosts: string[];
   maxQueryAliases: number;
   maxQueryDirectives: number;
   maxQueryTokens: number;
@@ -64,6 +66,7 @@ const schema = z.object({
   MEMICL_ALLOW_UNAUTHENTICATED: z.enum(["true", "false"]).default("false"),
   MEMICL_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   MEMICL_CORS_ORIGINS: z.string().default(""),
+  MEMICL_ALLOWED_HOSTS: z.string().default(""),
   MEMICL_MAX_QUERY_ALIASES: integer(1, 10_000).default(30),
   MEMICL_MAX_QUERY_DIRECTIVES: integer(1, 10_000).default(50),
   MEMICL_MAX_QUERY_TOKENS: integer(10, 1_000_000).default(5_000),
@@ -111,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     metricsToken: value.MEMICL_METRICS_TOKEN,
     corsOrigins: value.MEMICL_CORS_ORIGINS.split(",")
       .map((origin) => origin.trim())
+      .filter(Boolean),
+    allowedHosts: value.MEMICL_ALLOWED_HOSTS.split(",")
+      .map((name) => name.trim())
       .filter(Boolean),
     maxQueryAliases: value.MEMICL_MAX_QUERY_ALIASES,
     maxQueryDirectives: value.MEMICL_MAX_QUERY_DIRECTIVES,
