@@ -17,6 +17,7 @@ import { RunService } from "../run/run.service";
 import { SampleService } from "../sample/sample.service";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { HeldClaims } from "../worker/held-claims";
 import { WorkerService } from "../worker/worker.service";
 import { WorkerRegistration } from "../worker/worker-registry";
 
@@ -55,7 +56,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   const providers = new ProviderRegistry(config.providers, dataSource);
   const queue = new PgBossQueue(database.url, logger);
   const results = new ResultService(dataSource);
-  const worker = new WorkerRegistration(dataSource, queue, logger, { leaseSeconds: config.leaseSeconds });
+  const held = new HeldClaims();
+  const worker = new WorkerRegistration(
+    dataSource,
+    queue,
+    logger,
+    { leaseSeconds: config.leaseSeconds },
+    held,
+  );
   return {
     dataSource,
     apiKeys: new ApiKeyService(dataSource),
@@ -76,6 +84,7 @@ export function createServices(database: Database, config: Config, logger: Logge
       logger,
       queue,
       worker.id,
+      held,
     ),
     judgments: new JudgmentService(dataSource, providers, queue, templates),
     judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),

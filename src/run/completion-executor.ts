@@ -22,6 +22,7 @@ import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { TemplateBody } from "../template/template-body";
+import { HeldClaims } from "../worker/held-claims";
 import { CompletionWriter } from "./completion-writer";
 import { PromptHasher } from "./prompt-hash";
 import { Run, RunKind } from "./run.entity";
@@ -83,6 +84,8 @@ export class CompletionExecutor {
     private readonly queue: JobQueue,
     /** The worker (this process) that holds the leases it takes. */
     private readonly workerId: string,
+    /** The claims this process is working on, whose leases its beat renews. */
+    private readonly held: HeldClaims = new HeldClaims(),
   ) {
     this.writer = new CompletionWriter(dataSource);
   }
@@ -98,13 +101,20 @@ export class CompletionExecutor {
       this.workerId,
     ]);
     const byId = new Map(rows.map((row) => [String(row.id), row]));
+    for (const id of byId.keys()) this.held.add(id);
     return completionIds.map((id) => byId.get(id) ?? null);
   }
 
   /** Gives claimed completions back untouched (claimed with a fetched batch, never started: this process stops). */
   async release(claims: (ClaimedRow | null)[]): Promise<void> {
-    for (const claimed of claims)
-      if (claimed) await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+    for (const claimed of claims) {
+      if (!claimed) continue;
+      try {
+        await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+      } finally {
+        this.held.delete(String(claimed.id));
+      }
+    }
   }
 
   /**
@@ -120,6 +130,10 @@ export class CompletionExecutor {
       await this.executeClaimed(claimed, callDone);
     } catch (error) {
       await this.recover(claimed, error as Error);
+    } finally {
+      // Recorded, released, or (the database gone) neither: in every case this process stops renewing the
+      // lease, so an unrecorded item comes back to the queue once its lease lapses.
+      this.held.delete(String(claimed.id));
     }
   }
 

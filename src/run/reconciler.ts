@@ -78,11 +78,12 @@ async function reconcileLocked(
   );
   if (waiting.length > 0) {
     // A job fetched moments ago whose item is not claimed yet is not lost: counting only waiting jobs queued such
-    // items a second time in a healthy system (18 duplicate jobs in a 2,400-call grid).
+    // items a second time in a healthy system (18 duplicate jobs in a 2,400-call grid). A fetch is claimed at
+    // once; one not claimed within a lease belonged to a worker that died or lost its database.
     const queued = await queue.waitingCompletionIds(
       "completion",
       waiting.map((row) => row.id),
-      deadAfterSeconds(timing),
+      timing.leaseSeconds,
     );
     const unqueued = waiting.filter((row) => !queued.has(row.id));
     // Still waiting now? (An item claimed and stored since it was read needs no job.)

@@ -4,6 +4,7 @@ import { DataSource } from "typeorm";
 import { CODE_VERSION } from "../config/code-version";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
+import { HeldClaims } from "./held-claims";
 
 export interface WorkerTiming {
   /** How long a claimed item stays claimed without a beat from its worker. */
@@ -40,6 +41,8 @@ export class WorkerRegistration {
     private readonly queue: JobQueue,
     private readonly logger: Logger,
     private readonly timing: WorkerTiming,
+    /** The claims this process is working on: the only leases its beat renews. */
+    private readonly held: HeldClaims = new HeldClaims(),
   ) {}
 
   async start(self: WorkerSelf): Promise<void> {
@@ -57,7 +60,10 @@ export class WorkerRegistration {
     this.timer.unref();
   }
 
-  /** Renews the leases of the items in flight and says what it is doing. */
+  /**
+   * Renews the leases of the items this process is working on (and no other item it once claimed) and says what
+   * it is doing.
+   */
   async beat(): Promise<void> {
     const self = this.self;
     if (!self) return;
@@ -66,7 +72,7 @@ export class WorkerRegistration {
       await this.dataSource.query(
         `WITH renewed AS (
            UPDATE completion SET lease_until = clock_timestamp() + make_interval(secs => $2)
-           WHERE lease_owner = $1 AND status = 'RUNNING'
+           WHERE lease_owner = $1 AND status = 'RUNNING' AND id = ANY($10::bigint[])
            RETURNING run_id
          )
          INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version, in_flight, run_ids, last_seen_at)
@@ -83,6 +89,7 @@ export class WorkerRegistration {
           self.concurrency,
           self.providers,
           CODE_VERSION,
+          this.held.ids(),
         ],
       );
     } catch (error) {
