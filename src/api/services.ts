@@ -13,6 +13,7 @@ import { JobQueue, PgBossQueue } from "../queue/job-queue";
 import { MetricService } from "../results/metric.service";
 import { ResultService } from "../results/result.service";
 import { CompletionExecutor } from "../run/completion-executor";
+import { ProgressHub } from "../run/progress";
 import { RunService } from "../run/run.service";
 import { SampleService } from "../sample/sample.service";
 import { PromptService } from "../template/prompt.service";
@@ -42,6 +43,8 @@ export interface Services {
   metrics: MetricService;
   /** This process as a worker (registered only when it works on the queue). */
   worker: WorkerRegistration;
+  /** Live progress for subscriptions: one poller per watched run or experiment. */
+  progress: ProgressHub;
   workers: WorkerService;
   /** Stops what the services started (workers, the queue); the caller closes the database. */
   close(): Promise<void>;
@@ -91,6 +94,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     results,
     metrics: new MetricService(dataSource, results),
     worker,
+    progress: new ProgressHub(),
     workers: new WorkerService(dataSource, providers, { leaseSeconds: config.leaseSeconds }),
     close: async () => {
       await queue.stop();

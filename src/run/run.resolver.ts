@@ -26,7 +26,6 @@ import {
 } from "../experiment/experiment.types";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
-import { watchRuns } from "./progress";
 import { Run } from "./run.entity";
 import {
   RunFilter,
@@ -121,7 +120,8 @@ export class RunResolver {
       "run is finished. Over graphql-ws on /graphql.",
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { runId: string }, Context>) => {
       await context.services.runs.get(args.runId);
-      return watchRuns(
+      return context.services.progress.watch(
+        `run:${args.runId}`,
         async () => [await context.services.runs.get(args.runId)],
         (runs) => runs[0],
       );
@@ -140,7 +140,8 @@ export class RunResolver {
       context,
     }: SubscribeResolverData<unknown, { experimentId: string }, Context>) => {
       await context.services.runs.getExperiment(args.experimentId);
-      return watchRuns(
+      return context.services.progress.watch(
+        `experiment:${args.experimentId}`,
         async () => (await context.services.runs.runsByExperiments([args.experimentId]))[0],
         (runs): ExperimentProgressEvent => ({
           experimentId: args.experimentId,
