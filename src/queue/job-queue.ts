@@ -1,3 +1,4 @@
+import { Client } from "pg";
 import PgBoss from "pg-boss";
 import { EntityManager } from "typeorm";
 import { Logger } from "../logging/logger";
@@ -119,7 +120,7 @@ export class PgBossQueue implements JobQueue {
   private readonly dispatchers: Dispatcher<JobKind>[] = [];
 
   constructor(
-    connectionString: string,
+    private readonly connectionString: string,
     private readonly logger: Logger,
   ) {
     this.boss = new PgBoss({
@@ -156,7 +157,29 @@ export class PgBossQueue implements JobQueue {
   private ensureQueue(name: string): Promise<void> {
     let created = this.queues.get(name);
     if (!created) {
-      created = this.boss.createQueue(name, {
+      created = this.createQueue(name);
+      created.catch(() => this.queues.delete(name));
+      this.queues.set(name, created);
+    }
+    return created;
+  }
+
+  /**
+   * Creates a queue (pg-boss makes a table partition for it) under an advisory lock held on a connection of its
+   * own, so that processes starting together take turns: two creating queues at once deadlocked in PostgreSQL.
+   */
+  private async createQueue(name: string): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    const client = new Client({
+      connectionString: this.connectionString,
+      application_name: "memicl-queue-setup",
+    });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      await client.query("SELECT pg_advisory_lock(hashtext('memicl:queue-setup'))");
+      if (await this.boss.getQueue(name)) return;
+      await this.boss.createQueue(name, {
         name,
         // Handler failures (the database unreachable, say) are retried; model errors never reach the queue.
         retryLimit: 50,
@@ -164,10 +187,10 @@ export class PgBossQueue implements JobQueue {
         retryBackoff: true,
         expireInSeconds: 3 * 3600,
       });
-      created.catch(() => this.queues.delete(name));
-      this.queues.set(name, created);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('memicl:queue-setup'))").catch(() => {});
+      await client.end().catch(() => {});
     }
-    return created;
   }
 
   async enqueue<K extends JobKind>(

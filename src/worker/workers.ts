@@ -31,44 +31,55 @@ export async function startWorkers(
   const providers = Object.fromEntries(
     usable.map((provider) => [provider.name, Math.min(provider.maxConcurrency, options.concurrency)]),
   );
-  await queue.start();
-  await worker.start({
-    role: options.role,
-    concurrency: options.concurrency,
-    providers: usable.map((provider) => provider.name),
-  });
+  let timer: NodeJS.Timeout | null = null;
+  let reconciling: Promise<unknown> = Promise.resolve();
   const timing = { leaseSeconds: config.leaseSeconds };
-  let reconciling: Promise<unknown> = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
-    options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
-  );
-  await reconciling;
-  const timer = setInterval(() => {
+  try {
+    await queue.start();
+    await worker.start({
+      role: options.role,
+      concurrency: options.concurrency,
+      providers: usable.map((provider) => provider.name),
+    });
     reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
       options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
     );
-  }, beatIntervalMs(timing));
-  timer.unref();
-  await queue.work(
-    "completion",
-    {
-      prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
-      handle: (_job, claimed, slotFree) =>
-        services.executor.executeClaim(claimed as ClaimedRow | null, slotFree),
-      discard: (claims) => services.executor.release(claims as (ClaimedRow | null)[]),
-    },
-    { concurrency: options.concurrency, providers },
-  );
-  await queue.work(
-    "judgment",
-    { handle: (job) => services.judgmentExecutor.execute(job) },
-    { concurrency: options.concurrency, providers },
-  );
+    await reconciling;
+    timer = setInterval(() => {
+      reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
+        options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
+      );
+    }, beatIntervalMs(timing));
+    timer.unref();
+    await queue.work(
+      "completion",
+      {
+        prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
+        handle: (_job, claimed, slotFree) =>
+          services.executor.executeClaim(claimed as ClaimedRow | null, slotFree),
+        discard: (claims) => services.executor.release(claims as (ClaimedRow | null)[]),
+      },
+      { concurrency: options.concurrency, providers },
+    );
+    await queue.work(
+      "judgment",
+      { handle: (job) => services.judgmentExecutor.execute(job) },
+      { concurrency: options.concurrency, providers },
+    );
+  } catch (error) {
+    // A failed start leaves nothing running: a process whose queue could not start must not stay up half-alive.
+    if (timer) clearInterval(timer);
+    await reconciling.catch(() => {});
+    await queue.stop().catch(() => {});
+    await worker.stop().catch(() => {});
+    throw error;
+  }
   let stopped = false;
   return {
     async stop() {
       if (stopped) return;
       stopped = true;
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       await reconciling;
       const abort = setTimeout(() => services.providers.abortCalls(), STOP_GRACE_MS);
       try {

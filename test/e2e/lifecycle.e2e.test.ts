@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { MIGRATIONS } from "../../migrations";
-import { runCli } from "../support/cli";
+import { runCli, startServe } from "../support/cli";
 import { adminUrlOf, BACKENDS, dropDatabase, urlOf, withClient } from "../support/databases";
 import { startTestServer } from "../support/server";
 
@@ -50,6 +50,27 @@ describe.each(BACKENDS)("migrations started at the same moment (%s database)", (
         MIGRATIONS.map((migration) => migration.name).sort(),
       );
     } finally {
+      await dropDatabase(adminUrl, name);
+    }
+  }, 90_000);
+});
+
+describe.each(BACKENDS)("servers started at the same moment on a fresh database (%s)", (backend) => {
+  it("both serve: queue creation takes turns instead of deadlocking", async () => {
+    const adminUrl = adminUrlOf(backend);
+    const name = `memicl_pair_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const env = { DATABASE_URL: urlOf(adminUrl, name), MEMICL_IN_PROCESS_WORKERS: "4" };
+    const started = await Promise.allSettled([startServe(env), startServe(env), startServe(env)]);
+    try {
+      expect(started.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      const workers = await withClient(
+        urlOf(adminUrl, name),
+        async (client) => (await client.query("SELECT count(*)::int AS n FROM worker")).rows[0].n,
+      );
+      expect(workers).toBe(3);
+    } finally {
+      for (const result of started) if (result.status === "fulfilled") await result.value.stop();
       await dropDatabase(adminUrl, name);
     }
   }, 90_000);
