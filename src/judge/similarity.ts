@@ -55,7 +55,9 @@ const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
 
 /** The words that carry content, stemmed, so that "landings" meets "landing" and "raised" meets "raises". */
 export function contentWords(tokens: readonly string[]): string[] {
-  return tokens.filter((token) => !STOP_WORDS.has(token)).map((token) => stem(token));
+  return tokens
+    .filter((token) => !STOP_WORDS.has(token))
+    .map((token) => stem(token.length > MAX_STEMMED_LENGTH ? token.slice(0, MAX_STEMMED_LENGTH) : token));
 }
 
 const NEGATIONS = new Set([
@@ -96,7 +98,22 @@ function sharedCount(a: readonly string[], b: readonly string[]): number {
 
 const f1 = (overlap: number, a: number, b: number) => (overlap === 0 ? 0 : (2 * overlap) / (a + b));
 
-export function similarityScores(reference: string, candidate: string): SimilarityScores {
+/**
+ * What of a candidate is scored: all of it up to ten times the reference's length (at least 2,000 characters),
+ * which no answer within the study's 100 output tokens reaches; beyond that only the start. An endpoint that
+ * ignores `max_tokens` can answer megabytes, and the overlap measures are quadratic: unbounded, one 5 MB answer
+ * held the event loop (and every run and request of the process) for minutes.
+ */
+export function judgedPart(reference: string, candidate: string): string {
+  const limit = Math.max(2_000, 10 * reference.length);
+  return candidate.length > limit ? candidate.slice(0, limit) : candidate;
+}
+
+/** Longest token the stemmer is given: Porter2 is quadratic in a word's length, and no English word is longer. */
+const MAX_STEMMED_LENGTH = 64;
+
+export function similarityScores(reference: string, fullCandidate: string): SimilarityScores {
+  const candidate = judgedPart(reference, fullCandidate);
   const r = normalizeForJudging(reference);
   const c = normalizeForJudging(candidate);
   const rt = r ? r.split(" ") : [];

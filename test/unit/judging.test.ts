@@ -3,6 +3,7 @@ import { judgeHeuristically } from "../../src/judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../../src/judge/llm-judge";
 import {
   isExactMatch,
+  judgedPart,
   negationCount,
   normalizeForJudging,
   similarityScores,
@@ -246,5 +247,30 @@ describe("negations", () => {
     expect(count("He didn't go.")).toBe(1);
     expect(count("Nothing was found; no one came.")).toBe(2);
     expect(count("The tent was put up at night.")).toBe(0);
+  });
+});
+
+describe("answers far longer than any the study asks for", () => {
+  it("scores only the start of an answer past ten times its reference (at least 2,000 characters)", () => {
+    expect(judgedPart("short", "x".repeat(1_500))).toHaveLength(1_500);
+    expect(judgedPart("short", "x".repeat(5_000))).toHaveLength(2_000);
+    expect(judgedPart("r".repeat(500), "x".repeat(9_000))).toHaveLength(5_000);
+  });
+
+  it("judges a 5 MB answer of one word (an endpoint that ignores max_tokens) as inexact, and at once", () => {
+    // Unbounded, the stemmer alone took 195 s on 200,000 characters of one word.
+    const huge = "a".repeat(5_000_000);
+    expect(judgeHeuristically("The cat sat on the mat.", huge).verdict).toBe("INEXACT");
+    // The reference then one (absurdly long) word: judged as the reference then one short word is.
+    expect(judgeHeuristically("The cat sat on the mat.", `The cat sat on the mat. ${huge}`).verdict).toBe(
+      judgeHeuristically("The cat sat on the mat.", "The cat sat on the mat. aaaa").verdict,
+    );
+  });
+
+  it("leaves every answer within the study's 100 output tokens as it was", () => {
+    const reference = "The quick brown fox jumps over the lazy dog near the river bank.";
+    const answer = `${reference} ${"and then it ran away again ".repeat(20)}`;
+    expect(answer.length).toBeLessThan(2_000);
+    expect(judgedPart(reference, answer)).toBe(answer);
   });
 });
