@@ -13,9 +13,42 @@ const PATTERNS: RegExp[] = [
 
 export const REDACTED = "[redacted]";
 
-/** Adds a value to scrub everywhere (values shorter than 6 characters are too common to scrub safely). */
+/**
+ * Adds a value to scrub everywhere (values shorter than 6 characters are too common to scrub safely), with the
+ * forms a provider may echo it in: URL-encoded, and base64 (standard and URL-safe) at any of the three byte
+ * alignments it can have inside a longer encoded string (a `Basic` header, a JSON blob): for each, the run of
+ * characters that depends on the key's bytes alone.
+ */
 export function registerSecret(value: string | null | undefined): void {
-  if (value && value.length >= 6) secrets.add(value);
+  if (!value || value.length < 6) return;
+  for (const form of secretForms(value)) if (form.length >= 6) secrets.add(form);
+}
+
+export function secretForms(value: string): string[] {
+  const forms = new Set([value, encodeURIComponent(value)]);
+  const bytes = Buffer.from(value, "utf8");
+  for (let shift = 0; shift < 3; shift += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
+    const core = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+    forms.add(core);
+    forms.add(core.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return [...forms];
+}
+
+/**
+ * Every configured key, in every form `registerSecret` knows, replaced in a value a provider sent (an answer, the
+ * model name it reports, its fingerprint): only configured keys, so an answer that merely looks like a key (a
+ * dataset's text can) is kept as it is.
+ */
+export function scrubConfiguredSecrets(text: string): string;
+export function scrubConfiguredSecrets(text: string | null): string | null;
+export function scrubConfiguredSecrets(text: string | null): string | null {
+  if (text === null) return null;
+  let scrubbed = text;
+  for (const secret of secrets)
+    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
+  return scrubbed;
 }
 
 export function scrubSecrets(text: string): string;
@@ -34,9 +67,16 @@ export function scrubSecrets(text: string | null): string | null {
   return scrubbed;
 }
 
-/** Text PostgreSQL can store: NUL characters (which `text` cannot hold) become U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store: NUL characters (which `text` cannot hold) and lone UTF-16 surrogates (which UTF-8
+ * cannot encode: `invalid input syntax for type json`) become U+FFFD.
+ */
 export function storableText(text: string): string;
 export function storableText(text: string | null): string | null;
 export function storableText(text: string | null): string | null {
-  return text === null || !text.includes("\u0000") ? text : text.replaceAll("\u0000", "\uFFFD");
+  if (text === null) return null;
+  const withoutNul = text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
+  return withoutNul.replace(LONE_SURROGATE, "\uFFFD");
 }

@@ -1,4 +1,4 @@
-import { scrubSecrets, storableText } from "../common/secrets";
+import { scrubConfiguredSecrets, scrubSecrets, storableText } from "../common/secrets";
 import { ChatMessage } from "../template/prompt-rendering";
 
 export interface ChatRequest {
@@ -34,15 +34,32 @@ export class ProviderCallError extends Error {
   }
 }
 
-/** A result PostgreSQL can store as is (no NUL characters in any text). */
+/**
+ * A provider's answer made safe to store, once, before anything writes it (the completion, the response cache,
+ * the judge): every text without NUL characters or lone surrogates and without any configured key in any form
+ * (an endpoint may echo the key in its answer, its model name or its fingerprint); token counts that are not
+ * whole numbers PostgreSQL's `int` holds become unknown (null) rather than failing the write after it was paid.
+ */
 export function storableResult(result: ChatResult): ChatResult {
+  const text = (value: string | null) => scrubConfiguredSecrets(storableText(value));
   return {
     ...result,
-    text: storableText(result.text),
-    finishReason: storableText(result.finishReason),
-    reportedModel: storableText(result.reportedModel),
-    systemFingerprint: storableText(result.systemFingerprint),
+    text: text(result.text) ?? "",
+    finishReason: text(result.finishReason),
+    reportedModel: text(result.reportedModel)?.slice(0, 200) ?? null,
+    systemFingerprint: text(result.systemFingerprint)?.slice(0, 200) ?? null,
+    promptTokens: storableCount(result.promptTokens),
+    completionTokens: storableCount(result.completionTokens),
+    cachedTokens: storableCount(result.cachedTokens),
   };
+}
+
+const MAX_INT = 2_147_483_647;
+
+function storableCount(value: number | null | undefined): number | null {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT
+    ? value
+    : null;
 }
 
 /** One model API. Implementations make exactly one call per `complete`; retrying is the caller's business. */

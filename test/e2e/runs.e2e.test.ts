@@ -338,6 +338,69 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     expect(stored[0].n).toBe(0);
   });
 
+  it("stores no copy of a key the provider echoes in its answer, model name or fingerprint, in any form", async () => {
+    const forms = [
+      SECRET_KEY,
+      encodeURIComponent(`${SECRET_KEY}/x`).replace("%2Fx", ""),
+      Buffer.from(`user:${SECRET_KEY}`).toString("base64"),
+      Buffer.from(SECRET_KEY).toString("base64url"),
+    ];
+    fake.fallback = {
+      kind: "answer",
+      content: `SECOND PIECE: ${forms.join(" ")}`,
+      model: `m-${SECRET_KEY}`,
+      systemFingerprint: Buffer.from(`fp:${SECRET_KEY}`).toString("base64"),
+    };
+    const { run } = await startRun(api, {
+      sampleId: small,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "keyed",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 6 });
+    const completions = await completionsOf(api, run.id);
+    const served = JSON.stringify({ done, completions });
+    expect(served).toContain("[redacted]");
+    // Every table a dump holds, as text: completions, runs, the response cache, judgments.
+    const dump: string = (
+      await api.database.dataSource.query(
+        `SELECT (SELECT json_agg(c)::text FROM completion c) || (SELECT json_agg(r)::text FROM run r) ||
+                (SELECT coalesce(json_agg(x), '[]')::text FROM response_cache x) ||
+                (SELECT coalesce(json_agg(j), '[]')::text FROM judgment j) AS text`,
+      )
+    )[0].text;
+    for (const form of forms) {
+      expect(served).not.toContain(form);
+      expect(dump).not.toContain(form);
+    }
+  });
+
+  it("stores an answer PostgreSQL would refuse as is: a lone surrogate, a token count beyond int", async () => {
+    fake.fallback = {
+      kind: "answer",
+      content: "SECOND PIECE: broken \uD800 text",
+      promptTokens: 3_000_000_000,
+    };
+    const { run } = await startRun(api, {
+      sampleId: small,
+      kind: "MEMORIZATION",
+      setting: "SEGMENT_PAIRS_AND_LABELS",
+      shots: 0,
+      provider: "sturdy",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 6, failedCount: 0 });
+    const completions = await completionsOf(api, run.id);
+    expect(completions.every((completion) => completion.attempts === 1)).toBe(true);
+    expect(completions[0].output).toBe("SECOND PIECE: broken \uFFFD text");
+    // One call per item: nothing was paid twice for an answer that could not be stored.
+    expect(fake.requests.filter((request) => request.model === "m")).toHaveLength(6);
+  });
+
   it("starts a run once per idempotency key", async () => {
     const input = {
       sampleId: small,

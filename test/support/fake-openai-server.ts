@@ -3,7 +3,16 @@ import { AddressInfo } from "node:net";
 
 /** What the server does with the next requests, consumed in order; then `fallback` for the rest. */
 export type Behaviour =
-  | { kind: "answer"; delayMs?: number; content?: string; finishReason?: string }
+  | {
+      kind: "answer";
+      delayMs?: number;
+      content?: string;
+      finishReason?: string;
+      /** The model name and fingerprint it reports (an echoing proxy can put anything there). */
+      model?: string;
+      systemFingerprint?: string;
+      promptTokens?: number;
+    }
   | {
       kind: "status";
       status: number;
@@ -155,8 +164,8 @@ export class FakeOpenAiServer {
           id: `chatcmpl-${this.received}`,
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
-          model: `${request.model}-2026-01-01`,
-          system_fingerprint: "fp_fake",
+          model: behaviour.model ?? `${request.model}-2026-01-01`,
+          system_fingerprint: behaviour.systemFingerprint ?? "fp_fake",
           choices: [
             {
               index: 0,
@@ -165,7 +174,7 @@ export class FakeOpenAiServer {
             },
           ],
           usage: {
-            prompt_tokens: JSON.stringify(request.messages).length,
+            prompt_tokens: behaviour.promptTokens ?? JSON.stringify(request.messages).length,
             completion_tokens: content.length,
             total_tokens: 0,
             prompt_tokens_details: { cached_tokens: 0 },

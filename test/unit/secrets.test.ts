@@ -1,4 +1,10 @@
-import { REDACTED, registerSecret, scrubSecrets, storableText } from "../../src/common/secrets";
+import {
+  REDACTED,
+  registerSecret,
+  scrubConfiguredSecrets,
+  scrubSecrets,
+  storableText,
+} from "../../src/common/secrets";
 
 describe("secrets never leave the process", () => {
   it("scrubs a registered key wherever it appears", () => {
@@ -22,5 +28,29 @@ describe("secrets never leave the process", () => {
   it("makes text storable by PostgreSQL (no NUL characters)", () => {
     expect(storableText("a\u0000b")).toBe("a\uFFFDb");
     expect(storableText(null)).toBeNull();
+  });
+});
+
+describe("the forms a configured key is scrubbed in", () => {
+  const key = "sk-live-Zq81xLmN0pRs";
+  registerSecret(key);
+
+  it.each([0, 1, 2, 5])("finds it base64-encoded after %i other bytes, standard and URL-safe", (before) => {
+    const prefix = "x".repeat(before);
+    for (const encoding of ["base64", "base64url"] as const) {
+      const encoded = Buffer.from(`${prefix}${key}${"!?"}`).toString(encoding);
+      expect(scrubConfiguredSecrets(`echo ${encoded} end`)).toContain(REDACTED);
+    }
+  });
+
+  it("finds it URL-encoded and literal, and leaves text that only looks like a key", () => {
+    expect(scrubConfiguredSecrets(`?key=${encodeURIComponent(key)}`)).toBe(`?key=${REDACTED}`);
+    expect(scrubConfiguredSecrets(`model ${key}`)).toBe(`model ${REDACTED}`);
+    expect(scrubConfiguredSecrets("sk-notOurKeyAtAll12345")).toBe("sk-notOurKeyAtAll12345");
+  });
+
+  it("makes lone surrogates and NUL storable", () => {
+    expect(storableText("a\uD800b\u0000c\uDC00")).toBe("a\uFFFDb\uFFFDc\uFFFD");
+    expect(storableText("pair \uD83D\uDE00 kept")).toBe("pair \uD83D\uDE00 kept");
   });
 });
