@@ -50,8 +50,12 @@ const CLIENTS_DIR = "clients";
 const LOG_FILE = "postgres.log";
 const DATABASE = "memicl";
 const USER = "memicl";
-/** The system user the server runs as when memicl runs as root (PostgreSQL refuses to run as root). */
-const ROOT_ENGINE_USER = "postgres";
+/**
+ * The system user a new cluster's server runs as when memicl runs as root (PostgreSQL refuses to run as root): a
+ * user of memicl's own, not `postgres`, so a system PostgreSQL on the machine (running as `postgres`) cannot read
+ * memicl's cluster files. A cluster made before runs as the user that owns it.
+ */
+const ROOT_ENGINE_USER = "memicl-db";
 /** Where clusters and engine copies live when running as root and the data folder is out of the engine user's reach. */
 const ROOT_SHARED_DIR = "/var/lib/memicl";
 
@@ -66,9 +70,10 @@ export async function joinCluster(dataDir: string, logger: Logger): Promise<Embe
   let joined: EmbeddedCluster;
   try {
     const binaries = await engineBinaries(logger);
-    const engineUser = engineUserOf();
+    const existing = readClusterFile(dataDir);
+    const engineUser = engineUserOf(existing?.clusterDir ?? null);
     const runnable = engineUser ? reachableEngine(binaries, engineUser, logger) : binaries;
-    const cluster = readClusterFile(dataDir) ?? (await initialise(dataDir, runnable, engineUser, logger));
+    const cluster = existing ?? (await initialise(dataDir, runnable, engineUser, logger));
     const password = fs.readFileSync(path.join(dataDir, PASSWORD_FILE), "utf8").trim();
     let how: "started" | "joined" = "joined";
     let server = await runningServer(cluster, password);
@@ -325,7 +330,7 @@ async function startServer(
     detached: true,
     stdio: ["ignore", log, log],
     ...(engineUser ? { uid: engineUser.uid, gid: engineUser.gid } : {}),
-    env: { ...process.env, LC_ALL: "C", LANG: "C" },
+    env: engineEnvironment(),
   });
   fs.closeSync(log);
   let exited: number | null = null;
@@ -417,7 +422,7 @@ function clientFile(dataDir: string, pid: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Running as root: the server runs as the `postgres` system user
+// Running as root: the server runs as a system user of its own
 
 interface EngineUser {
   name: string;
@@ -425,8 +430,13 @@ interface EngineUser {
   gid: number;
 }
 
-function engineUserOf(): EngineUser | null {
+function engineUserOf(clusterDir: string | null): EngineUser | null {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
+  if (clusterDir && fs.existsSync(clusterDir)) {
+    const owner = fs.statSync(clusterDir).uid;
+    const user = owner !== 0 ? lookupUid(owner) : null;
+    if (user) return user;
+  }
   let user = lookupUser(ROOT_ENGINE_USER);
   if (!user) {
     try {
@@ -445,6 +455,27 @@ function engineUserOf(): EngineUser | null {
   }
   if (!user) throw new EmbeddedDatabaseError(`no system user "${ROOT_ENGINE_USER}" to run PostgreSQL as`);
   return user;
+}
+
+function lookupUid(uid: number): EngineUser | null {
+  const line = fs
+    .readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.split(":")[2] === String(uid));
+  return line ? lookupUser(line.split(":")[0]) : null;
+}
+
+/**
+ * The environment the engine runs with: what PostgreSQL needs and nothing of memicl's own (provider keys live in
+ * memicl's environment, and a server's environment is readable in /proc by its user).
+ */
+function engineEnvironment(): NodeJS.ProcessEnv {
+  return {
+    LC_ALL: "C",
+    LANG: "C",
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+  };
 }
 
 function lookupUser(name: string): EngineUser | null {
@@ -475,7 +506,7 @@ function reachableEngine(binaries: EngineBinaries, user: EngineUser, logger: Log
   if (canTraverse(binaries.root, user)) return binaries;
   const copy = path.join(ROOT_SHARED_DIR, `engine-${binaries.version}`);
   if (!fs.existsSync(path.join(copy, "bin", "postgres"))) {
-    logger.info({ copy }, "copying the PostgreSQL binaries where the postgres user can run them (once)");
+    logger.info({ copy }, "copying the PostgreSQL binaries where the engine's user can run them (once)");
     fs.mkdirSync(ROOT_SHARED_DIR, { recursive: true, mode: 0o711 });
     const tmp = `${copy}.${process.pid}`;
     fs.cpSync(binaries.root, tmp, { recursive: true, verbatimSymlinks: true });
@@ -495,7 +526,7 @@ function runEngine(binary: string, args: string[], user: EngineUser | null): Pro
     const child = spawn(binary, args, {
       stdio: ["ignore", "pipe", "pipe"],
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      env: { ...process.env, LC_ALL: "C", LANG: "C" },
+      env: engineEnvironment(),
       cwd: os.tmpdir(),
     });
     let output = "";

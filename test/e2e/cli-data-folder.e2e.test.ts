@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stopCluster } from "../../src/db/embedded";
+import { serverPidOf, stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
 import { runCli, startServe } from "../support/cli";
 
@@ -58,8 +58,20 @@ describe("the embedded database's folder, from any working directory", () => {
   it("removes a data folder with its cluster, only when asked twice and never while a server uses it", async () => {
     const folder = path.join(dir, "removable");
     const own = { ...env, MEMICL_DATA_DIR: folder };
-    const server = await startServe(own);
+    const server = await startServe({ ...own, MEMICL_TEST_PROVIDER_KEY: "sk-never-in-the-engine-0123" });
     try {
+      // The engine got an environment of its own, and (as root) a user of its own.
+      const cluster = JSON.parse(fs.readFileSync(path.join(folder, "cluster.json"), "utf8"));
+      const pid = serverPidOf(cluster.clusterDir)!;
+      expect(pid).toBeGreaterThan(0);
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8");
+      expect(environ).not.toContain("sk-never-in-the-engine-0123");
+      expect(environ).not.toContain("MEMICL_");
+      if (process.getuid?.() === 0) {
+        const owner = fs.statSync(cluster.clusterDir).uid;
+        const passwd = fs.readFileSync("/etc/passwd", "utf8").split("\n");
+        expect(passwd.find((line) => line.split(":")[2] === String(owner))?.split(":")[0]).toBe("memicl-db");
+      }
       const refused = await runCli(["db", "remove", "--yes"], own);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
