@@ -3,7 +3,7 @@ import { Config } from "../config/config";
 import { DataDirSource, describeDataDirSource } from "../config/data-dir";
 import { Logger } from "../logging/logger";
 import { createDataSource } from "./data-source";
-import { EmbeddedCluster, joinCluster } from "./embedded";
+import { EmbeddedCluster, joinCluster, serverPidOf } from "./embedded";
 
 export type DatabaseMode =
   /** PostgreSQL at DATABASE_URL. */
@@ -45,7 +45,59 @@ export async function openDatabase(
       options,
     );
   const cluster = await joinCluster(config.dataDir, logger);
-  return connect("embedded", cluster.url, describeCluster(cluster, config.dataDirSource), cluster, options);
+  const watchdog = watchEmbeddedServer(cluster, logger);
+  try {
+    return await connect(
+      "embedded",
+      cluster.url,
+      describeCluster(cluster, config.dataDirSource),
+      {
+        release: async () => {
+          watchdog.stop();
+          await cluster.release();
+        },
+      },
+      options,
+    );
+  } catch (error) {
+    watchdog.stop();
+    throw error;
+  }
+}
+
+/** How often a process on the embedded database checks that its server is alive. */
+const WATCH_INTERVAL_MS = 2_000;
+
+/**
+ * Restarts the embedded server when it dies under a live process (kill -9, the OOM killer): every process on it
+ * watches, and the first to see it gone starts it again under the data folder's lock (PostgreSQL replays its
+ * write-ahead log), so work resumes without a manual step. The pools reconnect on their next query.
+ */
+export function watchEmbeddedServer(cluster: EmbeddedCluster, logger: Logger): { stop(): void } {
+  let restarting = false;
+  const timer = setInterval(() => {
+    if (restarting || serverPidOf(cluster.clusterDir) !== null) return;
+    restarting = true;
+    logger.warn(
+      { clusterDir: cluster.clusterDir },
+      "the embedded PostgreSQL server is gone; starting it again",
+    );
+    joinCluster(cluster.dataDir, logger)
+      .then((joined) => {
+        if (joined.url !== cluster.url)
+          logger.error(
+            { port: new URL(joined.url).port },
+            "the embedded server came back on another port (its own was taken); restart memicl to use it",
+          );
+        else logger.info({ pid: joined.serverPid }, "the embedded PostgreSQL server is back");
+      })
+      .catch((error) => logger.error({ err: error }, "could not restart the embedded PostgreSQL server"))
+      .finally(() => {
+        restarting = false;
+      });
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export function describeCluster(cluster: EmbeddedCluster, source?: DataDirSource): string {
