@@ -51,6 +51,8 @@ export interface EnqueueOptions {
   transaction?: EntityManager;
   /** Not before this many seconds from now (a retry's backoff). */
   delaySeconds?: number;
+  /** Fetched before jobs of a lower priority (default 0): items a crash took back, so they do not end a run last. */
+  priority?: number;
 }
 
 /** The queue behind runs. The Run and Completion rows are the record; a job only says "work on this one". */
@@ -217,6 +219,7 @@ export class PgBossQueue implements JobQueue {
         name: queueName(kind, job.provider),
         data: job,
         ...(startAfter ? { startAfter } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
       }));
       if (db) await this.boss.insert(chunk, { db });
       else await this.boss.insert(chunk);

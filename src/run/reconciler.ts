@@ -11,14 +11,16 @@ export interface ReconcileResult {
   requeued: number;
 }
 
-const BATCH = 20_000;
+/** Waiting items looked at per statement; every one is looked at, a batch at a time. */
+const BATCH = 5_000;
 
 /**
  * Keeps the invariant "every completion of an active run that is not finished has a live lease or a waiting
  * job". One pass:
  * 1. workers that stopped beating (or, on this host, whose process is gone) are removed;
  * 2. items claimed by a worker that is gone, or whose lease lapsed, are released;
- * 3. waiting items of active runs that have no waiting job get one;
+ * 3. waiting items of active runs that have no waiting job get one: the items just released first, then every
+ *    waiting item, a batch at a time;
  * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
  *    or when its provider's rate limit is what it waits for.
  * Only one process reconciles at a time (an advisory lock); the others skip the pass.
@@ -28,6 +30,7 @@ export async function reconcile(
   queue: JobQueue,
   logger: Logger,
   timing: WorkerTiming,
+  batchSize = BATCH,
 ): Promise<ReconcileResult | null> {
   const runner = dataSource.createQueryRunner();
   try {
@@ -36,7 +39,7 @@ export async function reconcile(
     );
     if (!locked) return null;
     try {
-      return await reconcileLocked(dataSource, queue, logger, timing);
+      return await reconcileLocked(dataSource, queue, logger, timing, batchSize);
     } finally {
       await runner.query("SELECT pg_advisory_unlock(hashtext('memicl:reconciler'))");
     }
@@ -50,6 +53,7 @@ async function reconcileLocked(
   queue: JobQueue,
   logger: Logger,
   timing: WorkerTiming,
+  batchSize: number,
 ): Promise<ReconcileResult> {
   const sameHost: { id: string; pid: number }[] = await dataSource.query(
     "SELECT id, pid FROM worker WHERE host = $1",
@@ -70,43 +74,32 @@ async function reconcileLocked(
             OR NOT EXISTS (SELECT 1 FROM worker WHERE worker.id = completion.lease_owner))
      RETURNING id`,
   );
-  let requeued = 0;
-  const waiting: { id: string; provider: string }[] = await dataSource.query(
-    `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
-     WHERE r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'
-     LIMIT ${BATCH}`,
+  // Crash orphans first: the items just released are queued again before anything else is looked at.
+  let requeued = await requeueUnqueued(
+    dataSource,
+    queue,
+    { priority: 1 },
+    await dataSource.query(
+      `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
+       WHERE c.id = ANY($1::bigint[]) AND r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'`,
+      [released.map((row) => row.id)],
+    ),
+    timing,
   );
-  if (waiting.length > 0) {
-    // A job fetched moments ago whose item is not claimed yet is not lost: counting only waiting jobs queued such
-    // items a second time in a healthy system (18 duplicate jobs in a 2,400-call grid). A fetch is claimed at
-    // once; one not claimed within a lease belonged to a worker that died or lost its database.
-    const queued = await queue.waitingCompletionIds(
-      "completion",
-      waiting.map((row) => row.id),
-      timing.leaseSeconds,
+  // Then every waiting item of every active run, a batch at a time by id (a backlog of any size is read to its
+  // end: looking at the first 20,000 left orphans behind a backlog no worker could call unqueued).
+  let after = "0";
+  for (;;) {
+    const waiting: { id: string; provider: string }[] = await dataSource.query(
+      `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
+       WHERE r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING' AND c.id > $1::bigint
+       ORDER BY c.id LIMIT $2`,
+      [after, batchSize],
     );
-    const unqueued = waiting.filter((row) => !queued.has(row.id));
-    // Still waiting now? (An item claimed and stored since it was read needs no job.)
-    const still =
-      unqueued.length === 0
-        ? new Set<string>()
-        : new Set<string>(
-            (
-              await dataSource.query(
-                "SELECT id::text AS id FROM completion WHERE id = ANY($1::bigint[]) AND status = 'PENDING'",
-                [unqueued.map((row) => row.id)],
-              )
-            ).map((row: { id: string }) => row.id),
-          );
-    const orphans = unqueued.filter((row) => still.has(row.id));
-    if (orphans.length > 0) {
-      await queue.enqueue(
-        "completion",
-        orphans.map((row) => ({ completionId: row.id, provider: row.provider })),
-      );
-      queue.wake();
-      requeued = orphans.length;
-    }
+    if (waiting.length === 0) break;
+    requeued += await requeueUnqueued(dataSource, queue, {}, waiting, timing);
+    after = waiting[waiting.length - 1].id;
+    if (waiting.length < batchSize) break;
   }
   await dataSource.query(
     `UPDATE run SET waiting_reason = reason.text
@@ -142,4 +135,43 @@ async function reconcileLocked(
       "reconciled: released the items of workers that are gone and queued what had no job",
     );
   return { deadWorkers: dead.length, released: released.length, requeued };
+}
+
+/** Queues the items among `waiting` that have no job (and are still waiting); returns how many. */
+async function requeueUnqueued(
+  dataSource: DataSource,
+  queue: JobQueue,
+  options: { priority?: number },
+  waiting: { id: string; provider: string }[],
+  timing: WorkerTiming,
+): Promise<number> {
+  if (waiting.length === 0) return 0;
+  // A job fetched moments ago whose item is not claimed yet is not lost: counting only waiting jobs queued such
+  // items a second time in a healthy system (18 duplicate jobs in a 2,400-call grid). A fetch is claimed at
+  // once; one not claimed within a lease belonged to a worker that died or lost its database.
+  const queued = await queue.waitingCompletionIds(
+    "completion",
+    waiting.map((row) => row.id),
+    timing.leaseSeconds,
+  );
+  const unqueued = waiting.filter((row) => !queued.has(row.id));
+  if (unqueued.length === 0) return 0;
+  // Still waiting now? (An item claimed and stored since it was read needs no job.)
+  const still = new Set<string>(
+    (
+      await dataSource.query(
+        "SELECT id::text AS id FROM completion WHERE id = ANY($1::bigint[]) AND status = 'PENDING'",
+        [unqueued.map((row) => row.id)],
+      )
+    ).map((row: { id: string }) => row.id),
+  );
+  const orphans = unqueued.filter((row) => still.has(row.id));
+  if (orphans.length === 0) return 0;
+  await queue.enqueue(
+    "completion",
+    orphans.map((row) => ({ completionId: row.id, provider: row.provider })),
+    options,
+  );
+  queue.wake();
+  return orphans.length;
 }

@@ -60,4 +60,55 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     );
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing))?.requeued).toBe(6);
   }, 60_000);
+
+  it("looks at every waiting item however long the backlog, and queues crash orphans first", async () => {
+    const sampleId = await classificationSample(api, "backlog", {
+      rows: 40,
+      instances: 12,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "simulated",
+      model: "backlog",
+    });
+    const ids: string[] = (
+      await api.database.dataSource.query(
+        "SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY id",
+        [run.id],
+      )
+    ).map((row: { id: string }) => row.id);
+    // The last three items lost their jobs; two others were claimed by a worker that died.
+    await api.database.dataSource.query(
+      "DELETE FROM pgboss.job WHERE name LIKE 'memicl-completion.%' AND data->>'completionId' = ANY($1::text[])",
+      [[...ids.slice(-3), ...ids.slice(0, 2)]],
+    );
+    await api.database.dataSource.query(
+      `UPDATE completion SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = now() - interval '1 minute'
+       WHERE id = ANY($1::bigint[])`,
+      [ids.slice(0, 2)],
+    );
+    // Batches of five: the orphans sit behind two batches of items that have their jobs.
+    const result = await reconcile(api.database.dataSource, services.queue, logger, timing, 5);
+    expect(result).toMatchObject({ released: 2, requeued: 5 });
+    const jobs: { id: string; priority: number }[] = await api.database.dataSource.query(
+      `SELECT data->>'completionId' AS id, priority FROM pgboss.job
+       WHERE name LIKE 'memicl-completion.%' AND state = 'created' AND data->>'completionId' = ANY($1::text[])
+       ORDER BY 1`,
+      [[...ids.slice(-3), ...ids.slice(0, 2)]],
+    );
+    expect(jobs).toHaveLength(5);
+    // The crash orphans are fetched before the backlog.
+    expect(
+      jobs
+        .filter((job) => job.priority === 1)
+        .map((job) => job.id)
+        .sort(),
+    ).toEqual(ids.slice(0, 2).sort());
+    expect((await reconcile(api.database.dataSource, services.queue, logger, timing, 5))?.requeued).toBe(0);
+  }, 60_000);
 });
