@@ -1,6 +1,9 @@
-// `npm run chaos -- [--short] [--backend embedded|postgres|both] [--pg URL]`: a run under provider faults while
-// `memicl serve` and `memicl worker` processes are killed with SIGKILL and restarted at random moments.
-// Asserts that the run ends on its own with exact counts, nothing stored twice, and no key anywhere.
+// `npm run chaos -- [--short] [--backend embedded|postgres|both] [--pg URL] [--backlog N] [--outages N]`: a run
+// under provider faults (429, 500, hangs, garbage, NUL, a 1 MB answer of one word) while `memicl serve` and
+// `memicl worker` processes are killed with SIGKILL and restarted at random moments, the database goes away
+// (PostgreSQL: connections refused for 5 s; embedded: its postmaster SIGKILLed), and a backlog of waiting items
+// for a provider no worker can call sits in the queue. Asserts that the run ends on its own with exact counts,
+// nothing stored twice, and no key anywhere.
 import "reflect-metadata";
 import { ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,6 +21,10 @@ const BIN = path.resolve(__dirname, "../../bin/memicl.js");
 interface Options {
   completions: number;
   kills: number;
+  /** Database outages during the run, after the kills. */
+  outages: number;
+  /** Items of another run, for a provider no worker can call, waiting in the queue throughout. */
+  backlog: number;
   backend: "embedded" | "postgres";
   pg: string;
   /** MEMICL_LEASE_SECONDS for the memicl processes (unset: the default). */
@@ -57,8 +64,11 @@ class ChaosProvider extends FakeOpenAiServer {
       if (draw < share) return behaviour;
       draw -= share;
     }
-    // 5% of answers carry a NUL character, which PostgreSQL text cannot hold.
-    return draw < 0.05 ? { kind: "answer", delayMs: 20, content: "nul\u0000answer" } : this.fallback;
+    // 5% of answers carry a NUL character, which PostgreSQL text cannot hold; 0.5% are a megabyte of one word
+    // (an endpoint that ignores max_tokens), which the judge must not choke on.
+    if (draw < 0.05) return { kind: "answer", delayMs: 20, content: "nul\u0000answer" };
+    if (draw < 0.055) return { kind: "answer", delayMs: 20, content: "x".repeat(1_000_000) };
+    return this.fallback;
   }
 }
 
@@ -137,6 +147,8 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
           maxAttempts: 10,
           circuitBreakerFailures: 1000,
         },
+        // Its key variable is never set: no worker can call it, so its run's items wait in the queue throughout.
+        nobody: { type: "openai", baseUrl: providerUrl, apiKeyEnv: "CHAOS_UNSET_KEY" },
       },
     }),
   );
@@ -189,6 +201,34 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     );
     const sampleId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/.exec(sampled)?.[1];
     if (!sampleId) throw new Error(`no sample id in: ${sampled}`);
+    let backlogSampleId: string | null = null;
+    if (options.backlog > 0) {
+      const backlogRows = Array.from({ length: options.backlog }, (_, i) =>
+        JSON.stringify({
+          text: `backlog row ${i} waits for a provider nobody can call ${i % 5}`,
+          label: `b${i % 2}`,
+        }),
+      );
+      const backlogData = path.join(dir, "backlog.jsonl");
+      fs.writeFileSync(backlogData, `${backlogRows.join("\n")}\n`);
+      await cli(["import", backlogData, "--name", "backlog"], env);
+      const drawn = await cli(
+        [
+          "sample",
+          "--dataset",
+          "backlog",
+          "--instances",
+          String(options.backlog),
+          "--demonstrations",
+          "0",
+          "--shots",
+          "0",
+        ],
+        env,
+      );
+      backlogSampleId = /sample ([0-9a-f-]{36})/.exec(drawn)?.[1] ?? null;
+      if (!backlogSampleId) throw new Error(`no backlog sample id in: ${drawn}`);
+    }
 
     // A port the OS hands out now, kept for the restarts. A random one could be held by an outgoing connection.
     const port = await freePort();
@@ -214,6 +254,23 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       });
       return (await response.json()) as { data?: any; errors?: unknown[] };
     };
+    if (backlogSampleId) {
+      const backlog = await gql(
+        `mutation($input: StartRunInput!) { startRun(input: $input) { run { id expectedCount } } }`,
+        {
+          input: {
+            sampleId: backlogSampleId,
+            kind: "MEMORIZATION",
+            setting: "ONLY_SEGMENT_PAIRS",
+            shots: 0,
+            provider: "nobody",
+            model: "nobody-model",
+          },
+        },
+      );
+      if (!backlog.data?.startRun)
+        throw new Error(`the backlog run did not start: ${JSON.stringify(backlog)}`);
+    }
     const started = await gql(
       `mutation($input: StartRunInput!) { startRun(input: $input) { run { id expectedCount } } }`,
       {
@@ -245,6 +302,28 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     };
 
     const kills: KillRecord[] = [];
+    const outages: { doneAtOutage: number; seconds: number }[] = [];
+    /** The database goes away: connections refused for 5 s (PostgreSQL), or its server SIGKILLed (embedded). */
+    const takeDatabaseAway = async () => {
+      if (databaseName) {
+        const admin = new Client({ connectionString: options.pg });
+        await admin.connect();
+        await admin.query(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS false`);
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+          [databaseName],
+        );
+        await sleep(5_000);
+        await admin.query(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS true`);
+        await admin.end();
+      } else {
+        const cluster = JSON.parse(fs.readFileSync(path.join(dir, "data", "cluster.json"), "utf8"));
+        const pid = Number(
+          fs.readFileSync(path.join(cluster.clusterDir, "postmaster.pid"), "utf8").split("\n")[0],
+        );
+        process.kill(pid, "SIGKILL");
+      }
+    };
     const startedAt = Date.now();
     // Slot use: open requests at the provider, sampled every 100 ms, over the stretches with no kill in
     // the last 10 s (a dead process's slots are gone until it is back) and while work was still waiting.
@@ -297,6 +376,18 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
           }
         })();
       }
+      if (
+        kills.length >= options.kills &&
+        outages.length < options.outages &&
+        progress >
+          ((options.kills + 1 + outages.length) * current.expectedCount) /
+            (options.kills + options.outages + 2)
+      ) {
+        const at = Date.now();
+        await takeDatabaseAway();
+        lastKill = Date.now();
+        outages.push({ doneAtOutage: progress, seconds: (Date.now() - at) / 1000 });
+      }
       await sleep(300);
       current = await state();
     }
@@ -343,6 +434,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     const served = JSON.stringify(current);
 
     const paidTwice = provider.answered - counts.succeeded;
+    const backlogRequests = provider.requests.filter((request) => request.model === "nobody-model").length;
     const checks: [string, boolean][] = [
       ["the run reached an end without a manual step", ["SUCCEEDED", "FAILED"].includes(run.status)],
       ["done + failed = expected", run.done_count + run.failed_count === run.expected_count],
@@ -353,9 +445,14 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       ],
       ["every stored success was a successful call", counts.succeeded <= provider.answered],
       [
-        "calls paid twice are only those in flight at a kill",
-        paidTwice >= 0 && paidTwice <= kills.length * 32,
+        "calls paid twice are only those in flight at a kill or an outage",
+        paidTwice >= 0 && paidTwice <= (kills.length + outages.length) * SLOTS,
       ],
+      [
+        `the database went away ${outages.length} time(s) and the run ended anyway`,
+        outages.length === options.outages,
+      ],
+      ["no call for the backlog no worker can call", backlogRequests === 0],
       ["no key in the database", counts.with_key === 0 && !run.last_error.includes(key)],
       ["no key in the logs", !logs.includes(key)],
       ["no key in responses", !served.includes(key)],
@@ -386,6 +483,8 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       failed: counts.failed,
       "calls paid twice": paidTwice,
       kills: kills.length,
+      "database outages": outages.length,
+      backlog: options.backlog,
       "slots occupied / calls open while work waits": `${(occupancy * 100).toFixed(0)}% / ${(slotUse * 100).toFixed(0)}%`,
       "progress resumed after restart": recoveries,
       seconds: Math.round(seconds),
@@ -424,6 +523,8 @@ async function main() {
         pg,
         completions: Number(option("--completions", short ? "300" : "2000")),
         kills: Number(option("--kills", short ? "2" : "6")),
+        outages: Number(option("--outages", "1")),
+        backlog: Number(option("--backlog", short ? "1000" : "25000")),
         lease: args.includes("--lease") ? option("--lease", "30") : undefined,
       }),
     );
