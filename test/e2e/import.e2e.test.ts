@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import {
   DatasetImportService,
   ImportOptions,
@@ -154,6 +156,48 @@ describe.each(BACKENDS)("dataset import (%s database)", (backend) => {
         2,
       ],
       [
+        "a JSON-escaped NUL in a label",
+        '{"text":"a b c","label":"x"}\n{"text":"d e f","label":"y\\u0000z"}\n',
+        "jsonl",
+        /NUL character in field "label"/,
+        2,
+      ],
+      [
+        "a JSON-escaped NUL in an id",
+        '{"idx":"1","text":"a b c","label":"x"}\n{"idx":"2\\u0000","text":"d e f","label":"y"}\n',
+        "jsonl",
+        /NUL character in field "idx"/,
+        2,
+      ],
+      [
+        "a lone surrogate in a label",
+        '{"text":"a b c","label":"x"}\n{"text":"d e f","label":"y\\ud800"}\n',
+        "jsonl",
+        /lone UTF-16 surrogate \(\\ud800\) in field "label"/,
+        2,
+      ],
+      [
+        "a lone surrogate in a text",
+        '{"text":"a b c","label":"x"}\n{"text":"d \\udc00 f","label":"y"}\n',
+        "jsonl",
+        /lone UTF-16 surrogate \(\\udc00\) in field "text"/,
+        2,
+      ],
+      [
+        "a JSON object where a text belongs",
+        '{"text":"a b c","label":"x"}\n{"text":{"nested":"d e f"},"label":"y"}\n',
+        "jsonl",
+        /field "text" holds a JSON object, not text/,
+        2,
+      ],
+      [
+        "two rows with the same id",
+        "idx,text,label\n7,a b c,x\n8,d e f,y\n7,g h i,x\n",
+        "csv",
+        /id "7" repeats the id of line 2/,
+        4,
+      ],
+      [
         "a TREC line without a label",
         "DESC:manner How are you ?\nWhat is this ?\n",
         "trec",
@@ -175,6 +219,42 @@ describe.each(BACKENDS)("dataset import (%s database)", (backend) => {
         expect(await tableCounts(database)).toEqual(before);
       },
     );
+
+    it("reads a UTF-16 file by its byte-order mark, and names UTF-32 instead of refusing it as bad UTF-8", async () => {
+      const bytesSource = (name: string, bytes: Buffer) => ({
+        fileName: name,
+        byteLength: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        open: () => Readable.from([bytes]),
+      });
+      const csv = "text,label\nunicode café text,x\nanother row here,y\n";
+      const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csv, "utf16le")]);
+      const read = await importer.importDataset(bytesSource("wide.csv", utf16), {
+        datasetName: "utf16",
+        format: "csv",
+        split: "train",
+      });
+      expect(read.rowCount).toBe(2);
+      const [{ text }] = await database.dataSource.query(
+        "SELECT text FROM instance WHERE dataset_id = $1 ORDER BY id LIMIT 1",
+        [read.dataset.id],
+      );
+      expect(text).toBe("unicode café text");
+
+      const before = await tableCounts(database);
+      const utf32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from("t\0\0\0", "latin1")]);
+      await expect(
+        importer.importDataset(bytesSource("wider.csv", utf32), {
+          datasetName: "utf32",
+          format: "csv",
+          split: "train",
+        }),
+      ).rejects.toMatchObject({
+        line: 1,
+        problem: expect.stringMatching(/UTF-32 \(little-endian, by its byte-order mark\).*save it as UTF-8/),
+      });
+      expect(await tableCounts(database)).toEqual(before);
+    });
 
     it("keeps nothing when the bad row comes after several thousand good ones", async () => {
       const before = await tableCounts(database);

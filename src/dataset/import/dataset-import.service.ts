@@ -186,6 +186,7 @@ export class DatasetImportService {
       existing && existing.labelVerbalizers.length > 0 && !options.allowNewLabels
         ? new Set(existing.labelVerbalizers.map((entry) => entry.label))
         : null;
+    const idLines = new Map<string, number>();
     try {
       for (let next: IteratorResult<RawRecord> = first; !next.done; next = await records.next()) {
         const row = mapRecord(next.value, mapping);
@@ -196,6 +197,16 @@ export class DatasetImportService {
               "is this file from another dataset? To add new labels on purpose, import with --allow-new-labels " +
               "(allowNewLabels: true)",
           );
+        if (row.externalId !== null) {
+          // Ids name rows (GLUE's idx, a file's own): two rows of one file with the same id are a broken file.
+          const earlier = idLines.get(row.externalId);
+          if (earlier !== undefined)
+            throw new ImportError(
+              next.value.line,
+              `id "${row.externalId}" repeats the id of line ${earlier}`,
+            );
+          idLines.set(row.externalId, next.value.line);
+        }
         labelCounts.set(row.label, (labelCounts.get(row.label) ?? 0) + 1);
         batch.push(row);
         if (batch.length >= BATCH_SIZE) await flush();

@@ -71,24 +71,47 @@ export function resolveFieldMapping(first: RawRecord, options: FieldMappingOptio
 export function mapRecord(record: RawRecord, mapping: FieldMapping): MappedRow {
   const text = requiredText(record, mapping.textFields[0]);
   const secondText = mapping.textFields.length === 2 ? requiredText(record, mapping.textFields[1]) : null;
-  const label = scalar(record.fields[mapping.labelField]).trim();
+  const label = scalar(record, mapping.labelField).trim();
   if (label === "") throw new ImportError(record.line, `missing label in field "${mapping.labelField}"`);
   if (label.length > 200) throw new ImportError(record.line, "label longer than 200 characters");
-  const externalId = mapping.idField ? scalar(record.fields[mapping.idField]).trim() || null : null;
+  storable(record, mapping.labelField, label);
+  const externalId = mapping.idField ? scalar(record, mapping.idField).trim() || null : null;
   if (externalId !== null && externalId.length > 200)
     throw new ImportError(record.line, "id longer than 200 characters");
+  if (externalId !== null) storable(record, mapping.idField!, externalId);
   return { line: record.line, text, secondText, label, externalId };
 }
 
 function requiredText(record: RawRecord, field: string): string {
-  const value = scalar(record.fields[field]).trim();
+  const value = scalar(record, field).trim();
   if (value === "") throw new ImportError(record.line, `empty text in field "${field}"`);
-  if (value.includes("\u0000")) throw new ImportError(record.line, `NUL character in field "${field}"`);
+  storable(record, field, value);
   return value;
 }
 
-function scalar(value: unknown): string {
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A value PostgreSQL can store as it is: no NUL, no lone UTF-16 surrogate (JSON's "\ud800" is not a character). */
+function storable(record: RawRecord, field: string, value: string): void {
+  if (value.includes("\u0000")) throw new ImportError(record.line, `NUL character in field "${field}"`);
+  const surrogate = LONE_SURROGATE.exec(value);
+  if (surrogate)
+    throw new ImportError(
+      record.line,
+      `a lone UTF-16 surrogate (\\u${surrogate[0].charCodeAt(0).toString(16)}) in field "${field}": not a character`,
+    );
+}
+
+/** A field as text: strings and numbers as they are; a JSON object, array or boolean is refused, not stringified. */
+function scalar(record: RawRecord, field: string): string {
+  const value = record.fields[field];
   if (value === undefined || value === null) return "";
-  if (typeof value === "object") return JSON.stringify(value);
+  if (typeof value === "object")
+    throw new ImportError(
+      record.line,
+      `field "${field}" holds a JSON ${Array.isArray(value) ? "array" : "object"}, not text`,
+    );
+  if (typeof value === "boolean")
+    throw new ImportError(record.line, `field "${field}" holds a boolean, not text`);
   return String(value);
 }

@@ -10,10 +10,18 @@ export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
  * `latin1` reads ISO-8859-1 on purpose (its Windows-1252 superset, as browsers do).
  */
 export function decodingStream(encoding: ImportEncoding): Transform {
-  const decoder = new TextDecoder(encoding === "utf8" ? "utf-8" : "windows-1252", {
-    fatal: true,
-    ignoreBOM: false,
-  });
+  let decoder: InstanceType<typeof TextDecoder> | null = null;
+  /** The decoder, chosen by the first bytes: a UTF-16 byte-order mark is honoured, a UTF-32 one named. */
+  const decoderFor = (first: Buffer): InstanceType<typeof TextDecoder> => {
+    const bom = byteOrderMark(first);
+    if (bom === "utf-32le" || bom === "utf-32be")
+      throw new ImportError(
+        1,
+        `the file is UTF-32 (${bom === "utf-32le" ? "little" : "big"}-endian, by its byte-order mark), which memicl does not read: save it as UTF-8`,
+      );
+    const label = bom ?? (encoding === "utf8" ? "utf-8" : "windows-1252");
+    return new TextDecoder(label, { fatal: true, ignoreBOM: false });
+  };
   let line = 1;
   const check = (text: string) => {
     const nul = text.indexOf("\u0000");
@@ -28,6 +36,12 @@ export function decodingStream(encoding: ImportEncoding): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       let text: string;
+      try {
+        decoder ??= decoderFor(chunk);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
       try {
         text = decoder.decode(chunk, { stream: true });
       } catch {
@@ -45,7 +59,7 @@ export function decodingStream(encoding: ImportEncoding): Transform {
     },
     flush(done: TransformCallback) {
       try {
-        const rest = decoder.decode();
+        const rest = decoder ? decoder.decode() : "";
         check(rest);
         done(null, rest || undefined);
       } catch (error) {
@@ -83,4 +97,15 @@ function count(text: string, character: string): number {
   let found = 0;
   for (let index = text.indexOf(character); index >= 0; index = text.indexOf(character, index + 1)) found++;
   return found;
+}
+
+/** The Unicode encoding a file's byte-order mark names (UTF-32 checked before UTF-16, whose marks they extend). */
+export function byteOrderMark(bytes: Buffer): "utf-16le" | "utf-16be" | "utf-32le" | "utf-32be" | null {
+  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0)
+    return "utf-32le";
+  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff)
+    return "utf-32be";
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
 }
