@@ -72,6 +72,8 @@ export function formatError(logger: Logger) {
 const VALUE_ERRORS: Record<string, string> = {
   "22P02": "a value in the request has the wrong form",
   "22021": "a value in the request holds a character PostgreSQL cannot store (NUL)",
+  // A NUL in a value stored as JSON (a judge's model name, say).
+  "22P05": "a value in the request holds a character PostgreSQL cannot store (NUL)",
   "22003": "a number in the request is out of range",
   "22007": "a date in the request has the wrong form",
   "22008": "a date in the request is out of range",

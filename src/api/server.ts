@@ -57,6 +57,9 @@ export async function startServer(
     sendError(response, 403, refusal, "FORBIDDEN");
   });
   const httpServer = http.createServer(app);
+  // A request (headers and body) must arrive within a minute: a client trickling a body holds a socket no longer.
+  httpServer.requestTimeout = 60_000;
+  httpServer.headersTimeout = 20_000;
   const schema = await createSchema();
   const subscriptions = startSubscriptions(httpServer, schema, config, services, logger);
   const apollo = new ApolloServer<Context>({

@@ -58,6 +58,9 @@ export const FIELD_ROLES: Record<string, Role> = {
   "Query.promptTemplate": "viewer",
   "Query.judgePrompt": "viewer",
   "Query.completionsToReview": "reviewer",
+  // Where the workers run (machine names, process ids) is for those who run the service.
+  "Worker.host": "admin",
+  "Worker.pid": "admin",
 };
 
 /** Field names that say a field holds a prompt or a model's output: each such field must have a rule above. */

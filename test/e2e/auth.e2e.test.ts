@@ -114,6 +114,13 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
     expect(health.status).toBe(200);
   });
 
+  it("shows where workers run (host, pid) to admins only", async () => {
+    const viewer = await call(api, keys.viewer, "{ workers { host pid } }");
+    expect(code(viewer)).toBe("FORBIDDEN");
+    expect((await call(api, keys.viewer, "{ workers { role concurrency providers } }")).errors).toBeUndefined();
+    expect((await call(api, keys.admin, "{ workers { host pid } }")).errors).toBeUndefined();
+  });
+
   it("lets a viewer read, outputs included, and nothing more", async () => {
     const read = await call(api, keys.viewer, DATASETS);
     expect(read.errors).toBeUndefined();
