@@ -37,13 +37,16 @@ export function formatError(logger: Logger) {
       };
     }
     if (original instanceof ArgumentValidationError) {
-      const problems = original.extensions.validationErrors as {
-        property: string;
-        constraints?: Record<string, string>;
-      }[];
-      const messages = problems.flatMap((problem) =>
-        Object.values(problem.constraints ?? { invalid: `${problem.property} is invalid` }),
-      );
+      type Problem = { property: string; constraints?: Record<string, string>; children?: Problem[] };
+      const problems = original.extensions.validationErrors as Problem[];
+      // Nested inputs (a judge inside startRun) report their own fields' constraints, not "judge is invalid".
+      const messagesOf = (problem: Problem): string[] =>
+        problem.constraints
+          ? Object.values(problem.constraints)
+          : problem.children && problem.children.length > 0
+            ? problem.children.flatMap(messagesOf)
+            : [`${problem.property} is invalid`];
+      const messages = problems.flatMap(messagesOf);
       return {
         message: `invalid input: ${messages.join("; ")}`,
         path,

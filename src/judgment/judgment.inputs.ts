@@ -1,7 +1,11 @@
-import { IsOptional, Length, MaxLength } from "class-validator";
+import { IsOptional, Length, Matches, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
 import { JudgeKind, Judgment, Verdict } from "./judgment.entity";
+
+/** No NUL character (PostgreSQL cannot store one, in text or in JSON). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is exactly what it refuses
+const NO_NUL = /^[^\u0000]*$/;
 
 @InputType({ description: "Runs to act on: one run, or every run of an experiment." })
 export class JudgingScope {
@@ -57,11 +61,13 @@ export class JudgeInput {
   @Field(() => String, { nullable: true, description: "LLM: a configured provider." })
   @IsOptional()
   @MaxLength(100)
+  @Matches(NO_NUL, { message: "judge.provider must not contain a NUL character" })
   provider?: string;
 
   @Field(() => String, { nullable: true, description: "LLM: the model." })
   @IsOptional()
   @MaxLength(200)
+  @Matches(NO_NUL, { message: "judge.model must not contain a NUL character" })
   model?: string;
 
   @Field(() => Int, { nullable: true, description: "LLM: the judge prompt version; the latest when absent." })

@@ -117,7 +117,9 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
   it("shows where workers run (host, pid) to admins only", async () => {
     const viewer = await call(api, keys.viewer, "{ workers { host pid } }");
     expect(code(viewer)).toBe("FORBIDDEN");
-    expect((await call(api, keys.viewer, "{ workers { role concurrency providers } }")).errors).toBeUndefined();
+    expect(
+      (await call(api, keys.viewer, "{ workers { role concurrency providers } }")).errors,
+    ).toBeUndefined();
     expect((await call(api, keys.admin, "{ workers { host pid } }")).errors).toBeUndefined();
   });
 

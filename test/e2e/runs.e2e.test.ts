@@ -401,6 +401,32 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     expect(fake.requests.filter((request) => request.model === "m")).toHaveLength(6);
   });
 
+  it("refuses a NUL in the judge's model or provider as bad input", async () => {
+    for (const judge of [
+      { kind: "LLM", provider: "fake", model: "m\u0000" },
+      { kind: "LLM", provider: "fa\u0000ke", model: "m" },
+    ]) {
+      const response = await api.gql(
+        `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`,
+        {
+          input: {
+            sampleId: small,
+            kind: "MEMORIZATION",
+            setting: "FULL_INFORMATION",
+            shots: 0,
+            provider: "sim",
+            model: "m",
+            judge,
+          },
+        },
+      );
+      expect(response.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/must not contain a NUL character/),
+        extensions: { code: "BAD_USER_INPUT" },
+      });
+    }
+  });
+
   it("starts a run once per idempotency key", async () => {
     const input = {
       sampleId: small,
