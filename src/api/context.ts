@@ -14,6 +14,7 @@ import { Logger } from "../logging/logger";
 import { Run } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { RenderBudget } from "../template/prompt.service";
 import { Services } from "./services";
 
 /** Per-request loaders: every relation a list can reach is batched, so nested lists cost one query per level. */
@@ -52,6 +53,8 @@ export interface Context {
   logger: Logger;
   /** The API key that made the request (null when authentication is off). */
   principal: Principal | null;
+  /** Prompts this request's estimates may still render (all its `estimateGrid` aliases share it). */
+  estimateBudget: RenderBudget;
 }
 
 /** Loaders keyed by objects compare keys by value. */
@@ -90,5 +93,12 @@ export function createContext(
   logger: Logger,
   principal: Principal | null = null,
 ): Context {
-  return { config, services, loaders: createLoaders(services), logger, principal };
+  return {
+    config,
+    services,
+    loaders: createLoaders(services),
+    logger,
+    principal,
+    estimateBudget: { remaining: config.maxEstimatePrompts },
+  };
 }

@@ -33,6 +33,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest GraphQL query depth accepted. */
   maxQueryDepth: number;
+  /** Prompts one request's grid estimates may render in all (instances x cells). */
+  maxEstimatePrompts: number;
   /** Largest inline body accepted by `importDataset`, in bytes. */
   maxInlineImportBytes: number;
   /** Largest field of an imported row, in bytes. */
@@ -78,6 +80,7 @@ const schema = z.object({
   MEMICL_DATA_DIR: z.string().min(1, "must not be empty").optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   MEMICL_MAX_QUERY_DEPTH: integer(2, 100).default(12),
+  MEMICL_MAX_ESTIMATE_PROMPTS: integer(1, 100_000_000).default(100_000),
   MEMICL_MAX_INLINE_IMPORT_BYTES: integer(1, 1_000_000_000).default(20_000_000),
   MEMICL_MAX_FIELD_BYTES: integer(1, 1_000_000_000).default(1_000_000),
   MEMICL_PROVIDERS_FILE: z.string().min(1).optional(),
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ...dataDirOf(value.MEMICL_DATA_DIR, env, cwd),
     logLevel: value.LOG_LEVEL,
     maxQueryDepth: value.MEMICL_MAX_QUERY_DEPTH,
+    maxEstimatePrompts: value.MEMICL_MAX_ESTIMATE_PROMPTS,
     maxInlineImportBytes: value.MEMICL_MAX_INLINE_IMPORT_BYTES,
     maxFieldBytes: value.MEMICL_MAX_FIELD_BYTES,
     providers,

@@ -196,6 +196,14 @@ function emptyItem(): PromptItem {
   return { initialSegment: "", subsequentSegment: "", text: "", secondText: null, label: "" };
 }
 
+/** Prompts an estimate renders when no budget is given (the CLI): the paper's grid of four datasets is 16,000. */
+export const MAX_ESTIMATE_RENDERS = 100_000;
+
+/** What one request may still render, shared by every estimate it asks for (aliases included). */
+export interface RenderBudget {
+  remaining: number;
+}
+
 export interface GridEstimateRequest extends GridSpec {
   sampleIds: string[];
   inputPricePerMillionTokens?: number;
@@ -214,6 +222,7 @@ export async function estimateGrid(
   samples: SampleService,
   request: GridEstimateRequest,
   provider: GridEstimateProvider | null = null,
+  budget: RenderBudget = { remaining: MAX_ESTIMATE_RENDERS },
 ) {
   const rows: {
     sample: Sample;
@@ -229,17 +238,24 @@ export async function estimateGrid(
   const warnings: string[] = [];
   const sampleRows: Sample[] = [];
   for (const sampleId of request.sampleIds) sampleRows.push(await samples.get(sampleId));
-  for (const cell of gridCells(sampleRows, request)) {
-    const {
-      prompts: instances,
-      promptTokens,
-      largestPromptTokens,
-    } = await prompts.estimateRunTokens({
-      sampleId: cell.sample.id,
-      kind: cell.kind,
-      setting: cell.setting,
-      shots: cell.shots,
-    });
+  const cells = gridCells(sampleRows, request);
+  // The work is one rendering and count per instance and cell (repeats only multiply): weighed before any is done,
+  // so one small request cannot start minutes of CPU.
+  const instanceCounts = await samples.instanceCounts(sampleRows.map((sample) => sample.id));
+  const perSample = new Map(sampleRows.map((sample, index) => [sample.id, instanceCounts[index]]));
+  const renders = cells.reduce((total, cell) => total + (perSample.get(cell.sample.id) ?? 0), 0);
+  if (renders > budget.remaining)
+    throw new BadInputError(
+      `this estimate would render ${renders} prompts (${cells.length} cells) and the request may render ` +
+        `${budget.remaining} more (MEMICL_MAX_ESTIMATE_PROMPTS): ask for fewer samples or k values at a time`,
+      { field: "sampleIds" },
+    );
+  budget.remaining -= renders;
+  for (const cell of cells) {
+    const spec = { sampleId: cell.sample.id, kind: cell.kind, setting: cell.setting, shots: cell.shots };
+    const { prompts: instances, promptTokens, largestPromptTokens } = await prompts.estimateRunTokens(spec);
+    // Other requests are served between cells.
+    await new Promise((resolve) => setImmediate(resolve));
     rows.push({
       sample: cell.sample,
       kind: cell.kind,

@@ -143,8 +143,8 @@ export class TemplateResolver {
   @Query(() => GridEstimate, {
     description: "Calls, prompt tokens and a cost bound for a grid, before it runs.",
   })
-  estimateGrid(@Arg("input") input: EstimateGridInput, @Ctx() { services }: Context) {
+  estimateGrid(@Arg("input") input: EstimateGridInput, @Ctx() { services, estimateBudget }: Context) {
     const provider = input.provider ? services.providers.config(input.provider) : null;
-    return estimateGrid(services.prompts, services.samples, input, provider);
+    return estimateGrid(services.prompts, services.samples, input, provider, estimateBudget);
   }
 }
