@@ -6,6 +6,7 @@ import { Demonstration } from "../demonstration/demonstration.entity";
 import { Experiment } from "../experiment/experiment.entity";
 import { Instance } from "../instance/instance.entity";
 import { Judgment } from "../judgment/judgment.entity";
+import { ProviderCallSlot } from "../llm/call-slot.entity";
 import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { InstanceVerdictCount } from "../results/instance-verdict-count.entity";
@@ -33,6 +34,7 @@ export const ENTITIES = [
   MetricState,
   ResponseCacheEntry,
   ProviderRateBucket,
+  ProviderCallSlot,
   RunVerdictCount,
   InstanceVerdictCount,
   Worker,

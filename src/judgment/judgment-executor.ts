@@ -101,7 +101,10 @@ export class JudgmentExecutor {
     } else {
       const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
         stop: this.providers.stopSignal,
-        beforeAttempt: (signal) => handle.limiter.acquire(600, signal),
+        beforeAttempt: async (signal) => {
+          await handle.limiter.acquire(600, signal);
+          return handle.limiter.acquireSlot(signal);
+        },
       });
       // This process is stopping: the job fails here and the queue gives it to the next worker.
       if (!outcome.ok && outcome.stopped)

@@ -32,7 +32,8 @@ export async function callWithRetries(
   request: ChatRequest,
   policy: RetryPolicy,
   hooks: {
-    beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+    /** Waits for what the attempt needs (rate limits, a shared slot); may return what gives it back afterwards. */
+    beforeAttempt?: (signal: AbortSignal) => Promise<void | null | (() => Promise<void>)>;
     shouldStop?: () => Promise<boolean>;
     stop?: AbortSignal;
     /** After each attempt: how long it took, and its error (null when it answered) and whether it is tried again. */
@@ -58,13 +59,17 @@ export async function callWithRetries(
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
     // Waiting for a slot of the rate limits is not part of the attempt: its timeout starts when the call does,
     // and only `stop` ends the wait (a long wait never fails an item that was never sent).
+    let giveBack: void | null | (() => Promise<void>);
     try {
-      await hooks.beforeAttempt?.(hooks.stop ?? NEVER);
+      giveBack = await hooks.beforeAttempt?.(hooks.stop ?? NEVER);
     } catch (error) {
       if (hooks.stop?.aborted) return stopped();
       throw error;
     }
-    if (hooks.stop?.aborted) return stopped();
+    if (hooks.stop?.aborted) {
+      await giveBack?.().catch(() => {});
+      return stopped();
+    }
     const attempt = abortableAttempt(policy.timeoutMs, hooks.stop);
     try {
       attempts += 1;
@@ -85,6 +90,8 @@ export async function callWithRetries(
       }
     } finally {
       attempt.done();
+      // A shared slot is given back when the attempt ends, whatever its end (its lease lapses if this fails).
+      if (giveBack) void giveBack().catch(() => {});
     }
     const error = lastError!;
     const willRetry = error.retryable && attempts < policy.maxAttempts;

@@ -9,8 +9,13 @@ const price = z.object({
 });
 
 const limits = {
-  /** Calls in flight at once, across every worker on the database. */
+  /** Calls in flight at once: in each process (`process`, the default), or across every process on the database. */
   maxConcurrency: z.number().int().min(1).max(1000).default(8),
+  /**
+   * `database`: `maxConcurrency` holds across every memicl process on the database (a leased slot per call: two
+   * statements a call); `process`: each process makes up to `maxConcurrency` calls at once.
+   */
+  maxConcurrencyScope: z.enum(["process", "database"]).default("process"),
   requestsPerMinute: z.number().positive().nullable().default(null),
   tokensPerMinute: z.number().positive().nullable().default(null),
   timeoutSeconds: z.number().positive().max(3600).default(60),

@@ -2,9 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DataSource } from "typeorm";
 import { ProviderConfig } from "./provider-config";
 
-/** A rate limit holding a request back: which one, its size, and when the next slot is expected. */
+/**
+ * A limit holding a request back: which one (`requests`, `tokens` per minute, or `calls-in-flight` for a
+ * database-wide maxConcurrency), its size, and when the next slot is expected.
+ */
 export interface RateLimitWait {
   kind: string;
+  /** The limit: per minute for the rates, calls at once for `calls-in-flight`. */
   perMinute: number;
   until: Date;
   /** How long this request has waited for the limit so far. */
@@ -13,6 +17,8 @@ export interface RateLimitWait {
 
 /** How a run says it waits for a provider's rate limit (the reconciler writes the same words). */
 export function rateLimitReason(provider: string, wait: RateLimitWait): string {
+  if (wait.kind === "calls-in-flight")
+    return `waiting for a call slot of provider "${provider}" (maxConcurrency ${wait.perMinute} across all processes)`;
   return (
     `waiting for the ${wait.kind}-per-minute limit of provider "${provider}" (${wait.perMinute} per minute); ` +
     `next slot about ${wait.until.toISOString().slice(0, 19)}Z`
@@ -60,6 +66,68 @@ export class SharedRateLimiter {
     await this.ready;
     if (this.provider.requestsPerMinute !== null) await this.take("requests", 1, signal, onWait);
     if (this.provider.tokensPerMinute !== null) await this.take("tokens", tokens, signal, onWait);
+  }
+
+  /**
+   * With `maxConcurrencyScope: database`, waits for one of the provider's `maxConcurrency` slots shared by every
+   * process on the database and leases it for the attempt (the lease outlives the attempt's timeout, so a dead
+   * process's slot comes back on its own); returns what gives it back. Otherwise returns null at once: the
+   * process's own slot pool is the limit.
+   */
+  async acquireSlot(
+    signal: AbortSignal,
+    onWait?: (wait: RateLimitWait) => void,
+  ): Promise<(() => Promise<void>) | null> {
+    if (this.provider.maxConcurrencyScope !== "database") return null;
+    this.slotsReady ??= this.configureSlots();
+    await this.slotsReady;
+    const started = performance.now();
+    let pause = 5;
+    for (;;) {
+      const [taken]: [{ slot: number; token: string }[], number] = await this.dataSource.query(
+        // The free slot is a scalar subquery (evaluated once): as a joined subquery, the planner rescanned it for
+        // every row and one statement took every free slot.
+        `UPDATE provider_call_slot SET token = gen_random_uuid(),
+                until = clock_timestamp() + make_interval(secs => $2)
+         WHERE provider = $1 AND slot = (
+           SELECT slot FROM provider_call_slot
+           WHERE provider = $1 AND (token IS NULL OR until < clock_timestamp())
+           ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING slot, token`,
+        [this.provider.name, this.provider.timeoutSeconds + 30],
+      );
+      if (taken.length > 0) {
+        const { slot, token } = taken[0];
+        return async () => {
+          await this.dataSource.query(
+            "UPDATE provider_call_slot SET token = NULL, until = NULL WHERE provider = $1 AND slot = $2 AND token = $3",
+            [this.provider.name, slot, token],
+          );
+        };
+      }
+      onWait?.({
+        kind: "calls-in-flight",
+        perMinute: this.provider.maxConcurrency,
+        until: new Date(Date.now() + pause),
+        waitedMs: performance.now() - started,
+      });
+      await sleep(pause, undefined, { signal });
+      pause = Math.min(200, pause * 2);
+    }
+  }
+
+  private slotsReady: Promise<void> | null = null;
+
+  private async configureSlots(): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO provider_call_slot (provider, slot) SELECT $1, generate_series(0, $2 - 1)
+       ON CONFLICT (provider, slot) DO NOTHING`,
+      [this.provider.name, this.provider.maxConcurrency],
+    );
+    await this.dataSource.query("DELETE FROM provider_call_slot WHERE provider = $1 AND slot >= $2", [
+      this.provider.name,
+      this.provider.maxConcurrency,
+    ]);
   }
 
   private perMinute(kind: string): number {

@@ -217,8 +217,10 @@ export class CompletionExecutor {
       beforeAttempt: async (signal) => {
         const waitStarted = performance.now();
         await handle.limiter.acquire(estimatedTokens, signal, (wait) => this.sayWaiting(run, wait));
+        const giveBack = await handle.limiter.acquireSlot(signal, (wait) => this.sayWaiting(run, wait));
         const waited = (performance.now() - waitStarted) / 1000;
         if (waited > 0.001) rateLimitWait.inc({ provider: run.provider }, waited);
+        return giveBack;
       },
       afterAttempt: ({ seconds, error, willRetry }) => {
         providerCallDuration.observe({ provider: run.provider, outcome: error ? "error" : "ok" }, seconds);

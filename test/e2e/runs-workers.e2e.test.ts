@@ -39,6 +39,7 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
     const file = providersFile({
       slow: { type: "openai", baseUrl: url, maxConcurrency: 4, timeoutSeconds: 5 },
       limited: { type: "openai", baseUrl: url, maxConcurrency: 8, requestsPerMinute: 120 },
+      shared: { type: "openai", baseUrl: url, maxConcurrency: 3, maxConcurrencyScope: "database" },
     });
     // A killed worker's items come back at once (its pid is gone on this host), whatever the lease; a short
     // lease would let a live worker that a loaded machine stalls for a few seconds lose items it is calling.
@@ -118,5 +119,38 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
     const span = (fake.requests.at(-1)!.at - fake.requests[0].at) / 1000;
     expect(span).toBeGreaterThanOrEqual(6.5);
     expect((fake.requests.length - 2) / span).toBeLessThanOrEqual(2.2);
+  }, 90_000);
+
+  it("holds a database-wide maxConcurrency across two workers, and gives every slot back", async () => {
+    fake.fallback = { kind: "answer", delayMs: 300 };
+    fake.maxInFlight = 0;
+    const sampleId = await classificationSample(api, "shared", {
+      rows: 60,
+      instances: 18,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const a = startWorker();
+    const b = startWorker();
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "shared",
+      model: "m",
+    });
+    const done = await waitForRun(api, run.id, finished, 60_000);
+    a.kill("SIGTERM");
+    b.kill("SIGTERM");
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 18 });
+    expect(fake.requests).toHaveLength(18);
+    // Each process would make 3 calls at once: together, never more than 3.
+    expect(fake.maxInFlight).toBeLessThanOrEqual(3);
+    expect(fake.maxInFlight).toBeGreaterThanOrEqual(2);
+    const slots = await api.database.dataSource.query(
+      "SELECT count(*)::int AS held FROM provider_call_slot WHERE provider = 'shared' AND token IS NOT NULL",
+    );
+    expect(slots[0].held).toBe(0);
   }, 90_000);
 });
