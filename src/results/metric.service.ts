@@ -124,12 +124,29 @@ export class MetricService {
         [experimentId],
       );
       if (stored && stored.computed_at.getTime() >= state.readAt.getTime()) return null;
-      await manager.query("DELETE FROM metric WHERE experiment_id = $1", [experimentId]);
+      // Rows keep their ids across rewrites (matched by name and scope): a client paging with a cursor while the
+      // rows are rewritten sees each row once, not the whole list again under new ids.
       await manager.query(
-        `INSERT INTO metric (experiment_id, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at)
-         SELECT $1, r->>'name', r->'scope', (r->>'value')::float8, (r->>'numerator')::int,
-                (r->>'denominator')::int, (r->>'ciLow')::float8, (r->>'ciHigh')::float8, $3
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, i) ORDER BY i`,
+        `WITH input AS (
+           SELECT r->>'name' AS name, r->'scope' AS scope, (r->>'value')::float8 AS value,
+                  (r->>'numerator')::int AS numerator, (r->>'denominator')::int AS denominator,
+                  (r->>'ciLow')::float8 AS ci_low, (r->>'ciHigh')::float8 AS ci_high, i
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, i)
+         ), updated AS (
+           UPDATE metric AS m
+           SET value = input.value, numerator = input.numerator, denominator = input.denominator,
+               ci_low = input.ci_low, ci_high = input.ci_high, computed_at = $3
+           FROM input
+           WHERE m.experiment_id = $1 AND m.name = input.name AND m.scope = input.scope
+           RETURNING input.i
+         ), removed AS (
+           DELETE FROM metric AS m
+           WHERE m.experiment_id = $1
+             AND NOT EXISTS (SELECT 1 FROM input WHERE input.name = m.name AND input.scope = m.scope)
+         )
+         INSERT INTO metric (experiment_id, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at)
+         SELECT $1, name, scope, value, numerator, denominator, ci_low, ci_high, $3
+         FROM input WHERE i NOT IN (SELECT i FROM updated) ORDER BY i`,
         [experimentId, JSON.stringify(rows), state.readAt],
       );
       await manager.query(

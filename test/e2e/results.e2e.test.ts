@@ -389,6 +389,9 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     for (const metric of metrics) expect(METRIC_NAMES).toContain(metric.name);
     const ids = metrics.map((metric) => Number(metric.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // A row is its name and scope: one row each, so a rewrite can keep every row's id (and a cursor's place).
+    const keys = metrics.map((metric) => `${metric.name} ${JSON.stringify(metric.scope)}`);
+    expect(new Set(keys).size).toBe(keys.length);
     const judged = { judge: "effective" };
     for (const [rows, measure] of [
       [report.memorization, "EXACT_OR_NEAR_EXACT"],
@@ -524,6 +527,15 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       { f: { experimentId, names: ["performance.accuracy"] }, after: first.data!.metrics.pageInfo.endCursor },
     );
     expect(rest.data!.metrics.edges.map((edge: any) => edge.node.scope.shots)).toEqual([20]);
+    // The rows are rewritten when a run changes (a review, a rejudge): a cursor taken before keeps its place.
+    await api.database.dataSource.query("UPDATE run SET done_count = done_count WHERE experiment_id = $1", [
+      experimentId,
+    ]);
+    const again = await api.gql(
+      `query($f: MetricFilter!, $after: String) { metrics(filter: $f, first: 10, after: $after) { edges { node { id scope { shots } } } } }`,
+      { f: { experimentId, names: ["performance.accuracy"] }, after: first.data!.metrics.pageInfo.endCursor },
+    );
+    expect(again.data!.metrics.edges.map((edge: any) => edge.node.scope.shots)).toEqual([20]);
     const unknown = await api.gql(
       `query($f: MetricFilter!) { metrics(filter: $f) { edges { node { id } } } }`,
       {
