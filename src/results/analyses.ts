@@ -391,7 +391,8 @@ export function performanceRows(
 
 /**
  * Per memorization cell: performance (same sample and k, all repeats) of the memorized instances against the
- * others, the difference with its Newcombe interval, and Fisher's exact test over completions.
+ * others; the difference with its Newcombe interval, and Fisher's exact test, over instances (each correct or not
+ * by the majority of its repeats), since repeats of one instance are not independent draws.
  */
 export function memorizedVsNot(
   outcomes: readonly InstanceOutcome[],
@@ -406,8 +407,8 @@ export function memorizedVsNot(
     JSON.stringify([row.sampleId, row.setting, row.shots]),
   ).values()) {
     const groups = {
-      memorized: { instances: 0, n: 0, correct: 0 },
-      notMemorized: { instances: 0, n: 0, correct: 0 },
+      memorized: { instances: 0, n: 0, correct: 0, correctInstances: 0 },
+      notMemorized: { instances: 0, n: 0, correct: 0, correctInstances: 0 },
     };
     for (const outcome of cell) {
       const verdict = instanceVerdict(outcome);
@@ -419,11 +420,13 @@ export function memorizedVsNot(
       group.instances += 1;
       group.n += answered.n;
       group.correct += answered.correct;
+      // The instance is the unit: its repeats are not independent (at temperature 0 they are identical).
+      if (2 * answered.correct > answered.n) group.correctInstances += 1;
     }
     const m = groups.memorized;
     const u = groups.notMemorized;
     if (m.instances + u.instances === 0) continue;
-    const difference = newcombeDifference(m.correct, m.n, u.correct, u.n);
+    const difference = newcombeDifference(m.correctInstances, m.instances, u.correctInstances, u.instances);
     const info = samples.get(cell[0].sampleId);
     rows.push({
       dataset: info?.dataset ?? "?",
@@ -435,7 +438,12 @@ export function memorizedVsNot(
       difference: difference?.difference ?? null,
       differenceCiLow: difference?.low ?? null,
       differenceCiHigh: difference?.high ?? null,
-      pValue: fisherExact(m.correct, m.n - m.correct, u.correct, u.n - u.correct),
+      pValue: fisherExact(
+        m.correctInstances,
+        m.instances - m.correctInstances,
+        u.correctInstances,
+        u.instances - u.correctInstances,
+      ),
       pValueHolm: null,
     });
   }

@@ -163,6 +163,14 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       ciLow: row.differenceCiLow,
       ciHigh: row.differenceCiHigh,
     });
+    for (const [name, group] of [
+      ["memorized_vs_not.instance_accuracy_memorized", row.memorized],
+      ["memorized_vs_not.instance_accuracy_not_memorized", row.notMemorized],
+    ] as const)
+      push(name, scope, group.instances ? group.correctInstances / group.instances : null, {
+        numerator: group.correctInstances,
+        denominator: group.instances,
+      });
     push("memorized_vs_not.fisher_p", scope, row.pValue);
     push("memorized_vs_not.fisher_p_holm", scope, row.pValueHolm);
   }
@@ -263,6 +271,8 @@ export const METRIC_NAMES = [
   "memorized_vs_not.accuracy_not_memorized",
   "memorized_vs_not.memorized_instances",
   "memorized_vs_not.difference",
+  "memorized_vs_not.instance_accuracy_memorized",
+  "memorized_vs_not.instance_accuracy_not_memorized",
   "memorized_vs_not.fisher_p",
   "memorized_vs_not.fisher_p_holm",
   "correlation.pearson",

@@ -201,19 +201,28 @@ export class AccuracyGroup {
   @Field(() => Int, { description: "Performance completions of those instances (all repeats)." })
   n: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Of those completions, the correct ones." })
   correct: number;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: "correct / n: accuracy over every repeat." })
   accuracy: number | null;
+
+  @Field(() => Int, {
+    description:
+      "Instances correct on the majority of their repeats (a tie counts as not correct): the unit of the " +
+      "difference, its interval and the test.",
+  })
+  correctInstances: number;
 }
 
 @ObjectType({
   description:
     "Performance accuracy (same sample, same k, all repeats) on the instances that are memorized (exact or " +
     "near-exact) in this setting and k vs those that are not, with the difference, its 95% Newcombe interval and " +
-    "Fisher's exact test. An instance with several judged completions in the cell is memorized when at least " +
-    "half of them are. Unjudged instances are in neither group.",
+    "Fisher's exact test, all three over instances (each counted once: correct on the majority of its repeats), " +
+    "not completions: at temperature 0 the repeats agree, and counting them as independent made the test reject " +
+    "a true null 24% of the time at alpha 0.05. An instance with several judged completions in the cell is " +
+    "memorized when at least half of them are. Unjudged instances are in neither group.",
   implements: SampleScoped,
 })
 export class MemorizedVsNotRow extends SampleScoped {
@@ -232,7 +241,10 @@ export class MemorizedVsNotRow extends SampleScoped {
   @Field(() => AccuracyGroup)
   notMemorized: AccuracyGroup;
 
-  @Field(() => Float, { nullable: true, description: "Accuracy memorized minus accuracy not memorized." })
+  @Field(() => Float, {
+    nullable: true,
+    description: "Share of instances correct, memorized minus not memorized (see correctInstances).",
+  })
   difference: number | null;
 
   @Field(() => Float, { nullable: true })
@@ -243,7 +255,7 @@ export class MemorizedVsNotRow extends SampleScoped {
 
   @Field(() => Float, {
     nullable: true,
-    description: "Fisher's exact test (two-sided) of correct/wrong x memorized/not, over completions.",
+    description: "Fisher's exact test (two-sided) of correct/wrong x memorized/not, over instances.",
   })
   pValue: number | null;
 

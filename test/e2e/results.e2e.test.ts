@@ -12,7 +12,7 @@ const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
   memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
   memorizationByRegime { ${SAMPLE} dataset setting regime n memorized rate ciLow ciHigh intervalMethod }
   performance { ${SAMPLE} dataset shots repeats n correct unparseable failed accuracy ciLow ciHigh intervalMethod meanAccuracy accuracyStandardDeviation }
-  memorizedVsNotMemorized { ${SAMPLE} dataset setting shots memorized { instances n correct accuracy } notMemorized { instances n correct accuracy } difference differenceCiLow differenceCiHigh pValue pValueHolm }
+  memorizedVsNotMemorized { ${SAMPLE} dataset setting shots memorized { instances n correct accuracy correctInstances } notMemorized { instances n correct accuracy correctInstances } difference differenceCiLow differenceCiHigh pValue pValueHolm }
   correlations { ${SAMPLE} dataset setting measure n pearson pearsonPValue pearsonPValueHolm pearsonCiLow pearsonCiHigh spearman spearmanPValue spearmanPValueHolm spearmanPValueMethod points { shots memorization performance } }
   settingComparisons { ${PAIRED} }
   zeroVsFewShot { ${PAIRED} }
@@ -273,12 +273,34 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
         correct: inGroup.filter((n: any) => n.correct).length,
       });
       expect(row.notMemorized.n).toBe(nodes.length - inGroup.length);
-      const m = row.memorized;
-      const u = row.notMemorized;
-      if (m.n && u.n) {
-        expect(row.difference).toBeCloseTo(m.correct / m.n - u.correct / u.n, 12);
+      // Over instances: each correct when the majority of its repeats are.
+      const byInstance = new Map<string, { n: number; correct: number }>();
+      for (const node of nodes) {
+        const entry = byInstance.get(node.sampledInstance.id) ?? { n: 0, correct: 0 };
+        entry.n += 1;
+        if (node.correct) entry.correct += 1;
+        byInstance.set(node.sampledInstance.id, entry);
+      }
+      const correctInstances = (inMemorized: boolean) =>
+        [...byInstance.entries()].filter(
+          ([id, entry]) => memorized.has(id) === inMemorized && 2 * entry.correct > entry.n,
+        ).length;
+      const m = { ...row.memorized, correctInstances: correctInstances(true) };
+      const u = { ...row.notMemorized, correctInstances: correctInstances(false) };
+      expect(row.memorized.correctInstances).toBe(m.correctInstances);
+      expect(row.notMemorized.correctInstances).toBe(u.correctInstances);
+      if (m.instances && u.instances) {
+        expect(row.difference).toBeCloseTo(
+          m.correctInstances / m.instances - u.correctInstances / u.instances,
+          12,
+        );
         expect(row.pValue).toBeCloseTo(
-          fisherExact(m.correct, m.n - m.correct, u.correct, u.n - u.correct)!,
+          fisherExact(
+            m.correctInstances,
+            m.instances - m.correctInstances,
+            u.correctInstances,
+            u.instances - u.correctInstances,
+          )!,
           12,
         );
       }

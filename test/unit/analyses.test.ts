@@ -1,3 +1,4 @@
+import { RandomStream } from "../../src/common/random";
 import {
   breakdown,
   CellCount,
@@ -272,12 +273,47 @@ describe("memorized vs not", () => {
       correct: [3, 3, 2, 1, 0, 1][index],
     }));
     const [row] = memorizedVsNot(memorization, performance, samples);
-    expect(row.memorized).toEqual({ instances: 3, n: 9, correct: 8, accuracy: 8 / 9 });
-    expect(row.notMemorized).toEqual({ instances: 3, n: 9, correct: 2, accuracy: 2 / 9 });
-    const expected = newcombeDifference(8, 9, 2, 9)!;
+    expect(row.memorized).toEqual({ instances: 3, n: 9, correct: 8, accuracy: 8 / 9, correctInstances: 3 });
+    expect(row.notMemorized).toEqual({
+      instances: 3,
+      n: 9,
+      correct: 2,
+      accuracy: 2 / 9,
+      correctInstances: 0,
+    });
+    // Over instances, each correct by the majority of its repeats: 3 of 3 against 0 of 3.
+    const expected = newcombeDifference(3, 3, 0, 3)!;
     expect(row.difference).toBeCloseTo(expected.difference, 12);
     expect(row.differenceCiLow).toBeCloseTo(expected.low, 12);
-    expect(row.pValue).toBeCloseTo(fisherExact(8, 1, 2, 7)!, 12);
+    expect(row.pValue).toBeCloseTo(fisherExact(3, 0, 0, 3)!, 12);
+  });
+
+  it("rejects a true null at about alpha, with repeats that agree (temperature 0)", () => {
+    // 200 instances, 35% memorized, every instance right with probability 0.6 whatever its verdict, and its
+    // three repeats identical: counting completions rejected at 0.235; counting instances must not.
+    const random = new RandomStream(20261201);
+    const uniform = () => random.integer(0, 999_999) / 1_000_000;
+    const simulations = 1_000;
+    let rejected = 0;
+    for (let s = 0; s < simulations; s += 1) {
+      const verdicts = Array.from({ length: 200 }, () => (uniform() < 0.35 ? "E" : "I")).join("");
+      const memorization = outcomes("s1", FULL, 25, verdicts);
+      const performance = memorization.map((outcome) => {
+        const right = uniform() < 0.6;
+        return {
+          sampleId: "s1",
+          shots: 25,
+          sampledInstanceId: outcome.sampledInstanceId,
+          n: 3,
+          correct: right ? 3 : 0,
+        };
+      });
+      const [row] = memorizedVsNot(memorization, performance, samples);
+      if (row.pValue !== null && row.pValue < 0.05) rejected += 1;
+    }
+    const rate = rejected / simulations;
+    expect(rate).toBeGreaterThanOrEqual(0.02);
+    expect(rate).toBeLessThanOrEqual(0.07);
   });
 });
 
