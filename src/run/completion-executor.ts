@@ -29,6 +29,9 @@ import { Run, RunKind } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
 
+/** How often a process tries again to give back items it could not record while the database was gone. */
+const RELEASE_RETRY_MS = 1_000;
+
 /** A run's rate-limit waiting reason is written at most this often by one process. */
 const WAITING_REASON_EVERY_MS = 5_000;
 
@@ -95,11 +98,20 @@ export class CompletionExecutor {
    * cannot be claimed (done already, claimed by a live worker, or its run is not active), which needs nothing.
    */
   async claim(completionIds: string[]): Promise<(ClaimedRow | null)[]> {
-    const rows: ClaimedRow[] = await this.dataSource.query(sql.claimCompletions, [
-      completionIds,
-      this.leaseSeconds,
-      this.workerId,
-    ]);
+    let rows: ClaimedRow[];
+    try {
+      rows = await this.dataSource.query(sql.claimCompletions, [
+        completionIds,
+        this.leaseSeconds,
+        this.workerId,
+      ]);
+    } catch (error) {
+      // The claim may have been committed before the connection broke: nobody here works on these items, so what
+      // this worker holds of them is given back once the database answers (not a lease later).
+      for (const id of completionIds) this.maybeClaimed.add(id);
+      this.scheduleReleases();
+      throw error;
+    }
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     for (const id of byId.keys()) this.held.add(id);
     return completionIds.map((id) => byId.get(id) ?? null);
@@ -129,11 +141,93 @@ export class CompletionExecutor {
     try {
       await this.executeClaimed(claimed, callDone);
     } catch (error) {
-      await this.recover(claimed, error as Error);
+      try {
+        await this.recover(claimed, error as Error);
+      } catch (failure) {
+        // The database is gone (recording the failure failed too): the item is given back as soon as it answers.
+        this.releaseLater(claimed);
+        throw failure;
+      }
     } finally {
       // Recorded, released, or (the database gone) neither: in every case this process stops renewing the
-      // lease, so an unrecorded item comes back to the queue once its lease lapses.
+      // lease, so an unrecorded item comes back to the queue at the latest once its lease lapses.
       this.held.delete(String(claimed.id));
+    }
+  }
+
+  /** Claims whose outcome could not be recorded, to give back (and queue again) once the database answers. */
+  private readonly unreleased = new Map<string, ClaimedRow>();
+  private releaseTimer: NodeJS.Timeout | null = null;
+
+  /** Items a failed claim statement may have claimed for this worker. */
+  private readonly maybeClaimed = new Set<string>();
+
+  private releaseLater(claimed: ClaimedRow): void {
+    this.unreleased.set(String(claimed.id), claimed);
+    this.scheduleReleases();
+  }
+
+  private scheduleReleases(): void {
+    if (this.releaseTimer) return;
+    this.releaseTimer = setInterval(() => void this.retryReleases(), RELEASE_RETRY_MS);
+    this.releaseTimer.unref();
+  }
+
+  private releasing = false;
+
+  /** Gives back what could not be recorded, once the database answers; what another worker took is left alone. */
+  private async retryReleases(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    try {
+      if (this.maybeClaimed.size > 0) {
+        const ids = [...this.maybeClaimed];
+        const released: { id: string; provider: string }[] = await this.dataSource.query(
+          `WITH released AS (
+             UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+             WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND status = 'RUNNING' AND NOT (id = ANY($3::bigint[]))
+             RETURNING id, run_id
+           )
+           SELECT released.id::text AS id, run.provider FROM released JOIN run ON run.id = released.run_id`,
+          [ids, this.workerId, this.held.ids()],
+        );
+        for (const id of ids) this.maybeClaimed.delete(id);
+        if (released.length > 0)
+          await this.queue.enqueue(
+            "completion",
+            released.map((row) => ({ completionId: row.id, provider: row.provider })),
+            { priority: 1 },
+          );
+      }
+      for (const [id, claimed] of [...this.unreleased]) {
+        const released: { provider: string }[] = await this.dataSource.query(
+          `WITH released AS (
+             UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+             WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+             RETURNING run_id
+           )
+           SELECT run.provider FROM released JOIN run ON run.id = released.run_id`,
+          [claimed.id, claimed.lease_token],
+        );
+        this.unreleased.delete(id);
+        if (released.length > 0) {
+          await this.queue.enqueue("completion", [{ completionId: id, provider: released[0].provider }], {
+            priority: 1,
+          });
+          this.logger.info(
+            { completionId: id },
+            "gave back an item whose outcome the database could not take",
+          );
+        }
+      }
+    } catch {
+      // Still gone: the next tick tries again (and the lease lapses meanwhile if this process dies).
+    } finally {
+      this.releasing = false;
+      if (this.unreleased.size === 0 && this.maybeClaimed.size === 0 && this.releaseTimer) {
+        clearInterval(this.releaseTimer);
+        this.releaseTimer = null;
+      }
     }
   }
 

@@ -75,16 +75,16 @@ async function reconcileLocked(
      RETURNING id`,
   );
   // Crash orphans first: the items just released are queued again before anything else is looked at.
+  // Their jobs (active, fetched by the claim that is gone) do not count as queued: freshSeconds 0.
   let requeued = await requeueUnqueued(
     dataSource,
     queue,
-    { priority: 1 },
+    { priority: 1, freshSeconds: 0 },
     await dataSource.query(
       `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
        WHERE c.id = ANY($1::bigint[]) AND r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'`,
       [released.map((row) => row.id)],
     ),
-    timing,
   );
   // Then every waiting item of every active run, a batch at a time by id (a backlog of any size is read to its
   // end: looking at the first 20,000 left orphans behind a backlog no worker could call unqueued).
@@ -97,7 +97,7 @@ async function reconcileLocked(
       [after, batchSize],
     );
     if (waiting.length === 0) break;
-    requeued += await requeueUnqueued(dataSource, queue, {}, waiting, timing);
+    requeued += await requeueUnqueued(dataSource, queue, { freshSeconds: timing.leaseSeconds }, waiting);
     after = waiting[waiting.length - 1].id;
     if (waiting.length < batchSize) break;
   }
@@ -141,9 +141,8 @@ async function reconcileLocked(
 async function requeueUnqueued(
   dataSource: DataSource,
   queue: JobQueue,
-  options: { priority?: number },
+  options: { priority?: number; freshSeconds: number },
   waiting: { id: string; provider: string }[],
-  timing: WorkerTiming,
 ): Promise<number> {
   if (waiting.length === 0) return 0;
   // A job fetched moments ago whose item is not claimed yet is not lost: counting only waiting jobs queued such
@@ -152,7 +151,7 @@ async function requeueUnqueued(
   const queued = await queue.waitingCompletionIds(
     "completion",
     waiting.map((row) => row.id),
-    timing.leaseSeconds,
+    options.freshSeconds,
   );
   const unqueued = waiting.filter((row) => !queued.has(row.id));
   if (unqueued.length === 0) return 0;
@@ -170,7 +169,7 @@ async function requeueUnqueued(
   await queue.enqueue(
     "completion",
     orphans.map((row) => ({ completionId: row.id, provider: row.provider })),
-    options,
+    options.priority ? { priority: options.priority } : {},
   );
   queue.wake();
   return orphans.length;
