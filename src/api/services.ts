@@ -78,7 +78,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     prompts,
     providers,
     queue,
-    runs: new RunService(dataSource, samples, prompts, providers, queue, templates),
+    runs: new RunService(dataSource, samples, prompts, providers, queue, templates, config.leaseSeconds),
     executor: new CompletionExecutor(
       dataSource,
       prompts,

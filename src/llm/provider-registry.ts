@@ -41,6 +41,11 @@ export class ProviderRegistry {
     return Object.keys(this.configs).sort();
   }
 
+  /** Is a provider of this name configured in this process? */
+  has(name: string): boolean {
+    return Object.hasOwn(this.configs, name);
+  }
+
   config(name: string): ProviderConfig {
     const config = this.configs[name];
     if (!config)

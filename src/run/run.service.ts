@@ -10,6 +10,7 @@ import { Experiment } from "../experiment/experiment.entity";
 import { ExperimentFilter } from "../experiment/experiment.types";
 import { JudgeKind } from "../judgment/judgment.entity";
 import { JudgeInput } from "../judgment/judgment.inputs";
+import { ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
@@ -52,7 +53,33 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly queue: JobQueue,
     private readonly templates: TemplateService,
+    /** The workers' lease (a worker is live while it beat within two of them). */
+    private readonly leaseSeconds = 30,
   ) {}
+
+  /**
+   * A provider work may be queued for: one configured in this process, or one a live worker on the database can
+   * call (it registered it), so a shell without the providers file can queue work that the server's or the
+   * workers' processes will do. Returns this process's configuration of it, if it has one.
+   */
+  async checkProvider(name: string): Promise<ProviderConfig | null> {
+    if (this.providers.has(name)) return this.providers.config(name);
+    const workers: { role: string; providers: string[] }[] = await this.dataSource.query(
+      `SELECT role, providers FROM worker WHERE last_seen_at > clock_timestamp() - make_interval(secs => $1)
+       ORDER BY started_at`,
+      [this.leaseSeconds * 2],
+    );
+    if (workers.some((worker) => worker.providers.includes(name))) return null;
+    const live =
+      workers.length === 0
+        ? "none is running"
+        : workers.map((worker) => `${worker.role} (${worker.providers.join(", ") || "none"})`).join(", ");
+    throw new BadInputError(
+      `no provider named "${name}" (configured: ${this.providers.names().join(", ")}; this process reads ` +
+        `providers from MEMICL_PROVIDERS_FILE), and no live worker on this database can call it (live workers: ${live})`,
+      { field: "provider" },
+    );
+  }
 
   async get(id: string): Promise<Run> {
     const run = isUuid(id) ? await this.dataSource.manager.findOneBy(Run, { id }) : null;
@@ -204,7 +231,7 @@ export class RunService {
       });
       if (existing) return { run: existing, created: false };
     }
-    this.providers.config(request.provider);
+    await this.checkProvider(request.provider);
     const planned = await this.plan(request);
     // Started outside the transaction, so the run's transaction holds one connection, not pg-boss's start-up too.
     await this.queue.start();
@@ -235,7 +262,7 @@ export class RunService {
           created: false,
         };
     }
-    this.providers.config(input.provider);
+    await this.checkProvider(input.provider);
     const judge = await this.judgeOf(input.judge);
     const sampleRows: Sample[] = [];
     for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
@@ -302,7 +329,9 @@ export class RunService {
     { request, prepared, instances }: Awaited<ReturnType<RunService["plan"]>>,
     experimentId: string | null,
   ) {
-    const providerConfig = this.providers.config(request.provider);
+    const providerConfig = this.providers.has(request.provider)
+      ? this.providers.config(request.provider)
+      : null;
     const run = await manager.save(
       manager.create(Run, {
         experimentId,
@@ -327,8 +356,8 @@ export class RunService {
         parameters: {
           naming: prepared.naming,
           sampleSeed: prepared.sample.seed,
-          price: providerConfig.prices[request.model] ?? null,
-          simulation: providerConfig.type === "simulated" ? providerConfig.simulation : undefined,
+          price: providerConfig?.prices[request.model] ?? null,
+          simulation: providerConfig?.type === "simulated" ? providerConfig.simulation : undefined,
         },
       }),
     );
@@ -354,7 +383,7 @@ export class RunService {
     if (input.kind !== JudgeKind.LLM || !input.provider || !input.model) {
       throw new BadInputError("judge: HEURISTIC, or LLM with a provider and a model", { field: "judge" });
     }
-    this.providers.config(input.provider);
+    await this.checkProvider(input.provider);
     const { version } = await this.templates.judgePrompt(input.promptVersion);
     return { kind: "LLM", provider: input.provider, model: input.model, promptVersion: version };
   }

@@ -47,7 +47,7 @@ export class WorkerService {
 
   async providerStates(): Promise<ProviderState[]> {
     const workers = await this.live();
-    return this.providers.all().map((config: ProviderConfig) => ({
+    const here = this.providers.all().map((config: ProviderConfig) => ({
       name: config.name,
       type: config.type,
       usableHere: config.unusableReason === null,
@@ -57,6 +57,22 @@ export class WorkerService {
       tokensPerMinute: config.tokensPerMinute,
       liveWorkers: workers.filter((worker) => worker.providers.includes(config.name)).length,
     }));
+    // Providers only the live workers know: work can be queued for them from here, and they do it.
+    const known = new Set(here.map((state) => state.name));
+    const elsewhere = [...new Set(workers.flatMap((worker) => worker.providers))]
+      .filter((name) => !known.has(name))
+      .sort()
+      .map((name) => ({
+        name,
+        type: "unknown here",
+        usableHere: false,
+        unusableReason: "not configured in this process (its MEMICL_PROVIDERS_FILE does not name it)",
+        maxConcurrency: 0,
+        requestsPerMinute: null,
+        tokensPerMinute: null,
+        liveWorkers: workers.filter((worker) => worker.providers.includes(name)).length,
+      }));
+    return [...here, ...elsewhere];
   }
 
   /** Warnings for work about to be queued for `provider`: nobody alive can call it. */
