@@ -144,3 +144,23 @@ describe("parseAnswer on the shared datasets' labels", () => {
     expect(parseAnswer(output, DBPEDIA)).toEqual(label(expected));
   });
 });
+
+describe("TREC's classes named in words", () => {
+  const trec: LabelWords[] = [
+    { label: "ABBR", verbalizer: "abbreviation" },
+    { label: "DESC", verbalizer: "description" },
+    { label: "ENTY", verbalizer: "entity" },
+    { label: "HUM", verbalizer: "human" },
+    { label: "LOC", verbalizer: "location" },
+    { label: "NUM", verbalizer: "number" },
+  ];
+  it.each([
+    ["Location", "LOC"],
+    ["location.", "LOC"],
+    ["LOC", "LOC"],
+    ["entity", "ENTY"],
+    ["Answer: number", "NUM"],
+  ])("reads %p as %s", (answer, label) => {
+    expect(parseAnswer(answer, trec)).toEqual({ outcome: "label", label });
+  });
+});

@@ -132,5 +132,11 @@ describe("default verbalizers of new labels", () => {
     expect(defaultVerbalizer("entailment")).toBe("entailment");
     expect(defaultVerbalizer("ABBR")).toBe("ABBR");
     expect(defaultVerbalizer("DESC:manner")).toBe("DESC:manner");
+    // Read from the TREC label format, TREC's codes are named in words (a model cannot guess "ENTY").
+    expect(defaultVerbalizer("ABBR", "trec")).toBe("abbreviation");
+    expect(defaultVerbalizer("LOC", "trec")).toBe("location");
+    expect(defaultVerbalizer("DESC:manner", "trec")).toBe("description: manner");
+    expect(defaultVerbalizer("HUM:ind", "trec")).toBe("human: individual");
+    expect(defaultVerbalizer("1 (entailment)", "trec")).toBe("entailment");
   });
 });

@@ -221,7 +221,12 @@ export class DatasetImportService {
 
     sourceRow.rowCount = rowCount;
     await manager.update(DatasetSource, { id: sourceRow.id }, { rowCount });
-    dataset.labelVerbalizers = mergeLabels(dataset.labelVerbalizers, labelCounts.keys(), options.verbalizers);
+    dataset.labelVerbalizers = mergeLabels(
+      dataset.labelVerbalizers,
+      labelCounts.keys(),
+      options.verbalizers,
+      options.format,
+    );
     dataset.totalInstanceCount += rowCount;
     await manager.update(
       Dataset,
@@ -291,21 +296,69 @@ export function conventionalName(datasetName: string): string | null {
 /**
  * The words a new label shows in prompts unless told otherwise: for labels that carry their meaning in
  * parentheses after a code (WNLI's `1 (entailment)`), those words; for snake_case labels (RTE's
- * `not_entailment`), the words with spaces; otherwise the label itself.
+ * `not_entailment`), the words with spaces; TREC's codes in the TREC label format, in words (`LOC` ->
+ * "location"); otherwise the label itself.
  */
-export function defaultVerbalizer(label: string): string {
+export function defaultVerbalizer(label: string, format?: string): string {
+  if (format === "trec") {
+    const named = trecVerbalizer(label);
+    if (named) return named;
+  }
   const explained = /^\s*\w+\s*\(([^()]+)\)\s*$/.exec(label)?.[1].trim();
   if (explained) return explained;
   return /^[a-z]+(_[a-z]+)+$/.test(label) ? label.replaceAll("_", " ") : label;
+}
+
+/** TREC's coarse classes (Li & Roth, 2002) in words: a model asked to answer "ENTY" or "LOC" cannot guess. */
+const TREC_COARSE: Record<string, string> = {
+  ABBR: "abbreviation",
+  DESC: "description",
+  ENTY: "entity",
+  HUM: "human",
+  LOC: "location",
+  NUM: "number",
+};
+
+/** TREC's fine classes in words, where the code abbreviates them. */
+const TREC_FINE: Record<string, string> = {
+  abb: "abbreviation",
+  exp: "expansion",
+  def: "definition",
+  desc: "description",
+  cremat: "creative work",
+  dismed: "disease or medicine",
+  instru: "instrument",
+  lang: "language",
+  techmeth: "technique or method",
+  termeq: "equivalent term",
+  veh: "vehicle",
+  gr: "group",
+  ind: "individual",
+  mount: "mountain",
+  dist: "distance",
+  ord: "order",
+  perc: "percentage",
+  temp: "temperature",
+  volsize: "size",
+};
+
+/** `LOC` -> "location", `LOC:city` -> "location: city", `HUM:ind` -> "human: individual"; null for other labels. */
+export function trecVerbalizer(label: string): string | null {
+  const [coarse, fine] = label.split(":");
+  const coarseWords = TREC_COARSE[coarse];
+  if (!coarseWords) return null;
+  if (fine === undefined) return coarseWords;
+  return `${coarseWords}: ${TREC_FINE[fine] ?? fine}`;
 }
 
 function mergeLabels(
   current: LabelVerbalizer[],
   seen: Iterable<string>,
   verbalizers: Record<string, string> | undefined,
+  format?: string,
 ): LabelVerbalizer[] {
   const byLabel = new Map(current.map((entry) => [entry.label, entry.verbalizer]));
-  for (const label of seen) if (!byLabel.has(label)) byLabel.set(label, defaultVerbalizer(label));
+  for (const label of seen) if (!byLabel.has(label)) byLabel.set(label, defaultVerbalizer(label, format));
   for (const [label, verbalizer] of Object.entries(verbalizers ?? {}))
     if (byLabel.has(label)) byLabel.set(label, verbalizer);
   return [...byLabel.entries()]
