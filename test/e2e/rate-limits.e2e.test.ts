@@ -33,6 +33,16 @@ describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
         maxAttempts: 1,
         circuitBreakerFailures: 50,
       },
+      // 6,000 tokens a minute: a burst of 1,000 tokens, then 100 a second; an attempt may take one second.
+      tighttpm: {
+        type: "openai",
+        baseUrl: url,
+        maxConcurrency: 8,
+        tokensPerMinute: 6000,
+        timeoutSeconds: 1,
+        maxAttempts: 1,
+        circuitBreakerFailures: 50,
+      },
       // No prompt of the sample fits in 40 tokens a minute.
       tiny: { type: "openai", baseUrl: url, maxConcurrency: 2, tokensPerMinute: 40, maxAttempts: 3 },
     });
@@ -98,6 +108,37 @@ describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
     expect(experimentReasons.size).toBeGreaterThan(0);
     const progress = (await api.gql(EXPERIMENT, { id: experimentId })).data!.experiment.progress;
     expect(progress).toMatchObject({ status: "SUCCEEDED", lastError: null });
+  }, 90_000);
+
+  it("waits for a tokens-per-minute limit without failing or repeating a call", async () => {
+    const sampleId = await classificationSample(api, "tighttpm", {
+      rows: 30,
+      instances: 10,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "tighttpm",
+      model: "m",
+    });
+    let done: any = run;
+    let waited = false;
+    const deadline = Date.now() + 60_000;
+    while (!finished(done) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      done = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: run.id })).data!.run;
+      if (/tokens-per-minute limit of provider "tighttpm" \(6000 per minute\)/.test(done.waitingReason ?? ""))
+        waited = true;
+    }
+    expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 10, failedCount: 0, lastError: null });
+    expect(fake.requests).toHaveLength(10);
+    expect(waited).toBe(true);
+    const completions = await completionsOf(api, run.id);
+    expect(completions.map((completion) => completion.attempts)).toEqual(Array(10).fill(1));
   }, 90_000);
 
   it("fails a prompt larger than the tokens-per-minute limit at once, without a call, and the estimate warns of it", async () => {
