@@ -65,7 +65,7 @@ export class Completion {
   extractedAnswer: string | null;
 
   @Column({ name: "extraction_rule", type: "varchar", length: 50, nullable: true })
-  @Field(() => String, { nullable: true, description: "The extraction rule and version (e.g. layout-1)." })
+  @Field(() => String, { nullable: true, description: "The extraction rule and version (e.g. layout-2)." })
   extractionRule: string | null;
 
   @Column({ name: "finish_reason", type: "varchar", length: 50, nullable: true })

@@ -4,7 +4,22 @@ import { TemplateBody } from "../template/template-body";
  * The rule that turns a model's raw output into the answer a judge compares with the reference. Versioned: the
  * name is stored with each extracted answer and each judgment, so a change of rule is visible and re-runnable.
  */
-export const EXTRACTION_RULE = "layout-1";
+export const EXTRACTION_RULE = "layout-2";
+
+/** Every rule memicl has had, oldest first; each stays selectable, so old extractions can be made again exactly. */
+export const EXTRACTION_RULES = ["layout-1", "layout-2"] as const;
+export type ExtractionRule = (typeof EXTRACTION_RULES)[number];
+
+/**
+ * A chat preamble on a line of its own: "Sure!", "Certainly, here is the completion:", "Here's sentence 2:".
+ * Only with more lines after it: the first line of an answer that is all there is stays the answer.
+ */
+const PREAMBLE_LINE = /^(?:sure|certainly|of course|okay|ok|absolutely|here)\b[^\n]{0,100}[:!]\s*$/i;
+/** A chat preamble on the answer's own line, up to its colon: "Here is the second piece: ...". */
+const PREAMBLE_PREFIX =
+  /^(?:(?:sure|certainly|of course|okay|absolutely)[!,.]?\s+)?here(?:\s+is|'s|\s+are)\b[^:\n]{0,60}:[ \t]+(?=\S)/i;
+/** Where a model's commentary starts, on a line of its own after the answer. */
+const COMMENTARY = /\n[ \t]*(?:explanation|note|reasoning|rationale|justification|source)\b[^\n:]{0,20}:/i;
 
 /** What the rule needs to know about a prompt's layout: its field labels and what separates demonstrations. */
 export interface AnswerLayout {
@@ -56,7 +71,7 @@ const QUOTES: [string, string][] = [
 ];
 
 /**
- * The answer in a raw output, by the prompt's own layout (rule `layout-1`, the same for every setting):
+ * The answer in a raw output, by the prompt's own layout (the same for every setting; rule `layout-1`):
  * 1. an echo of the answer's label at the start is dropped (`Sentence 2: The cat ...`), and so is an echo of the
  *    query (field lines, one of them holding the instance's initial segment, then the answer's label);
  * 2. an output that starts a new demonstration (a field label first) holds no answer: empty;
@@ -64,15 +79,25 @@ const QUOTES: [string, string][] = [
  *    same label after a sentence on the same line (`... cautious. Sentence 1: ...`, cased as in the layout),
  *    or a blank line when blank lines separate demonstrations;
  * 4. whitespace and one pair of quotes around the whole answer are removed.
+ * Rule `layout-2` (the current one) also removes what chat models add around a verbatim answer, so it is never
+ * dropped with them: a leading preamble ("Sure! Here is sentence 2:" on its own line, or "Here is the second
+ * piece:" before the answer on its line) and a trailing commentary line ("Explanation: ...", "Note: ...").
  */
 export function extractAnswer(
   output: string,
   layout: AnswerLayout,
   initialSegment?: string,
+  rule: ExtractionRule = EXTRACTION_RULE,
 ): ExtractedAnswer {
   const raw = output.replace(/\r\n?/g, "\n").trim();
   const { startsWithLabel, answerLabel, nextField, sameLine } = patternsOf(layout);
   let text = raw;
+  const chatAware = rule !== "layout-1";
+  if (chatAware) {
+    const lines = text.split("\n");
+    while (lines.length > 1 && PREAMBLE_LINE.test(lines[0].trim())) lines.shift();
+    text = lines.join("\n").trim().replace(PREAMBLE_PREFIX, "");
+  }
 
   if (answerLabel) {
     const lines = text.split("\n");
@@ -97,9 +122,13 @@ export function extractAnswer(
       const blank = /\n[ \t]*\n/.exec(text.slice(0, end));
       if (blank) end = blank.index;
     }
+    if (chatAware) {
+      const commentary = COMMENTARY.exec(text.slice(0, end));
+      if (commentary) end = commentary.index;
+    }
     answer = unquote(text.slice(0, end).trim());
   }
-  return { answer, rule: EXTRACTION_RULE, changed: answer !== raw };
+  return { answer, rule, changed: answer !== raw };
 }
 
 interface LayoutPatterns {

@@ -70,11 +70,42 @@ describe.each(BACKENDS)("answer extraction before judging (%s database)", (backe
       for (const node of nodes) {
         expect(node.output).toContain("another text");
         expect(node.extractedAnswer).toBe(node.sampledInstance.subsequentSegment);
-        expect(node.extractionRule).toBe("layout-1");
-        expect(node.effectiveJudgment).toEqual({ verdict: "EXACT", extractionRule: "layout-1" });
+        expect(node.extractionRule).toBe("layout-2");
+        expect(node.effectiveJudgment).toEqual({ verdict: "EXACT", extractionRule: "layout-2" });
       }
     },
   );
+
+  it("judges a chat model's verbatim answer with its preamble and explanation as exact", async () => {
+    const pattern = fake.answer;
+    // A short reference, under the containment floor: only extraction can save it.
+    fake.answer = (request) => {
+      const verbatim = memorizingModelThatContinuesThePattern(request.messages.at(-1)!.content).split(
+        "\n",
+      )[0];
+      return `Sure! Here is the second piece:\n${verbatim}\nExplanation: I remember this instance.`;
+    };
+    try {
+      const { run } = await startRun(api, {
+        sampleId,
+        kind: "MEMORIZATION",
+        setting: "SEGMENT_PAIRS_AND_LABELS",
+        shots: 0,
+        provider: "model",
+        model: "chatty",
+      });
+      await waitForRun(api, run.id, finished);
+      const nodes = await completions(run.id);
+      expect(nodes).toHaveLength(12);
+      for (const node of nodes) {
+        expect(node.output).toMatch(/^Sure! Here is the second piece:/);
+        expect(node.extractedAnswer).toBe(node.sampledInstance.subsequentSegment);
+        expect(node.effectiveJudgment).toEqual({ verdict: "EXACT", extractionRule: "layout-2" });
+      }
+    } finally {
+      fake.answer = pattern;
+    }
+  });
 
   it("extracts on rejudge for completions stored before extraction existed, and exports both texts", async () => {
     const { run } = await startRun(api, {
@@ -98,7 +129,7 @@ describe.each(BACKENDS)("answer extraction before judging (%s database)", (backe
     expect(rejudged.errors).toBeUndefined();
     for (const node of await completions(run.id)) {
       expect(node.extractedAnswer).toBe(node.sampledInstance.subsequentSegment);
-      expect(node.effectiveJudgment).toEqual({ verdict: "EXACT", extractionRule: "layout-1" });
+      expect(node.effectiveJudgment).toEqual({ verdict: "EXACT", extractionRule: "layout-2" });
     }
     const experiment = await api.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
@@ -132,8 +163,8 @@ describe.each(BACKENDS)("answer extraction before judging (%s database)", (backe
     for (const line of lines) {
       expect(line.output).toContain("another text");
       expect(line.extracted_answer).toBe(line.reference);
-      expect(line.extraction_rule).toBe("layout-1");
-      expect(line.judgments[0].extractionRule).toBe("layout-1");
+      expect(line.extraction_rule).toBe("layout-2");
+      expect(line.judgments[0].extractionRule).toBe("layout-2");
     }
   }, 60_000);
 });

@@ -88,6 +88,31 @@ function cases(f: Fields): [string, string, string][] {
     ],
     ["a two-line answer with no marker", "the cat was\ntoo cautious.", "the cat was\ntoo cautious."],
     ["a one-token answer", "?", "?"],
+    // What chat models add around a verbatim answer (rule layout-2).
+    [
+      "a chat preamble on its own line",
+      `Sure! Here is the ${lower(f.answer).replace(/:$/, "")}:\n${ANSWER}`,
+      ANSWER,
+    ],
+    ["an exclamation on its own line", `Certainly!\n${ANSWER}`, ANSWER],
+    ["a chat preamble before the answer on its line", `Here is the completion: ${ANSWER}`, ANSWER],
+    ["the answer's label echoed after a preamble", `Sure! Here it is:\n${f.answer} ${ANSWER}`, ANSWER],
+    ["an explanation on the next line", `${ANSWER}\nExplanation: it is from the training split.`, ANSWER],
+    [
+      "a preamble, the answer, an explanation",
+      `Sure! Here is the ${lower(f.answer).replace(/:$/, "")}:\n${ANSWER}\nNote: I reproduced it from memory.`,
+      ANSWER,
+    ],
+    [
+      "an answer that starts with Sure (kept)",
+      "Sure enough, the cat came out.",
+      "Sure enough, the cat came out.",
+    ],
+    [
+      "an answer that starts with Here (kept)",
+      "Here the cat was too cautious.",
+      "Here the cat was too cautious.",
+    ],
     ["a one-token answer then the pattern", `?\n\n${demo("Next.", "next.")}`, "?"],
     ["a quoted answer then the pattern", `"${ANSWER}"\n${f.first} next`, ANSWER],
     ["the label echoed, quoted answer", `${f.answer} "${ANSWER}"`, ANSWER],
@@ -187,5 +212,21 @@ describe("answer extraction without the initial segment", () => {
     );
     expect(extractAnswer("  same  ", layout).changed).toBe(false);
     expect(extractAnswer("same\nSentence 1: x", layout).changed).toBe(true);
+  });
+});
+
+describe("answer extraction by an earlier rule", () => {
+  it("keeps layout-1 selectable: a chat preamble stays in its answer", () => {
+    const layout = answerLayout(
+      DEFAULT_TEMPLATES[
+        templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.ONLY_SEGMENT_PAIRS)
+      ],
+    );
+    const output = `Sure! Here is sentence 2:\n${ANSWER}\nExplanation: from memory.`;
+    expect(extractAnswer(output, layout, INITIAL)).toMatchObject({ answer: ANSWER, rule: "layout-2" });
+    expect(extractAnswer(output, layout, INITIAL, "layout-1")).toMatchObject({
+      answer: `Sure! Here is sentence 2:\n${ANSWER}\nExplanation: from memory.`,
+      rule: "layout-1",
+    });
   });
 });
