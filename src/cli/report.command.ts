@@ -103,7 +103,8 @@ export function reportMarkdown(report: StudyReport): string {
       ]),
     );
   return [
-    `# Study report for experiment ${report.experimentId}`,
+    `# Study report: ${report.subject?.experimentName ?? report.experimentId}`,
+    subjectLines(report),
     "Memorization is the share of judged completions whose effective verdict (a human's, else the automatic judge's) " +
       "is exact or near-exact. Intervals are 95%: Wilson score intervals where each instance counts once, cluster " +
       "bootstrap intervals (instances resampled, 2,000 resamples, fixed seed) where an instance counts several times. " +
@@ -499,4 +500,16 @@ export async function runExport(
   } finally {
     await command.close();
   }
+}
+
+/** The report's first lines: which experiment, provider, model (asked and reported), templates and judges. */
+function subjectLines(report: StudyReport): string {
+  const subject = report.subject;
+  if (!subject) return `Experiment ${report.experimentId}.`;
+  return [
+    `- experiment: ${subject.experimentName} (${report.experimentId})`,
+    `- provider and model: ${subject.provider} / ${subject.requestedModel} (reported: ${subject.reportedModels.join(", ") || "none yet"})`,
+    `- templates: ${subject.templateVersions.join(", ") || "none"}`,
+    `- judges: ${subject.judges.join(", ") || "none"}`,
+  ].join("\n");
 }

@@ -8,9 +8,25 @@ import * as sql from "./result.sql";
 
 export type ExportFormat = "csv" | "jsonl";
 
+/**
+ * The columns of a completions export, CSV and JSONL alike, in order: every row says which experiment, sample,
+ * provider, model and template it came from, so exports of several experiments concatenate without joins; the
+ * judgments come flattened (the effective verdict, who gave it, the latest verdict of each judge kind) and nested
+ * (`judgments`, every judgment with its details, as JSON in CSV).
+ */
 export const EXPORT_COLUMNS = [
   "completion_id",
   "run_id",
+  "experiment_id",
+  "experiment_name",
+  "sample_id",
+  "sample_seed",
+  "provider",
+  "requested_model",
+  "template_key",
+  "template_version",
+  "temperature",
+  "max_output_tokens",
   "kind",
   "setting",
   "shots",
@@ -29,6 +45,11 @@ export const EXPORT_COLUMNS = [
   "parsed_label",
   "correct",
   "effective_verdict",
+  "effective_judge_kind",
+  "effective_judge_name",
+  "heuristic_verdict",
+  "llm_verdict",
+  "human_verdict",
   "judgments",
   "prompt_hash",
   "prompt_tokens",

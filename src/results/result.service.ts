@@ -30,6 +30,7 @@ import {
   MemorizedVsNotRow,
   PairedComparisonRow,
   PerformanceRow,
+  ReportSubject,
   ResultFilter,
   StudyReport,
   TransitionRateRow,
@@ -292,6 +293,47 @@ export class ResultService {
     return contamination(outcomes, subsets, samples);
   }
 
+  /** The experiment a report is about, its model as asked and as reported, its templates and judges. */
+  async subjectOf(experimentId: string): Promise<ReportSubject> {
+    const [row]: {
+      name: string;
+      provider: string;
+      model: string;
+      reported: string[];
+      templates: string[];
+      judges: { kind?: string; provider?: string; model?: string; promptVersion?: number }[];
+    }[] = await this.dataSource.query(
+      `SELECT e.name, e.provider, e.model,
+              coalesce(array_agg(DISTINCT r.reported_model ORDER BY r.reported_model)
+                       FILTER (WHERE r.reported_model IS NOT NULL), '{}') AS reported,
+              coalesce(array_agg(DISTINCT r.template_key || ' v' || r.template_version ORDER BY r.template_key || ' v' || r.template_version)
+                       FILTER (WHERE r.id IS NOT NULL), '{}') AS templates,
+              coalesce(json_agg(DISTINCT r.judge::text) FILTER (WHERE r.kind = 'MEMORIZATION'), '[]') AS judges
+       FROM experiment e LEFT JOIN run r ON r.experiment_id = e.id
+       WHERE e.id = $1 GROUP BY e.id`,
+      [experimentId],
+    );
+    if (!row) throw new NotFoundError("Experiment", experimentId);
+    const judges = (row.judges as unknown as string[])
+      .map(
+        (text) =>
+          JSON.parse(text) as { kind?: string; provider?: string; model?: string; promptVersion?: number },
+      )
+      .map((judge) =>
+        judge.kind === "LLM"
+          ? `llm ${judge.provider}/${judge.model} (judge prompt v${judge.promptVersion})`
+          : "heuristic",
+      );
+    return {
+      experimentName: row.name,
+      provider: row.provider,
+      requestedModel: row.model,
+      reportedModels: row.reported,
+      templateVersions: row.templates,
+      judges: [...new Set(judges)].sort(),
+    };
+  }
+
   async studyReport(experimentId: string): Promise<StudyReport> {
     const data = await this.data(experimentId);
     // Every read starts at once, so the database works while the analyses compute.
@@ -323,6 +365,7 @@ export class ResultService {
     const performance = await performanceRead;
     const report: StudyReport = {
       experimentId,
+      subject: await this.subjectOf(experimentId),
       memorization,
       memorizationExactOnly,
       memorizationByRegime,

@@ -118,12 +118,22 @@ export const nearExactToExact = `
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
 export const exportPage = `
-  SELECT c.id::text AS completion_id, r.id AS run_id, r.kind::text AS kind, r.setting::text AS setting, r.shots,
+  SELECT c.id::text AS completion_id, r.id AS run_id, e.id AS experiment_id, e.name AS experiment_name,
+         s.id AS sample_id, s.seed::text AS sample_seed, r.provider, r.model AS requested_model,
+         r.template_key, r.template_version, r.temperature, r.max_output_tokens,
+         r.kind::text AS kind, r.setting::text AS setting, r.shots,
          d.name AS dataset, si.id::text AS sampled_instance_id, si.instance_id::text AS instance_id, si.position,
          c.repeat, c.status::text AS status, si.label, si.initial_segment, si.subsequent_segment AS reference,
          c.output, c.extracted_answer, c.extraction_rule, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
          c.latency_ms, c.attempts, c.error, c.reported_model, c.cache_hit, c.cost_usd::text AS cost_usd,
          c.effective_verdict,
+         effective.judge_kind AS effective_judge_kind, effective.judge_name AS effective_judge_name,
+         (SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'HEURISTIC'
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS heuristic_verdict,
+         (SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'LLM'
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS llm_verdict,
+         (SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'HUMAN'
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS human_verdict,
          coalesce((SELECT json_agg(json_build_object('id', j.id::text, 'verdict', j.verdict, 'judgeKind', j.judge_kind,
                      'judgeName', j.judge_name, 'judgeVersion', j.judge_version, 'extractionRule', j.extraction_rule,
                      'note', j.note, 'createdAt', j.created_at)
@@ -131,9 +141,16 @@ export const exportPage = `
                    FROM judgment j WHERE j.completion_id = c.id), '[]'::json) AS judgments
   FROM completion c
   JOIN run r ON r.id = c.run_id
+  JOIN experiment e ON e.id = r.experiment_id
   JOIN sample s ON s.id = r.sample_id
   JOIN dataset d ON d.id = s.dataset_id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  -- Who gave the effective verdict: a human's judgment wins, else the latest automatic one with that verdict.
+  LEFT JOIN LATERAL (
+    SELECT j.judge_kind::text AS judge_kind, j.judge_name FROM judgment j
+    WHERE j.completion_id = c.id AND j.verdict::text = c.effective_verdict
+    ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1
+  ) AS effective ON true
   WHERE r.experiment_id = $1 AND c.id > $2::bigint
   ORDER BY c.id
   LIMIT $3`;

@@ -502,10 +502,40 @@ export class ContaminationRow extends SampleScoped {
   ciHigh: number | null;
 }
 
+@ObjectType({
+  description: "What a report is about: the experiment, its model and the versions that made it.",
+})
+export class ReportSubject {
+  @Field({ description: "The experiment's name." })
+  experimentName: string;
+
+  @Field()
+  provider: string;
+
+  @Field({ description: "The model the experiment asked for." })
+  requestedModel: string;
+
+  @Field(() => [String], { description: "The model names the provider reported, as its runs recorded them." })
+  reportedModels: string[];
+
+  @Field(() => [String], {
+    description: "Prompt templates used, as key and version (`memorization/... v2`).",
+  })
+  templateVersions: string[];
+
+  @Field(() => [String], {
+    description: "The judges its runs judged memorization answers with, as they were started.",
+  })
+  judges: string[];
+}
+
 @ObjectType({ description: "Every table of the study for one experiment (and the data behind its figures)." })
 export class StudyReport {
   @Field(() => ID)
   experimentId: string;
+
+  @Field(() => ReportSubject, { description: "Which experiment, provider, model, templates and judges." })
+  subject: ReportSubject;
 
   @Field(() => [MemorizationBreakdownRow], { description: "dataset x setting x k, exact or near-exact." })
   memorization: MemorizationBreakdownRow[];

@@ -1,4 +1,5 @@
 import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
+import { EXPORT_COLUMNS } from "../../src/results/export.service";
 import { METRIC_NAMES } from "../../src/results/metric-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
@@ -8,6 +9,7 @@ import { startTestServer, TestServer } from "../support/server";
 const SAMPLE = "sampleId sampleName sampleSeed";
 const PAIRED = `${SAMPLE} dataset settingA shotsA settingB shotsB pairs bothMemorized onlyA onlyB neither rateA rateB pValue pValueHolm`;
 const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
+  subject { experimentName provider requestedModel reportedModels templateVersions judges }
   memorization { ${SAMPLE} dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh intervalMethod samples betweenSampleStandardDeviation }
   memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
   memorizationByRegime { ${SAMPLE} dataset setting regime n memorized rate ciLow ciHigh intervalMethod }
@@ -374,10 +376,42 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(JSON.parse(records.find((record) => record.kind === "MEMORIZATION")!.judgments)[0].judgeKind).toBe(
       "HEURISTIC",
     );
+    // Every row says where it came from, and its judgments come flat too: concatenated exports stay apart.
+    const row = records.find((record) => record.kind === "MEMORIZATION")!;
+    expect(row).toMatchObject({
+      experiment_id: experimentId,
+      provider: "sim",
+      template_key: expect.stringMatching(/^memorization\//),
+      template_version: expect.stringMatching(/^\d+$/),
+      temperature: "0",
+      max_output_tokens: "100",
+      effective_verdict: row.heuristic_verdict,
+      effective_judge_kind: "HEURISTIC",
+      effective_judge_name: "heuristic",
+      llm_verdict: "",
+    });
+    expect(row.sample_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row.sample_seed).toMatch(/^\d+$/);
+    expect(Object.keys(row)).toEqual([...EXPORT_COLUMNS]);
     const missing = await fetch(
       `${base}/export/experiments/00000000-0000-0000-0000-000000000000/completions.csv`,
     );
     expect(missing.status).toBe(404);
+  });
+
+  it("names what it reports: the experiment, provider, model as asked and reported, templates, judges", () => {
+    expect(report.subject).toEqual({
+      experimentName: "study",
+      provider: "sim",
+      requestedModel: "m",
+      reportedModels: ["simulated:m"],
+      templateVersions: expect.arrayContaining([expect.stringMatching(/^memorization\/.* v\d+$/)]),
+      judges: ["heuristic"],
+    });
+    const markdown = reportMarkdown(report);
+    expect(markdown).toMatch(
+      /^# Study report: study\n\n- experiment: study \(.+\)\n- provider and model: sim \/ m \(reported: simulated:m\)/,
+    );
   });
 
   it("renders the report as Markdown and as a long CSV with every figure", () => {
