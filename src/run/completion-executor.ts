@@ -114,7 +114,14 @@ export class CompletionExecutor {
     }
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     for (const id of byId.keys()) this.held.add(id);
-    return completionIds.map((id) => byId.get(id) ?? null);
+    // Two jobs for one item fetched together (a duplicate job is harmless otherwise) must not both work on its
+    // one claim: both would call the model and store the answer in one batch, counting it twice.
+    const given = new Set<string>();
+    return completionIds.map((id) => {
+      if (given.has(id)) return null;
+      given.add(id);
+      return byId.get(id) ?? null;
+    });
   }
 
   /** Gives claimed completions back untouched (claimed with a fetched batch, never started: this process stops). */

@@ -102,7 +102,8 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
  */
 export const completeCompletions = `
   WITH input AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${COMPLETED_COLUMNS})
+    -- One answer per item: the same claim twice in a batch would be counted twice by the sums below.
+    SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb) AS x(${COMPLETED_COLUMNS}) ORDER BY id
   ), done AS (
     UPDATE completion AS c
     SET status = 'SUCCEEDED', output = i.output, finish_reason = i.finish_reason, prompt_tokens = i.prompt_tokens,

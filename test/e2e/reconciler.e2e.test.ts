@@ -2,8 +2,9 @@ import { createServices, Services } from "../../src/api/services";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { reconcile } from "../../src/run/reconciler";
+import { startWorkers } from "../../src/worker/workers";
 import { BACKENDS } from "../support/databases";
-import { classificationSample, startRun } from "../support/runs";
+import { classificationSample, finished, startRun, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
 /**
@@ -110,5 +111,47 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
         .sort(),
     ).toEqual(ids.slice(0, 2).sort());
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing, 5))?.requeued).toBe(0);
+  }, 60_000);
+
+  it("counts an item once when two jobs for it are fetched together", async () => {
+    const sampleId = await classificationSample(api, "twice", {
+      rows: 30,
+      instances: 10,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "simulated",
+      model: "twice",
+    });
+    const ids: string[] = (
+      await api.database.dataSource.query("SELECT id::text AS id FROM completion WHERE run_id = $1", [run.id])
+    ).map((row: { id: string }) => row.id);
+    // A second job for three items, fetched first (priority), so each sits in one batch beside its first job.
+    await services.queue.enqueue(
+      "completion",
+      ids.slice(0, 3).map((id) => ({ completionId: id, provider: "simulated" })),
+      { priority: 1 },
+    );
+    const workers = await startWorkers(services, loadConfig({ LOG_LEVEL: "silent" }), {
+      role: "test",
+      concurrency: 8,
+      logger,
+    });
+    try {
+      const done = await waitForRun(api, run.id, finished, 30_000);
+      expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 10, failedCount: 0 });
+      const [{ succeeded }] = await api.database.dataSource.query(
+        "SELECT count(*)::int AS succeeded FROM completion WHERE run_id = $1 AND status = 'SUCCEEDED'",
+        [run.id],
+      );
+      expect(succeeded).toBe(10);
+    } finally {
+      await workers.stop();
+    }
   }, 60_000);
 });
