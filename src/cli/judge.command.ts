@@ -11,6 +11,12 @@ import {
   judgeHeuristically,
 } from "../judge/heuristic-judge";
 import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
+import {
+  LLM_JUDGE_VERSIONS,
+  parseTimeTravelAnswer,
+  TIME_TRAVEL_JUDGE_VERSION,
+  timeTravelJudgePrompt,
+} from "../judge/time-travel-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 
 const fixed = (value: number) => (Number.isNaN(value) ? "nan" : value.toFixed(3));
@@ -32,8 +38,10 @@ function printAgreement(title: string, result: Agreement) {
 export async function runJudgeAgreement(
   config: Config,
   file: string,
-  options: { judge: string },
+  options: { judge: string; judgeVersion?: string },
 ): Promise<void> {
+  if (options.judgeVersion && !(LLM_JUDGE_VERSIONS as readonly string[]).includes(options.judgeVersion))
+    throw new BadInputError(`--judge-version: one of ${LLM_JUDGE_VERSIONS.join(", ")}`);
   const content = fs.readFileSync(file);
   const pairs = readGoldCsv(content.toString("utf8"));
   let verdicts: JudgeVerdict[];
@@ -56,20 +64,25 @@ export async function runJudgeAgreement(
       const registry = new ProviderRegistry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);
       const { prompt } = await command.services.templates.judgePrompt();
+      const timeTravel = options.judgeVersion === TIME_TRAVEL_JUDGE_VERSION;
       verdicts = [];
       for (const pair of pairs) {
         const outcome = await callWithRetries(
           provider,
           {
             model,
-            messages: judgePrompt(pair.reference, pair.candidate, prompt),
+            messages: timeTravel
+              ? timeTravelJudgePrompt(pair.reference, pair.candidate)
+              : judgePrompt(pair.reference, pair.candidate, prompt),
             temperature: 0,
             maxOutputTokens: 10,
           },
           retryPolicyOf(providerConfig),
           { beforeAttempt: (signal) => limiter.acquire(400, signal) },
         );
-        const verdict = outcome.ok ? parseJudgeAnswer(outcome.result.text) : "UNPARSEABLE";
+        const verdict = outcome.ok
+          ? (timeTravel ? parseTimeTravelAnswer : parseJudgeAnswer)(outcome.result.text)
+          : "UNPARSEABLE";
         if (verdict === "UNPARSEABLE")
           firstUnreadable ??= outcome.ok
             ? `it answered ${JSON.stringify(outcome.result.text.slice(0, 200))}`

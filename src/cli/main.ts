@@ -191,6 +191,10 @@ export function buildProgram(): Command {
     .description("score a judge, as configured, against a gold CSV (columns reference, candidate, human)")
     .argument("<gold>", "the gold CSV")
     .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
+    .option(
+      "--judge-version <version>",
+      "with an LLM judge: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
+    )
     .action((file, options) => commands.judge().runJudgeAgreement(loadConfig(), file, options));
 
   program

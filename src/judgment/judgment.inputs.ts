@@ -1,4 +1,4 @@
-import { IsOptional, Length, Matches, MaxLength } from "class-validator";
+import { IsIn, IsOptional, Length, Matches, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
 import { JudgeKind, Judgment, Verdict } from "./judgment.entity";
@@ -73,6 +73,16 @@ export class JudgeInput {
   @Field(() => Int, { nullable: true, description: "LLM: the judge prompt version; the latest when absent." })
   @IsOptional()
   promptVersion?: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "LLM: which judge, `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` " +
+      "(the method's authors' own judge, word for word, answers read strictly).",
+  })
+  @IsOptional()
+  @IsIn(["llm-judge-1", "time-travel-1"], { message: "judge.judgeVersion: llm-judge-1 or time-travel-1" })
+  judgeVersion?: string;
 }
 
 @InputType({ description: "Judge the scope again (new judgments; old ones stay)." })

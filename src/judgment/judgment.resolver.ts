@@ -48,6 +48,8 @@ export class JudgmentResolver {
         input.scope,
         input.judge.provider,
         input.judge.model,
+        input.judge.promptVersion,
+        input.judge.judgeVersion,
       );
       return { judgedCount: 0, queuedCount, request };
     }

@@ -42,6 +42,7 @@ export class JudgmentService {
     provider: string,
     model: string,
     promptVersion?: number | null,
+    judgeVersion?: string | null,
   ): Promise<{ request: string; queuedCount: number }> {
     this.providers.config(provider);
     const { version } = await this.templates.judgePrompt(promptVersion);
@@ -50,7 +51,14 @@ export class JudgmentService {
     const request = `rejudge:${randomUUID()}`;
     await this.queue.enqueue(
       "judgment",
-      rows.map((row) => ({ completionId: String(row.id), provider, model, request, promptVersion: version })),
+      rows.map((row) => ({
+        completionId: String(row.id),
+        provider,
+        model,
+        request,
+        promptVersion: version,
+        ...(judgeVersion && judgeVersion !== "llm-judge-1" ? { judgeVersion } : {}),
+      })),
     );
     this.queue.wake();
     return { request, queuedCount: rows.length };

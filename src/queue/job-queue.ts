@@ -18,6 +18,8 @@ export interface JudgmentJob {
   request: string;
   /** Version of the judge prompt (template `judge/llm`). */
   promptVersion: number;
+  /** Which LLM judge: memicl's (`llm-judge-1`, the default) or the method's authors' (`time-travel-1`). */
+  judgeVersion?: string;
 }
 
 export interface JobKinds {

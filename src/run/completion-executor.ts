@@ -497,6 +497,7 @@ export class CompletionExecutor {
           model: judge.model,
           request: `auto:${run.id}`,
           promptVersion: judge.promptVersion,
+          ...(judge.judgeVersion ? { judgeVersion: judge.judgeVersion } : {}),
         },
       ]);
     }

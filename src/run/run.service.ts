@@ -42,7 +42,7 @@ interface RunRequest {
 /** The automatic judge of a run's memorization answers, as recorded on the run. */
 export type RunJudge =
   | { kind: "HEURISTIC" }
-  | { kind: "LLM"; provider: string; model: string; promptVersion: number };
+  | { kind: "LLM"; provider: string; model: string; promptVersion: number; judgeVersion?: string };
 
 /** Runs as domain records: starting (idempotent), cancelling, resuming, retrying; the queue only delivers work. */
 export class RunService {
@@ -385,7 +385,15 @@ export class RunService {
     }
     await this.checkProvider(input.provider);
     const { version } = await this.templates.judgePrompt(input.promptVersion);
-    return { kind: "LLM", provider: input.provider, model: input.model, promptVersion: version };
+    return {
+      kind: "LLM",
+      provider: input.provider,
+      model: input.model,
+      promptVersion: version,
+      ...(input.judgeVersion && input.judgeVersion !== "llm-judge-1"
+        ? { judgeVersion: input.judgeVersion }
+        : {}),
+    };
   }
 
   /** Stops new calls: workers skip the run's items; calls already in flight are stored when they return. */

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
+import { stopCluster } from "../../src/db/embedded";
 import { DEFAULT_THRESHOLDS, judgeHeuristically } from "../../src/judge/heuristic-judge";
+import { createLogger } from "../../src/logging/logger";
 import { runCli } from "../support/cli";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
@@ -59,6 +61,58 @@ describe("memicl judge-agreement", () => {
       expect(fake.requests).toHaveLength(3);
     } finally {
       await fake.stop();
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+
+  it("scores the method's authors' judge, word for word, reading its answers strictly", async () => {
+    const fake = new FakeOpenAiServer();
+    const url = await fake.start();
+    // Their format: one user message ending in "REFERENCE TEXT:\n...\n\nCANDIDATE TEXT:\n...\n\nANSWER:".
+    fake.answer = (request) => {
+      const [, reference, candidate] =
+        /Example 5:\n\nREFERENCE TEXT:\n([^\n]*)\n\nCANDIDATE TEXT:\n([^\n]*)\n\nANSWER:\n$/.exec(
+          request.messages.at(-1)!.content,
+        ) ?? [];
+      if (reference === "A b c d.") return "Yes"; // not their format: unreadable
+      return reference === candidate ? "Yes (exact match)" : "No";
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, "gold.csv");
+    fs.writeFileSync(
+      file,
+      "reference,candidate,human\nA b c.,A b c.,exact\nA b c.,X y z.,inexact\nA b c d.,A b c e.,near_exact\n",
+    );
+    try {
+      const result = await runCli(
+        ["judge-agreement", file, "--judge", "llm:judge/judge-model", "--judge-version", "time-travel-1"],
+        {
+          MEMICL_PROVIDERS_FILE: providersFile({ judge: { type: "openai", baseUrl: url } }),
+          MEMICL_DATA_DIR: path.join(dir, "data"),
+          DATABASE_URL: "",
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(fake.requests).toHaveLength(3);
+      expect(
+        fake.requests.every(
+          (request) => request.messages.length === 1 && request.messages[0].role === "user",
+        ),
+      ).toBe(true);
+      expect(fake.requests.every((request) => request.temperature === 0 && request.maxTokens === 10)).toBe(
+        true,
+      );
+      expect(result.stdout).toMatch(/unparseable|UNPARSEABLE|unreadable/i);
+      const wrong = await runCli(
+        ["judge-agreement", file, "--judge", "llm:judge/m", "--judge-version", "gpt-5"],
+        {},
+      );
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/--judge-version: one of llm-judge-1, time-travel-1/);
+    } finally {
+      await fake.stop();
+      await stopCluster(path.join(dir, "data"), createLogger("silent"));
       fs.rmSync(dir, { recursive: true });
     }
   });
