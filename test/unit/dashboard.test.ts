@@ -7,6 +7,7 @@ import {
   Report,
   transitionCells,
 } from "../../web/src/figures/data";
+import { judgeLabel, money } from "../../web/src/format";
 
 describe("the review page's word difference", () => {
   it("marks what only the answer has and what only the reference has, and gives both texts back", () => {
@@ -113,5 +114,18 @@ describe("the dashboard's figure data", () => {
         { a: null, c: "x" },
       ]),
     ).toBe('a,b,c\n1,"say ""hi"", then go",\n,,x\n');
+  });
+});
+
+describe("the dashboard's words and numbers", () => {
+  it("names a judge once when its name is its kind", () => {
+    expect(judgeLabel("HEURISTIC", "heuristic")).toBe("heuristic");
+    expect(judgeLabel("LLM", "llm:judge/gpt-4o")).toBe("llm llm:judge/gpt-4o");
+    expect(judgeLabel("HUMAN", "ana")).toBe("human ana");
+  });
+
+  it("shows every cost with two decimals, and what is below a cent as such", () => {
+    expect([0, 0.004, 0.5, 12.345].map(money)).toEqual(["$0.00", "<$0.01", "$0.50", "$12.35"]);
+    expect(money(null)).toBe("–");
   });
 });

@@ -71,9 +71,7 @@ export function Section({
   );
 }
 
-/** Dollars with 2 decimals everywhere (one column never mixes 2 and 4); a cost below a cent shows as "<$0.01". */
-export const money = (value: number | null | undefined) =>
-  value === null || value === undefined ? "–" : value > 0 && value < 0.01 ? "<$0.01" : `$${value.toFixed(2)}`;
+export { money } from "../format";
 
 export const percent = (value: number | null | undefined, digits = 1) =>
   value === null || value === undefined ? "–" : `${(100 * value).toFixed(digits)}%`;

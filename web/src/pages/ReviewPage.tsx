@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { apiKey, gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { wordDiff } from "../diff";
+import { judgeLabel } from "../format";
 
 const QUEUE = `query Queue($scope: JudgingScope!, $reason: ReviewReason!) {
   completionsToReview(scope: $scope, reason: $reason, first: 50) { edges { node {
@@ -269,10 +270,4 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
       </Section>
     </>
   );
-}
-
-/** "heuristic" (not "heuristic heuristic"), "llm gpt-4o", "human ana": the kind, then the name when it adds something. */
-export function judgeLabel(kind: string, name: string): string {
-  const lower = kind.toLowerCase();
-  return name && name.toLowerCase() !== lower ? `${lower} ${name}` : lower;
 }
