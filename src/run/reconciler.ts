@@ -11,6 +11,13 @@ export interface ReconcileResult {
   requeued: number;
 }
 
+/**
+ * How long a fetched job's item may stay unclaimed before the job counts as lost: a worker claims what it fetched
+ * in the next statement (milliseconds); a fetch whose answer never arrived (the database died under it) leaves
+ * active jobs nobody works on, which a lease-long window made wait 30 s.
+ */
+const FETCH_TO_CLAIM_SECONDS = 5;
+
 /** Waiting items looked at per statement; every one is looked at, a batch at a time. */
 const BATCH = 5_000;
 
@@ -97,7 +104,7 @@ async function reconcileLocked(
       [after, batchSize],
     );
     if (waiting.length === 0) break;
-    requeued += await requeueUnqueued(dataSource, queue, { freshSeconds: timing.leaseSeconds }, waiting);
+    requeued += await requeueUnqueued(dataSource, queue, { freshSeconds: FETCH_TO_CLAIM_SECONDS }, waiting);
     after = waiting[waiting.length - 1].id;
     if (waiting.length < batchSize) break;
   }
