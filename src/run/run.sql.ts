@@ -102,8 +102,9 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
  */
 export const completeCompletions = `
   WITH input AS (
-    -- One answer per item: the same claim twice in a batch would be counted twice by the sums below.
-    SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb) AS x(${COMPLETED_COLUMNS}) ORDER BY id
+    -- One answer per claim: the same claim twice in a batch would be counted twice by the sums below.
+    SELECT DISTINCT ON (id, lease_token) * FROM jsonb_to_recordset($1::jsonb) AS x(${COMPLETED_COLUMNS})
+    ORDER BY id, lease_token
   ), done AS (
     UPDATE completion AS c
     SET status = 'SUCCEEDED', output = i.output, finish_reason = i.finish_reason, prompt_tokens = i.prompt_tokens,
@@ -115,9 +116,11 @@ export const completeCompletions = `
         lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     FROM input AS i
     WHERE c.id = i.id AND c.lease_token = i.lease_token AND c.status = 'RUNNING'
-    RETURNING c.id, c.run_id
+    RETURNING c.id, c.run_id, i.lease_token AS written_token
   ), written AS (
-    SELECT i.*, done.run_id FROM input AS i JOIN done ON done.id = i.id
+    -- By claim, not by item: a stale claim's answer for the same item in the same batch (its lease lapsed and the
+    -- item was claimed again) was joined here too, and counted.
+    SELECT i.*, done.run_id FROM input AS i JOIN done ON done.id = i.id AND done.written_token = i.lease_token
   ), cached AS (
     INSERT INTO response_cache (key, provider, model, response)
     SELECT DISTINCT ON (cache_key) cache_key, provider, model, response FROM written WHERE cache_key IS NOT NULL

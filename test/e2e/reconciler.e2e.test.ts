@@ -2,6 +2,7 @@ import { createServices, Services } from "../../src/api/services";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { reconcile } from "../../src/run/reconciler";
+import { completeCompletions } from "../../src/run/run.sql";
 import { startWorkers } from "../../src/worker/workers";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, startRun, waitForRun } from "../support/runs";
@@ -154,4 +155,72 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
       await workers.stop();
     }
   }, 60_000);
+
+  it("counts an answer once when a stale claim's answer for the item lands in the same batch as the new one's", async () => {
+    const sampleId = await classificationSample(api, "stale", {
+      rows: 20,
+      instances: 2,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "simulated",
+      model: "stale",
+    });
+    const db = api.database.dataSource;
+    const [{ id }] = await db.query(
+      "SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY id LIMIT 1",
+      [run.id],
+    );
+    const claim = async () =>
+      (
+        await db.query(
+          `UPDATE completion SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = now() + interval '1 minute'
+           WHERE id = $1 RETURNING lease_token`,
+          [id],
+        )
+      )[0][0].lease_token as string;
+    // Claimed, its lease lapsed and the item released, then claimed again: two answers, one of a stale claim.
+    const stale = await claim();
+    const fresh = await claim();
+    const row = (token: string) => ({
+      id,
+      lease_token: token,
+      output: "answer",
+      finish_reason: "stop",
+      prompt_tokens: 10,
+      completion_tokens: 2,
+      cached_tokens: 0,
+      latency_ms: 1,
+      attempts: 1,
+      reported_model: "m",
+      system_fingerprint: null,
+      cache_hit: false,
+      parsed_label: null,
+      correct: null,
+      prompt_hash: "h",
+      cost_usd: null,
+      cache_key: null,
+      provider: "simulated",
+      model: "stale",
+      response: null,
+      verdict: "INEXACT",
+      judge_version: "heuristic-5",
+      details: {},
+      extracted_answer: "answer",
+      extraction_rule: "layout-2",
+    });
+    await db.query(completeCompletions, [JSON.stringify([row(stale), row(fresh)])]);
+    const [state] = await db.query("SELECT done_count FROM run WHERE id = $1", [run.id]);
+    expect(state.done_count).toBe(1);
+    const [{ judgments }] = await db.query(
+      "SELECT count(*)::int AS judgments FROM judgment WHERE completion_id = $1",
+      [id],
+    );
+    expect(judgments).toBe(1);
+  });
 });
