@@ -293,7 +293,7 @@ describe("memorized vs not", () => {
     // three repeats identical: counting completions rejected at 0.235; counting instances must not.
     const random = new RandomStream(20261201);
     const uniform = () => random.integer(0, 999_999) / 1_000_000;
-    const simulations = 1_000;
+    const simulations = 4_000;
     let rejected = 0;
     for (let s = 0; s < simulations; s += 1) {
       const verdicts = Array.from({ length: 200 }, () => (uniform() < 0.35 ? "E" : "I")).join("");
@@ -312,7 +312,8 @@ describe("memorized vs not", () => {
       if (row.pValue !== null && row.pValue < 0.05) rejected += 1;
     }
     const rate = rejected / simulations;
-    expect(rate).toBeGreaterThanOrEqual(0.02);
+    // 0.040 here (scipy's fisher_exact on the same null: 0.044 over 4,000 simulations).
+    expect(rate).toBeGreaterThanOrEqual(0.03);
     expect(rate).toBeLessThanOrEqual(0.07);
   });
 });
