@@ -51,6 +51,8 @@ export async function startServer(
   app.disable("x-powered-by");
   // Before anything else: a request must name this server (no DNS rebinding) and come from no web page but its own.
   app.use((request, response, next) => {
+    // Liveness and readiness reveal nothing and are probed by address (a container's, a pod's): always served.
+    if (request.method === "GET" && (request.path === "/health" || request.path === "/ready")) return next();
     const refusal = requestRefusal(request.headers, config);
     if (!refusal) return next();
     logger.warn({ host: request.headers.host, origin: request.headers.origin }, "refused a request");

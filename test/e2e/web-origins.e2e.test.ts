@@ -110,6 +110,19 @@ describe("requests from web pages and other names (default mode: no keys)", () =
     });
     expect(rebound.status).toBe(403);
     expect(rebound.body.errors[0].message).toMatch(/^Host "evil.example:\d+" is not a name of this server/);
+    // Liveness is probed by address (a pod's IP): served whatever the Host.
+    const probe = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        { host: "127.0.0.1", port, path: "/health", headers: { host: `10.1.2.3:${port}` } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on("error", reject);
+      request.end();
+    });
+    expect(probe).toBe(200);
     const datasets = await api.gql(`{ datasets(first: 5) { edges { node { name } } } }`);
     expect(datasets.data!.datasets.edges).toEqual([]);
 
