@@ -43,7 +43,8 @@ export const performanceByRepeat = `
   FROM run r
   JOIN completion c ON c.run_id = r.id
   WHERE r.experiment_id = $1 AND r.kind = 'PERFORMANCE'
-  GROUP BY r.sample_id, r.shots, c.repeat`;
+  GROUP BY r.sample_id, r.shots, c.repeat
+  ORDER BY r.sample_id, r.shots, c.repeat`;
 
 /**
  * Per instance of each memorization cell (sample x setting x k): its judged completions and how many were exact
@@ -54,7 +55,10 @@ export const memorizationByInstance = `
   SELECT sample_id::text AS sample_id, setting, shots, sampled_instance_id::text AS sampled_instance_id,
          exact + near_exact + inexact AS judged, exact, near_exact
   FROM instance_verdict_count
-  WHERE experiment_id = $1 AND exact + near_exact + inexact > 0`;
+  WHERE experiment_id = $1 AND exact + near_exact + inexact > 0
+  -- A fixed order: the seeded bootstrap resamples by position, so the same data must come in the same order
+  -- (unordered, an update's moved row changed an interval between two reads of the same results).
+  ORDER BY sample_id, setting, shots, sampled_instance_id`;
 
 /** Per instance of each performance cell (sample x k): answered completions over all repeats, and correct ones. */
 export const performanceByInstance = `
@@ -63,7 +67,8 @@ export const performanceByInstance = `
   FROM run r
   JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
   WHERE r.experiment_id = $1 AND r.kind = 'PERFORMANCE'
-  GROUP BY r.sample_id, r.shots, c.sampled_instance_id`;
+  GROUP BY r.sample_id, r.shots, c.sampled_instance_id
+  ORDER BY r.sample_id, r.shots, c.sampled_instance_id`;
 
 /** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
 export const sampledInstancesInOrder = `
