@@ -10,13 +10,7 @@ import {
   HeuristicThresholds,
   judgeHeuristically,
 } from "../judge/heuristic-judge";
-import { judgePrompt, parseJudgeAnswer } from "../judge/llm-judge";
-import {
-  LLM_JUDGE_VERSIONS,
-  parseTimeTravelAnswer,
-  TIME_TRAVEL_JUDGE_VERSION,
-  timeTravelJudgePrompt,
-} from "../judge/time-travel-judge";
+import { LLM_JUDGE_VERSIONS, llmJudgeOf } from "../judge/time-travel-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 
 const fixed = (value: number) => (Number.isNaN(value) ? "nan" : value.toFixed(3));
@@ -63,26 +57,22 @@ export async function runJudgeAgreement(
     try {
       const registry = new ProviderRegistry(config.providers, command.database.dataSource);
       const { provider, config: providerConfig, limiter } = registry.get(providerName);
-      const { prompt } = await command.services.templates.judgePrompt();
-      const timeTravel = options.judgeVersion === TIME_TRAVEL_JUDGE_VERSION;
+      const { prompt, version } = await command.services.templates.judgePrompt();
+      const judge = llmJudgeOf(options.judgeVersion, { body: prompt, version });
       verdicts = [];
       for (const pair of pairs) {
         const outcome = await callWithRetries(
           provider,
           {
             model,
-            messages: timeTravel
-              ? timeTravelJudgePrompt(pair.reference, pair.candidate)
-              : judgePrompt(pair.reference, pair.candidate, prompt),
+            messages: judge.messages(pair.reference, pair.candidate),
             temperature: 0,
             maxOutputTokens: 10,
           },
           retryPolicyOf(providerConfig),
           { beforeAttempt: (signal) => limiter.acquire(400, signal) },
         );
-        const verdict = outcome.ok
-          ? (timeTravel ? parseTimeTravelAnswer : parseJudgeAnswer)(outcome.result.text)
-          : "UNPARSEABLE";
+        const verdict = outcome.ok ? judge.parse(outcome.result.text) : "UNPARSEABLE";
         if (verdict === "UNPARSEABLE")
           firstUnreadable ??= outcome.ok
             ? `it answered ${JSON.stringify(outcome.result.text.slice(0, 200))}`

@@ -67,7 +67,8 @@ export function scrubSecrets(text: string | null): string | null {
   return scrubbed;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A UTF-16 surrogate without its pair: not a character, and UTF-8 cannot encode it. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Text PostgreSQL can store: NUL characters (which `text` cannot hold) and lone UTF-16 surrogates (which UTF-8

@@ -1,4 +1,5 @@
 import { ChatMessage } from "../template/prompt-rendering";
+import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "./llm-judge";
 import { JudgeVerdict } from "./verdicts";
 
 /**
@@ -90,4 +91,33 @@ export function parseTimeTravelAnswer(answer: string): JudgeVerdict {
   if (text === "Yes (near-exact match)") return "NEAR_EXACT";
   if (text === "No") return "INEXACT";
   return "UNPARSEABLE";
+}
+
+/** One LLM judge as its callers use it: the messages for a pair, how its answer is read, what judgments record. */
+export interface LlmJudge {
+  messages(reference: string, candidate: string): ChatMessage[];
+  parse(answer: string): JudgeVerdict;
+  /** The `judgeVersion` its judgments record. */
+  version: string;
+}
+
+/**
+ * The LLM judge of a version: the authors' (`time-travel-1`), or memicl's own with its versioned prompt (any other
+ * value, `llm-judge-1` or none).
+ */
+export function llmJudgeOf(
+  judgeVersion: string | null | undefined,
+  prompt: { body: JudgePromptBody; version: number },
+): LlmJudge {
+  if (judgeVersion === TIME_TRAVEL_JUDGE_VERSION)
+    return {
+      messages: timeTravelJudgePrompt,
+      parse: parseTimeTravelAnswer,
+      version: TIME_TRAVEL_JUDGE_VERSION,
+    };
+  return {
+    messages: (reference, candidate) => judgePrompt(reference, candidate, prompt.body),
+    parse: parseJudgeAnswer,
+    version: `${LLM_JUDGE_VERSION}/prompt-v${prompt.version}`,
+  };
 }

@@ -2,12 +2,8 @@ import { createHash } from "node:crypto";
 import { DataSource } from "typeorm";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import { siblingReproduced } from "../judge/heuristic-judge";
-import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "../judge/llm-judge";
-import {
-  parseTimeTravelAnswer,
-  TIME_TRAVEL_JUDGE_VERSION,
-  timeTravelJudgePrompt,
-} from "../judge/time-travel-judge";
+import { JudgePromptBody } from "../judge/llm-judge";
+import { llmJudgeOf } from "../judge/time-travel-judge";
 import { isMemorized } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
@@ -89,10 +85,11 @@ export class JudgmentExecutor {
         [extraction.answer],
         [extraction.rule],
       ]);
-    const timeTravel = job.judgeVersion === TIME_TRAVEL_JUDGE_VERSION;
-    const messages = timeTravel
-      ? timeTravelJudgePrompt(row.reference, extraction.answer)
-      : judgePrompt(row.reference, extraction.answer, await this.prompt(job.promptVersion));
+    const judge = llmJudgeOf(job.judgeVersion, {
+      body: await this.prompt(job.promptVersion),
+      version: job.promptVersion,
+    });
+    const messages = judge.messages(row.reference, extraction.answer);
     const request = { model: job.model, messages, temperature: 0, maxOutputTokens: 10 };
     const cacheKey = createHash("sha256")
       .update(JSON.stringify(["judge", job.provider, job.model, messages]))
@@ -128,9 +125,7 @@ export class JudgmentExecutor {
         error = outcome.error.message;
       }
     }
-    const parsed = result
-      ? (timeTravel ? parseTimeTravelAnswer : parseJudgeAnswer)(result.text)
-      : "UNPARSEABLE";
+    const parsed = result ? judge.parse(result.text) : "UNPARSEABLE";
     // The sibling rule holds for every judge: a memorized verdict for another row's continuation does not count.
     const sibling = isMemorized(parsed)
       ? siblingReproduced(
@@ -148,7 +143,7 @@ export class JudgmentExecutor {
         job.completionId,
         verdict,
         llmJudgeName(job.provider, job.model),
-        timeTravel ? TIME_TRAVEL_JUDGE_VERSION : `${LLM_JUDGE_VERSION}/prompt-v${job.promptVersion}`,
+        judge.version,
         JSON.stringify({
           request: job.request,
           answer: result?.text ?? null,

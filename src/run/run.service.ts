@@ -18,6 +18,7 @@ import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { deadAfterSeconds, liveWorkersSql } from "../worker/worker-registry";
 import { gridCells } from "./grid";
 import { MemorizationSetting, Run, RunKind, RunStatus } from "./run.entity";
 import { RunFilter, StartExperimentInput, StartRunInput } from "./run.inputs";
@@ -53,7 +54,7 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly queue: JobQueue,
     private readonly templates: TemplateService,
-    /** The workers' lease (a worker is live while it beat within two of them). */
+    /** The workers' lease (a worker is live while it beat within `deadAfterSeconds` of it). */
     private readonly leaseSeconds = 30,
   ) {}
 
@@ -64,11 +65,9 @@ export class RunService {
    */
   async checkProvider(name: string): Promise<ProviderConfig | null> {
     if (this.providers.has(name)) return this.providers.config(name);
-    const workers: { role: string; providers: string[] }[] = await this.dataSource.query(
-      `SELECT role, providers FROM worker WHERE last_seen_at > clock_timestamp() - make_interval(secs => $1)
-       ORDER BY started_at`,
-      [this.leaseSeconds * 2],
-    );
+    const workers: { role: string; providers: string[] }[] = await this.dataSource.query(liveWorkersSql, [
+      deadAfterSeconds({ leaseSeconds: this.leaseSeconds }),
+    ]);
     if (workers.some((worker) => worker.providers.includes(name))) return null;
     const live =
       workers.length === 0

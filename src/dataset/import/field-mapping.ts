@@ -1,3 +1,4 @@
+import { LONE_SURROGATE } from "../../common/secrets";
 import { TaskKind } from "../dataset.entity";
 import { ImportError } from "./import.errors";
 import { RawRecord } from "./import-format";
@@ -89,12 +90,10 @@ function requiredText(record: RawRecord, field: string): string {
   return value;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** A value PostgreSQL can store as it is: no NUL, no lone UTF-16 surrogate (JSON's "\ud800" is not a character). */
 function storable(record: RawRecord, field: string, value: string): void {
   if (value.includes("\u0000")) throw new ImportError(record.line, `NUL character in field "${field}"`);
-  const surrogate = LONE_SURROGATE.exec(value);
+  const surrogate = value.match(LONE_SURROGATE);
   if (surrogate)
     throw new ImportError(
       record.line,
