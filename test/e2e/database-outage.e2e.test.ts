@@ -1,6 +1,13 @@
 import { BACKENDS, withClient } from "../support/databases";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
-import { classificationSample, completionsOf, providersFile, RUN_FIELDS, startRun } from "../support/runs";
+import {
+  classificationSample,
+  completionsOf,
+  finished,
+  providersFile,
+  startRun,
+  waitForRun,
+} from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
 /**
@@ -66,16 +73,8 @@ describe.each(BACKENDS)("a database outage mid-run (%s database)", (backend) => 
     await setConnections(true);
     fake.fallback = { kind: "answer" };
 
-    let done: any = null;
-    const until = Date.now() + 60_000;
-    while (Date.now() < until) {
-      const response = await api
-        .gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: run.id })
-        .catch(() => null);
-      done = response?.data?.run ?? done;
-      if (done && ["SUCCEEDED", "FAILED", "CANCELLED"].includes(done.status)) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    // Requests fail while the database comes back: they are tried again.
+    const done = await waitForRun(api, run.id, finished, 60_000, { tolerateErrors: true });
     expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 8, failedCount: 0 });
     const completions = await completionsOf(api, run.id);
     expect(completions.filter((completion) => completion.status === "SUCCEEDED")).toHaveLength(8);

@@ -5,8 +5,8 @@ import {
   completionsOf,
   finished,
   providersFile,
-  RUN_FIELDS,
   startRun,
+  waitForRun,
 } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -81,16 +81,13 @@ describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
     const runId = started.data!.startExperiment.runs[0].id;
     const reasons = new Set<string>();
     const experimentReasons = new Set<string>();
-    let run: any;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      run = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: runId })).data!.run;
-      if (run.waitingReason) reasons.add(run.waitingReason);
-      const progress = (await api.gql(EXPERIMENT, { id: experimentId })).data!.experiment.progress;
-      if (progress.waitingReason) experimentReasons.add(progress.waitingReason);
-      if (finished(run) || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const run = await waitForRun(api, runId, finished, 60_000, {
+      onEach: async (current) => {
+        if (current.waitingReason) reasons.add(current.waitingReason);
+        const progress = (await api.gql(EXPERIMENT, { id: experimentId })).data!.experiment.progress;
+        if (progress.waitingReason) experimentReasons.add(progress.waitingReason);
+      },
+    });
     expect(run).toMatchObject({ status: "SUCCEEDED", doneCount: 8, failedCount: 0, lastError: null });
     expect(fake.requests).toHaveLength(8);
     const completions = await completionsOf(api, runId);
@@ -125,15 +122,17 @@ describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
       provider: "tighttpm",
       model: "m",
     });
-    let done: any = run;
     let waited = false;
-    const deadline = Date.now() + 60_000;
-    while (!finished(done) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      done = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: run.id })).data!.run;
-      if (/tokens-per-minute limit of provider "tighttpm" \(6000 per minute\)/.test(done.waitingReason ?? ""))
-        waited = true;
-    }
+    const done = await waitForRun(api, run.id, finished, 60_000, {
+      onEach: (current) => {
+        if (
+          /tokens-per-minute limit of provider "tighttpm" \(6000 per minute\)/.test(
+            current.waitingReason ?? "",
+          )
+        )
+          waited = true;
+      },
+    });
     expect(done).toMatchObject({ status: "SUCCEEDED", doneCount: 10, failedCount: 0, lastError: null });
     expect(fake.requests).toHaveLength(10);
     expect(waited).toBe(true);
@@ -176,12 +175,7 @@ describe.each(BACKENDS)("rate limits (%s database)", (backend) => {
       provider: "tiny",
       model: "m",
     });
-    let done: any = run;
-    const deadline = Date.now() + 30_000;
-    while (!finished(done) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      done = (await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: run.id })).data!.run;
-    }
+    const done = await waitForRun(api, run.id, finished, 30_000);
     expect(done).toMatchObject({ status: "FAILED", failedCount: 3, doneCount: 0 });
     expect(done.lastError).toMatch(/needs about \d+ tokens .* \(tokensPerMinute 40\): it was not sent/);
     const completions = await completionsOf(api, run.id);

@@ -50,17 +50,31 @@ export async function classificationSample(
 
 export const RUN_FIELDS = `id status expectedCount doneCount failedCount cacheHitCount lastError waitingReason promptTokens completionTokens costUsd reportedModel kind setting shots`;
 
-/** Polls a run until `done(run)` holds; fails after `timeoutMs`. */
+/**
+ * Polls a run until `done(run)` holds; fails after `timeoutMs`. `onEach` sees every state read on the way (a
+ * waiting reason, say); with `tolerateErrors`, a request that fails (the database is away) is tried again.
+ */
 export async function waitForRun(
   api: TestServer,
   runId: string,
   done: (run: any) => boolean,
   timeoutMs = 30_000,
+  options: { onEach?: (run: any) => void | Promise<void>; tolerateErrors?: boolean } = {},
 ): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await api.gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: runId });
+    const response = await api
+      .gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: runId })
+      .catch((error) => {
+        if (!options.tolerateErrors) throw error;
+        return {
+          status: 0,
+          data: undefined as Record<string, any> | undefined,
+          errors: [{ message: String(error) }],
+        };
+      });
     const run = response.data?.run;
+    if (run) await options.onEach?.(run);
     if (run && done(run)) return run;
     if (Date.now() > deadline)
       throw new Error(`run did not get there in ${timeoutMs} ms: ${JSON.stringify(run ?? response)}`);
