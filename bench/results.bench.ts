@@ -5,7 +5,7 @@ import { connect } from "../src/db/database";
 import { exportCompletions } from "../src/results/export.service";
 import { ResultService } from "../src/results/result.service";
 import * as sql from "../src/results/result.sql";
-import { BreakdownGroup, MemorizationMeasure } from "../src/results/result.types";
+import { BreakdownGroup, MemorizationMeasure } from "../src/study/measures";
 
 /**
  * Fills one experiment with `runsPerCell` memorization runs per dataset x setting x k (4 x 3 x 5), 200

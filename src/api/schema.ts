@@ -1,6 +1,7 @@
 import { createPubSub } from "@graphql-yoga/subscription";
 import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
+import "../graphql/study-enums";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../instance/instance.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
 import { Config } from "../config/config";
-import { MemorizationSetting, RunKind, RunStatus } from "../run/run.entity";
+import { RunStatus } from "../run/run.entity";
+import { MemorizationSetting, RunKind } from "../study/settings";
 import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
 import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";

@@ -7,7 +7,7 @@ import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { EmbeddedDatabaseError } from "../db/embedded";
 import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration";
-import { SETTING_NAMES } from "./setting-names";
+import { SETTING_NAMES } from "../study/settings";
 
 /**
  * Each command's module is loaded when that command runs: `memicl --version` or `calibrate-judge` does not load

@@ -1,21 +1,13 @@
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
-import { MemorizationSetting, RunKind } from "../run/run.entity";
+import { MemorizationSetting, RunKind, SETTING_NAMES, settingNamed } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
-import { SETTING_NAMES, SettingName } from "./setting-names";
 
-const SETTINGS: Record<SettingName, MemorizationSetting> = {
-  "full-information": MemorizationSetting.FULL_INFORMATION,
-  "segment-pairs-and-labels": MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
-  "only-segment-pairs": MemorizationSetting.ONLY_SEGMENT_PAIRS,
-};
 export function parseSetting(value: string): MemorizationSetting {
-  const setting =
-    SETTINGS[value as SettingName] ??
-    (Object.values(MemorizationSetting) as string[]).find((name) => name === value);
+  const setting = settingNamed(value);
   if (!setting) throw new BadInputError(`setting: one of ${SETTING_NAMES.join(", ")}`);
-  return setting as MemorizationSetting;
+  return setting;
 }
 
 export function parseKind(value: string): RunKind {

@@ -1,16 +1,6 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
-
-export enum TaskKind {
-  /** Two texts (premise, hypothesis): segments are the first and the second text. */
-  NLI = "NLI",
-  /** One text: segments come from a random cut between 60% and 80% of its tokens. */
-  CLASSIFICATION = "CLASSIFICATION",
-}
-registerEnumType(TaskKind, {
-  name: "TaskKind",
-  description: "NLI has two texts per instance, CLASSIFICATION one.",
-});
+import { TaskKind } from "../study/task";
 
 @ObjectType({ description: "A label of a dataset and the words that stand for it in prompts." })
 export class LabelVerbalizer {

@@ -9,7 +9,8 @@ import {
   ValidateNested,
 } from "class-validator";
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { Dataset, TaskKind } from "./dataset.entity";
+import { TaskKind } from "../study/task";
+import { Dataset } from "./dataset.entity";
 import { DatasetSource } from "./dataset-source.entity";
 import { IMPORT_FORMATS, ImportFormat } from "./import/import-format";
 

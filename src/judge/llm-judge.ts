@@ -1,4 +1,4 @@
-import { ChatMessage } from "../template/prompt-rendering";
+import { ChatMessage } from "../study/chat";
 import { JudgeVerdict } from "./verdicts";
 
 export const LLM_JUDGE_VERSION = "llm-judge-1";

@@ -1,4 +1,4 @@
-import { ChatMessage } from "../template/prompt-rendering";
+import { ChatMessage } from "../study/chat";
 import { JudgePromptBody, judgePrompt, LLM_JUDGE_VERSION, parseJudgeAnswer } from "./llm-judge";
 import { JudgeVerdict } from "./verdicts";
 

@@ -1,24 +1,8 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Completion } from "../completion/completion.entity";
-
-export enum Verdict {
-  EXACT = "EXACT",
-  NEAR_EXACT = "NEAR_EXACT",
-  INEXACT = "INEXACT",
-  /** A judge answered something that could not be read as a verdict. */
-  UNPARSEABLE = "UNPARSEABLE",
-}
-
-export enum JudgeKind {
-  LLM = "LLM",
-  HEURISTIC = "HEURISTIC",
-  HUMAN = "HUMAN",
-}
-
-registerEnumType(Verdict, { name: "Verdict" });
-registerEnumType(JudgeKind, { name: "JudgeKind" });
+import { JudgeKind, Verdict } from "../study/verdicts";
 
 /** A verdict on one completion. Never updated: a correction is a new row that supersedes the old one. */
 @ObjectType({ description: "A verdict on one completion; never changed, a correction is a new judgment." })

@@ -1,7 +1,8 @@
 import { IsIn, IsOptional, Length, Matches, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
-import { JudgeKind, Judgment, Verdict } from "./judgment.entity";
+import { JudgeKind, Verdict } from "../study/verdicts";
+import { Judgment } from "./judgment.entity";
 
 /** No NUL character (PostgreSQL cannot store one, in text or in JSON). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is exactly what it refuses

@@ -4,7 +4,8 @@ import { BadInputError, DomainError } from "../common/errors";
 import { PageArgs } from "../common/page-args";
 import { Completion } from "../completion/completion.entity";
 import { CompletionConnection } from "../run/run.resolver";
-import { JudgeKind, Judgment } from "./judgment.entity";
+import { JudgeKind } from "../study/verdicts";
+import { Judgment } from "./judgment.entity";
 import {
   JudgeAgreement,
   JudgeSelector,

@@ -16,11 +16,13 @@ import { JudgeVerdict } from "../judge/verdicts";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { judgmentsMade } from "../observability/metrics";
 import { JobQueue } from "../queue/job-queue";
-import { Run, RunKind } from "../run/run.entity";
+import { Run } from "../run/run.entity";
 import { rowToCompletion } from "../run/run.service";
 import { loadSiblingContinuations } from "../sample/sample.sql";
+import { RunKind } from "../study/settings";
+import { JudgeKind } from "../study/verdicts";
 import { TemplateService } from "../template/template.service";
-import { JudgeKind, Judgment } from "./judgment.entity";
+import { Judgment } from "./judgment.entity";
 import { JudgeAgreement, JudgeSelector, JudgingScope, ReviewReason } from "./judgment.inputs";
 import * as sql from "./judgment.sql";
 

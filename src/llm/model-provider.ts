@@ -1,5 +1,5 @@
 import { scrubConfiguredSecrets, scrubSecrets, storableText } from "../common/secrets";
-import { ChatMessage } from "../template/prompt-rendering";
+import { ChatMessage } from "../study/chat";
 
 export interface ChatRequest {
   model: string;

@@ -1,24 +1,22 @@
 // The study's analyses as pure functions of a few kinds of rows the SQL of result.sql.ts returns: counts per cell
 // (sample x setting x k), outcomes per instance of a cell, performance per repeat and per instance. No I/O here.
+
 import { RandomStream } from "../common/random";
-import { MemorizationSetting } from "../run/run.entity";
 import { clusterBootstrapRate } from "../statistics/bootstrap";
 import { pearson, pearsonBootstrapInterval, spearman } from "../statistics/correlation";
 import { meanAndSpread } from "../statistics/descriptive";
 import { Interval, newcombeDifference, wilsonInterval } from "../statistics/intervals";
 import { fisherExact, mcnemarExact } from "../statistics/tests";
-import { regimeOf } from "./regime";
+import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../study/measures";
+import { REGIME_ORDER, Regime, regimeOf } from "../study/regime";
+import { MemorizationSetting, SETTING_ORDER } from "../study/settings";
 import {
-  BreakdownGroup,
   ContaminationRow,
   CorrelationRow,
-  IntervalMethod,
   MemorizationBreakdownRow,
-  MemorizationMeasure,
   MemorizedVsNotRow,
   PairedComparisonRow,
   PerformanceRow,
-  RegimeName,
   ResultFilter,
   TransitionRateRow,
 } from "./result.types";
@@ -92,13 +90,6 @@ export function instanceVerdict(
 
 const isMemorized = (verdict: InstanceVerdict | null) => verdict === "EXACT" || verdict === "NEAR_EXACT";
 
-const SETTING_ORDER = [
-  MemorizationSetting.FULL_INFORMATION,
-  MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
-  MemorizationSetting.ONLY_SEGMENT_PAIRS,
-];
-const REGIME_ORDER = ["ZERO_SHOT", "FEW_SHOT", "MANY_SHOT"];
-
 function sampleFields(info: SampleInfo | undefined) {
   return {
     sampleId: info?.sampleId ?? null,
@@ -138,7 +129,7 @@ interface BreakdownKey {
   dataset: string | null;
   setting: MemorizationSetting | null;
   shots: number | null;
-  regime: RegimeName | null;
+  regime: Regime | null;
 }
 
 interface Group {
@@ -179,14 +170,14 @@ export function breakdown(
       (!filter.datasets || filter.datasets.includes(datasetOf(cell.sampleId))) &&
       (!filter.settings || filter.settings.includes(cell.setting)) &&
       (!filter.shots || filter.shots.includes(cell.shots)) &&
-      (!filter.regimes || filter.regimes.includes(regimeOf(cell.shots) as RegimeName)),
+      (!filter.regimes || filter.regimes.includes(regimeOf(cell.shots) as Regime)),
   );
   const bySampleToo = groupBy.includes(BreakdownGroup.SAMPLE);
   const keyOf = (cell: CellCount): BreakdownKey => ({
     dataset: groupBy.includes(BreakdownGroup.DATASET) ? datasetOf(cell.sampleId) : null,
     setting: groupBy.includes(BreakdownGroup.SETTING) ? cell.setting : null,
     shots: groupBy.includes(BreakdownGroup.SHOTS) ? cell.shots : null,
-    regime: groupBy.includes(BreakdownGroup.REGIME) ? (regimeOf(cell.shots) as RegimeName) : null,
+    regime: groupBy.includes(BreakdownGroup.REGIME) ? (regimeOf(cell.shots) as Regime) : null,
   });
   const pooled = new Map<string, Group>();
   const perSample = new Map<string, Group>();
@@ -295,7 +286,7 @@ export function breakdown(
       bySample(a, b) ||
       SETTING_ORDER.indexOf(a.setting!) - SETTING_ORDER.indexOf(b.setting!) ||
       compareNullable(a.shots, b.shots) ||
-      REGIME_ORDER.indexOf(a.regime ?? "") - REGIME_ORDER.indexOf(b.regime ?? ""),
+      (a.regime ? REGIME_ORDER.indexOf(a.regime) : -1) - (b.regime ? REGIME_ORDER.indexOf(b.regime) : -1),
   );
 }
 

@@ -1,5 +1,7 @@
-import { MemorizationSetting } from "../run/run.entity";
-import { MemorizationMeasure, RegimeName, StudyReport } from "./result.types";
+import { MemorizationMeasure } from "../study/measures";
+import { Regime } from "../study/regime";
+import { MemorizationSetting } from "../study/settings";
+import { StudyReport } from "./result.types";
 
 /**
  * The study report as flat rows: one number per row with its counts, interval and scope. Pure: the report's own
@@ -15,7 +17,7 @@ export interface MetricScope {
   dataset: string | null;
   setting: MemorizationSetting | null;
   shots: number | null;
-  regime: RegimeName | null;
+  regime: Regime | null;
   measure: MemorizationMeasure | null;
   /** Whose verdicts a memorization figure counts: "effective" (the latest human review, else the judge). */
   judge: string | null;

@@ -1,9 +1,10 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Experiment } from "../experiment/experiment.entity";
-import { MemorizationSetting } from "../run/run.entity";
+import { MemorizationMeasure } from "../study/measures";
+import { Regime } from "../study/regime";
+import { MemorizationSetting } from "../study/settings";
 import type { MetricScope as MetricScopeValues } from "./metric-rows";
-import { MemorizationMeasure, RegimeName } from "./result.types";
 
 @ObjectType({
   description: "What a metric covers. Null fields do not apply (or, for the sample, pool samples).",
@@ -33,8 +34,8 @@ export class MetricScope implements MetricScopeValues {
   @Field(() => Int, { nullable: true, description: "k (the first k of a transition or comparison)." })
   shots: number | null;
 
-  @Field(() => RegimeName, { nullable: true })
-  regime: RegimeName | null;
+  @Field(() => Regime, { nullable: true })
+  regime: Regime | null;
 
   @Field(() => MemorizationMeasure, { nullable: true })
   measure: MemorizationMeasure | null;

@@ -1,9 +1,9 @@
 import { ArrayMaxSize, IsOptional } from "class-validator";
 import { Field, ID, InputType, Int } from "type-graphql";
 import { ConnectionType } from "../common/connection";
-import { MemorizationSetting } from "../run/run.entity";
+import { MemorizationMeasure } from "../study/measures";
+import { MemorizationSetting } from "../study/settings";
 import { Metric } from "./metric.entity";
-import { MemorizationMeasure } from "./result.types";
 
 @InputType({ description: "Which metrics of one experiment; every list given narrows the rows." })
 export class MetricFilter {

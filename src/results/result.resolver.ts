@@ -1,12 +1,11 @@
 import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
 import { Context } from "../api/context";
+import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./result.service";
 import {
-  BreakdownGroup,
   ContaminationRow,
   CorrelationRow,
   MemorizationBreakdownRow,
-  MemorizationMeasure,
   MemorizedVsNotRow,
   PairedComparisonRow,
   PerformanceRow,

@@ -1,8 +1,9 @@
 import { DataSource } from "typeorm";
 import { NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
-import { MemorizationSetting } from "../run/run.entity";
 import { holmAdjust } from "../statistics/tests";
+import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { MemorizationSetting } from "../study/settings";
 import {
   breakdown,
   CellCount,
@@ -22,11 +23,9 @@ import {
 } from "./analyses";
 import * as sql from "./result.sql";
 import {
-  BreakdownGroup,
   ContaminationRow,
   CorrelationRow,
   MemorizationBreakdownRow,
-  MemorizationMeasure,
   MemorizedVsNotRow,
   PairedComparisonRow,
   PerformanceRow,

@@ -1,38 +1,8 @@
 import { ArrayMaxSize, IsOptional } from "class-validator";
-import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType, registerEnumType } from "type-graphql";
-import { MemorizationSetting } from "../run/run.entity";
-
-export enum MemorizationMeasure {
-  /** The study's main measure. */
-  EXACT_OR_NEAR_EXACT = "EXACT_OR_NEAR_EXACT",
-  EXACT_ONLY = "EXACT_ONLY",
-}
-registerEnumType(MemorizationMeasure, { name: "MemorizationMeasure" });
-
-export enum BreakdownGroup {
-  DATASET = "DATASET",
-  /** Each sample of a dataset apart (a sample is one seeded draw of instances and demonstrations). */
-  SAMPLE = "SAMPLE",
-  SETTING = "SETTING",
-  SHOTS = "SHOTS",
-  REGIME = "REGIME",
-}
-registerEnumType(BreakdownGroup, { name: "BreakdownGroup" });
-
-export enum RegimeName {
-  ZERO_SHOT = "ZERO_SHOT",
-  FEW_SHOT = "FEW_SHOT",
-  MANY_SHOT = "MANY_SHOT",
-}
-registerEnumType(RegimeName, { name: "Regime", description: "k = 0; k <= 50 (25, 50); k > 50 (100, 200)." });
-
-export enum IntervalMethod {
-  /** Wilson score interval: each instance counts once in the row. */
-  WILSON = "WILSON",
-  /** Percentile bootstrap resampling whole instances (2,000 resamples, fixed seed): instances count several times. */
-  CLUSTER_BOOTSTRAP = "CLUSTER_BOOTSTRAP",
-}
-registerEnumType(IntervalMethod, { name: "IntervalMethod" });
+import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType } from "type-graphql";
+import { IntervalMethod, MemorizationMeasure } from "../study/measures";
+import { Regime } from "../study/regime";
+import { MemorizationSetting } from "../study/settings";
 
 /** Which sample a row describes; all null on a row pooled over several samples. */
 @InterfaceType({
@@ -70,9 +40,9 @@ export class ResultFilter {
   @IsOptional()
   shots?: number[];
 
-  @Field(() => [RegimeName], { nullable: true })
+  @Field(() => [Regime], { nullable: true })
   @IsOptional()
-  regimes?: RegimeName[];
+  regimes?: Regime[];
 }
 
 @ObjectType({
@@ -93,8 +63,8 @@ export class MemorizationBreakdownRow extends SampleScoped {
   @Field(() => Int, { nullable: true })
   shots: number | null;
 
-  @Field(() => RegimeName, { nullable: true })
-  regime: RegimeName | null;
+  @Field(() => Regime, { nullable: true })
+  regime: Regime | null;
 
   @Field(() => Int, { description: "Judged completions (exact + near-exact + inexact): the denominator." })
   n: number;

@@ -20,12 +20,13 @@ import {
 import { JobQueue } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { RunKind } from "../study/settings";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { TemplateBody } from "../template/template-body";
 import { HeldClaims } from "../worker/held-claims";
 import { CompletionWriter } from "./completion-writer";
 import { PromptHasher } from "./prompt-hash";
-import { Run, RunKind } from "./run.entity";
+import { Run } from "./run.entity";
 import { RunJudge } from "./run.service";
 import * as sql from "./run.sql";
 

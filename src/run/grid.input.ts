@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, Min } from "class-validator";
 import { Field, ID, InputType, Int } from "type-graphql";
-import { MemorizationSetting, RunKind } from "./run.entity";
+import { MemorizationSetting, RunKind } from "../study/settings";
 
 /** The fields that describe a grid, shared by starting an experiment and pricing one. */
 @InputType({

@@ -1,5 +1,6 @@
 import { createHash, Hash } from "node:crypto";
-import { ChatMessage, PromptFrame } from "../template/prompt-rendering";
+import { ChatMessage } from "../study/chat";
+import { PromptFrame } from "../template/prompt-rendering";
 
 /**
  * The prompt hash and the response-cache key of a run's prompts, with the part every prompt shares (the

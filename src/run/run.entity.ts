@@ -12,17 +12,7 @@ import {
 } from "typeorm";
 import { Experiment } from "../experiment/experiment.entity";
 import { Sample } from "../sample/sample.entity";
-
-export enum RunKind {
-  MEMORIZATION = "MEMORIZATION",
-  PERFORMANCE = "PERFORMANCE",
-}
-
-export enum MemorizationSetting {
-  FULL_INFORMATION = "FULL_INFORMATION",
-  SEGMENT_PAIRS_AND_LABELS = "SEGMENT_PAIRS_AND_LABELS",
-  ONLY_SEGMENT_PAIRS = "ONLY_SEGMENT_PAIRS",
-}
+import { MemorizationSetting, RunKind } from "../study/settings";
 
 export enum RunStatus {
   QUEUED = "QUEUED",
@@ -209,20 +199,4 @@ export class Run {
   updatedAt: Date;
 }
 
-registerEnumType(RunKind, {
-  name: "RunKind",
-  description: "Memorization (replicate the instance) or performance (do the task).",
-});
-registerEnumType(MemorizationSetting, {
-  name: "MemorizationSetting",
-  description: "How much the memorization prompt contains.",
-  valuesConfig: {
-    FULL_INFORMATION: {
-      description:
-        "Instruction naming dataset and split, demonstrations with labels, the instance with its label.",
-    },
-    SEGMENT_PAIRS_AND_LABELS: { description: "No instruction; demonstrations with labels." },
-    ONLY_SEGMENT_PAIRS: { description: "No instruction and no labels anywhere." },
-  },
-});
 registerEnumType(RunStatus, { name: "RunStatus" });

@@ -2,8 +2,9 @@ import { ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min, ValidateNested 
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Experiment } from "../experiment/experiment.entity";
 import { JudgeInput } from "../judgment/judgment.inputs";
+import { MemorizationSetting, RunKind } from "../study/settings";
 import { GridInput } from "./grid.input";
-import { MemorizationSetting, Run, RunKind } from "./run.entity";
+import { Run } from "./run.entity";
 
 @InputType({ description: "One run: a sample, a kind, a setting (memorization), k, a model." })
 export class StartRunInput {

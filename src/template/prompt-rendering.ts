@@ -1,10 +1,6 @@
-import { RunKind } from "../run/run.entity";
+import { ChatMessage } from "../study/chat";
+import { RunKind } from "../study/settings";
 import { TemplateBody } from "./template-body";
-
-export interface ChatMessage {
-  role: "system" | "user";
-  content: string;
-}
 
 /** One demonstration or instance as prompts need it: its segments, its full texts, its label's verbalizer. */
 export interface PromptItem {

@@ -5,14 +5,14 @@ import { DatasetService } from "../dataset/dataset.service";
 import { Demonstration } from "../demonstration/demonstration.entity";
 import { Instance } from "../instance/instance.entity";
 import { countChatTokens, countTextTokens } from "../llm/tokenizer";
-import { GridSpec, gridCells } from "../run/grid";
-import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { presentationOrder } from "../sample/design/design-sample";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { ChatMessage } from "../study/chat";
+import { GridSpec, gridCells } from "../study/grid";
+import { MemorizationSetting, RunKind } from "../study/settings";
 import {
-  ChatMessage,
   FramedPrompt,
   PromptContext,
   PromptFrame,

@@ -1,5 +1,5 @@
-import { TaskKind } from "../dataset/dataset.entity";
-import { MemorizationSetting, RunKind } from "../run/run.entity";
+import { MemorizationSetting, RunKind } from "../study/settings";
+import { TaskKind } from "../study/task";
 
 /**
  * A prompt template. Rendered as: a system message with `instruction` (when there is one), then one user

@@ -1,9 +1,9 @@
 import { ArrayMaxSize, IsIn, IsOptional, Max, MaxLength, Min } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { GridInput } from "../run/grid.input";
-import { MemorizationSetting, RunKind } from "../run/run.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { MemorizationSetting, RunKind } from "../study/settings";
 
 @ObjectType({ description: "One version of a prompt template; versions never change once written." })
 export class PromptTemplateView {

@@ -14,10 +14,11 @@ import {
   zeroVsFewShot,
 } from "../../src/results/analyses";
 import { adjustForMultipleComparisons } from "../../src/results/result.service";
-import { BreakdownGroup, MemorizationMeasure, StudyReport } from "../../src/results/result.types";
-import { MemorizationSetting } from "../../src/run/run.entity";
+import { StudyReport } from "../../src/results/result.types";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
+import { BreakdownGroup, MemorizationMeasure } from "../../src/study/measures";
+import { MemorizationSetting } from "../../src/study/settings";
 
 const FULL = MemorizationSetting.FULL_INFORMATION;
 const PAIRS = MemorizationSetting.SEGMENT_PAIRS_AND_LABELS;

@@ -1,11 +1,11 @@
-import { TaskKind } from "../../src/dataset/dataset.entity";
 import {
   AnswerLayout,
   answerLayout,
   EXTRACTION_RULE,
   extractAnswer,
 } from "../../src/judge/answer-extraction";
-import { MemorizationSetting, RunKind } from "../../src/run/run.entity";
+import { MemorizationSetting, RunKind } from "../../src/study/settings";
+import { TaskKind } from "../../src/study/task";
 import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, templateKey } from "../../src/template/template-body";
 
 const ANSWER = "the cat was too cautious to come out.";

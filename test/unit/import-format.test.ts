@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import { TaskKind } from "../../src/dataset/dataset.entity";
 import { defaultVerbalizer } from "../../src/dataset/import/dataset-import.service";
 import { mapRecord, resolveFieldMapping } from "../../src/dataset/import/field-mapping";
 import { ImportError } from "../../src/dataset/import/import.errors";
@@ -10,6 +9,7 @@ import {
   readRecords,
 } from "../../src/dataset/import/import-format";
 import { parseVerbalizerFile } from "../../src/dataset/import/verbalizer-file";
+import { TaskKind } from "../../src/study/task";
 
 async function read(content: string, options: ReadOptions): Promise<RawRecord[]> {
   const records: RawRecord[] = [];

@@ -11,15 +11,20 @@ const SRC = path.resolve(__dirname, "../../src");
 const DECLARED: { folder: string; mayImport: string[]; noPackages: string[] }[] = [
   { folder: "statistics", mayImport: [], noPackages: ["typeorm", "type-graphql", "pg", "pg-boss", "openai"] },
   { folder: "common", mayImport: [], noPackages: ["pg-boss", "openai"] },
+  {
+    folder: "study",
+    mayImport: [],
+    noPackages: ["typeorm", "type-graphql", "pg", "pg-boss", "openai"],
+  },
   // Types only, from the template folder (ChatMessage, TemplateBody).
   {
     folder: "judge",
-    mayImport: ["common", "template"],
+    mayImport: ["common", "study", "template"],
     noPackages: ["typeorm", "type-graphql", "pg", "pg-boss", "openai"],
   },
   {
     folder: "sample/design",
-    mayImport: ["common"],
+    mayImport: ["common", "study"],
     noPackages: ["typeorm", "type-graphql", "pg", "pg-boss", "openai"],
   },
 ];

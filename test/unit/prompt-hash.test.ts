@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { PromptHasher } from "../../src/run/prompt-hash";
-import { RunKind } from "../../src/run/run.entity";
+import { ChatMessage } from "../../src/study/chat";
+import { RunKind } from "../../src/study/settings";
 import {
-  ChatMessage,
   PromptContext,
   PromptFrame,
   promptFrame,

@@ -1,4 +1,4 @@
-import { RunKind } from "../../src/run/run.entity";
+import { RunKind } from "../../src/study/settings";
 import { PromptContext, PromptItem, renderPrompt } from "../../src/template/prompt-rendering";
 import {
   checkTemplateBody,

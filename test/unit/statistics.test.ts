@@ -1,9 +1,9 @@
-import { regimeOf } from "../../src/results/regime";
 import { clusterBootstrapRate } from "../../src/statistics/bootstrap";
 import { pearson, pearsonBootstrapInterval, spearman } from "../../src/statistics/correlation";
 import { meanAndSpread } from "../../src/statistics/descriptive";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
+import { regimeOf } from "../../src/study/regime";
 import reference from "../reference/statistics.json";
 
 // Reference values: test/reference/statistics.json, written by test/reference/statistics.py (scipy, numpy).

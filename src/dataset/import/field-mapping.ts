@@ -1,5 +1,5 @@
 import { LONE_SURROGATE } from "../../common/secrets";
-import { TaskKind } from "../dataset.entity";
+import { TaskKind } from "../../study/task";
 import { ImportError } from "./import.errors";
 import { RawRecord } from "./import-format";
 

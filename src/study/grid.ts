@@ -1,5 +1,4 @@
-import { Sample } from "../sample/sample.entity";
-import { MemorizationSetting, RunKind } from "./run.entity";
+import { MemorizationSetting, RunKind } from "./settings";
 
 /** The grid of an experiment: samples x k x (memorization settings + performance). */
 export interface GridSpec {
@@ -12,8 +11,13 @@ export interface GridSpec {
   performanceMaxOutputTokens: number;
 }
 
-export interface GridCell {
-  sample: Sample;
+/** What the grid needs of a sample: the k values it was drawn for. */
+export interface GridSample {
+  shotCounts: readonly number[];
+}
+
+export interface GridCell<S extends GridSample = GridSample> {
+  sample: S;
   kind: RunKind;
   setting: MemorizationSetting | null;
   shots: number;
@@ -23,8 +27,8 @@ export interface GridCell {
 }
 
 /** Every run of the grid, in sample, k, kind, setting order (pure). */
-export function gridCells(samples: readonly Sample[], grid: GridSpec): GridCell[] {
-  const cells: GridCell[] = [];
+export function gridCells<S extends GridSample>(samples: readonly S[], grid: GridSpec): GridCell<S>[] {
+  const cells: GridCell<S>[] = [];
   for (const sample of samples) {
     for (const shots of grid.shots ?? sample.shotCounts) {
       for (const kind of grid.kinds) {

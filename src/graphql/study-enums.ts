@@ -1,0 +1,38 @@
+import { registerEnumType } from "type-graphql";
+import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../study/measures";
+import { Regime } from "../study/regime";
+import { MemorizationSetting, RunKind } from "../study/settings";
+import { TaskKind } from "../study/task";
+import { JudgeKind, Verdict } from "../study/verdicts";
+
+/**
+ * The study's vocabulary as GraphQL enums, registered once. The enums themselves are plain TypeScript in
+ * src/study/, so the pure study logic loads without TypeGraphQL; any module that declares a GraphQL type using
+ * them imports this one.
+ */
+registerEnumType(RunKind, {
+  name: "RunKind",
+  description: "Memorization (replicate the instance) or performance (do the task).",
+});
+registerEnumType(MemorizationSetting, {
+  name: "MemorizationSetting",
+  description: "How much the memorization prompt contains.",
+  valuesConfig: {
+    FULL_INFORMATION: {
+      description:
+        "Instruction naming dataset and split, demonstrations with labels, the instance with its label.",
+    },
+    SEGMENT_PAIRS_AND_LABELS: { description: "No instruction; demonstrations with labels." },
+    ONLY_SEGMENT_PAIRS: { description: "No instruction and no labels anywhere." },
+  },
+});
+registerEnumType(TaskKind, {
+  name: "TaskKind",
+  description: "NLI has two texts per instance, CLASSIFICATION one.",
+});
+registerEnumType(Verdict, { name: "Verdict" });
+registerEnumType(JudgeKind, { name: "JudgeKind" });
+registerEnumType(MemorizationMeasure, { name: "MemorizationMeasure" });
+registerEnumType(BreakdownGroup, { name: "BreakdownGroup" });
+registerEnumType(Regime, { name: "Regime", description: "k = 0; k <= 50 (25, 50); k > 50 (100, 200)." });
+registerEnumType(IntervalMethod, { name: "IntervalMethod" });
