@@ -2,9 +2,9 @@ import os from "node:os";
 import { Writable } from "node:stream";
 import { Client } from "pg";
 import { connect } from "../src/db/database";
-import { exportCompletions } from "../src/results/export.service";
-import { ResultService } from "../src/results/result.service";
-import * as sql from "../src/results/result.sql";
+import { exportCompletions } from "../src/report/export.service";
+import { ReportService } from "../src/report/report.service";
+import * as sql from "../src/report/report.sql";
 import { BreakdownGroup, MemorizationMeasure } from "../src/study/measures";
 
 /**
@@ -119,7 +119,7 @@ export async function benchResults(args: string[]) {
     process.stderr.write(
       `generated ${count} judged completions in ${((performance.now() - generated) / 1000).toFixed(0)} s\n`,
     );
-    const results = new ResultService(db.dataSource);
+    const results = new ReportService(db.dataSource);
     const all = [BreakdownGroup.DATASET, BreakdownGroup.SETTING, BreakdownGroup.SHOTS];
     const breakdown = await time(20, () =>
       results.memorizationBreakdown({ experimentId: bench }, all, MemorizationMeasure.EXACT_OR_NEAR_EXACT),

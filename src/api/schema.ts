@@ -2,14 +2,21 @@ import { createPubSub } from "@graphql-yoga/subscription";
 import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import "../graphql/study-enums";
+import { CompletionResolver, RunCompletionsResolver } from "../completion/completion.resolver";
 import { DatasetResolver } from "../dataset/dataset.resolver";
-import { InstanceResolver } from "../instance/instance.resolver";
+import { InstanceResolver } from "../dataset/instance.resolver";
+import { DeletionResolver } from "../deletion/deletion.resolver";
+import { ExperimentResolver } from "../experiment/experiment.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
-import { DeletionResolver } from "../lifecycle/deletion.resolver";
-import { MetricResolver } from "../results/metric.resolver";
-import { ResultResolver } from "../results/result.resolver";
-import { CompletionResolver, ExperimentResolver, RunResolver } from "../run/run.resolver";
-import { DemonstrationResolver, SampledInstanceResolver, SampleResolver } from "../sample/sample.resolver";
+import { ReportResolver } from "../report/report.resolver";
+import { ReportRowResolver } from "../report/report-row.resolver";
+import { ExperimentRunsResolver, RunResolver } from "../run/run.resolver";
+import {
+  DatasetSamplesResolver,
+  DemonstrationResolver,
+  SampledInstanceResolver,
+  SampleResolver,
+} from "../sample/sample.resolver";
 import { TemplateResolver } from "../template/template.resolver";
 import { WorkerResolver } from "../worker/worker.resolver";
 import { VersionResolver } from "./version.resolver";
@@ -20,14 +27,17 @@ export const RESOLVERS = [
   SampleResolver,
   SampledInstanceResolver,
   DemonstrationResolver,
+  DatasetSamplesResolver,
   TemplateResolver,
   RunResolver,
   ExperimentResolver,
+  ExperimentRunsResolver,
   CompletionResolver,
+  RunCompletionsResolver,
   JudgmentResolver,
   CompletionJudgmentResolver,
-  ResultResolver,
-  MetricResolver,
+  ReportResolver,
+  ReportRowResolver,
   WorkerResolver,
   VersionResolver,
   DeletionResolver,

@@ -9,24 +9,25 @@ import { expressMiddleware } from "@as-integrations/express5";
 import cors from "cors";
 import express from "express";
 import { Registry } from "prom-client";
+import { createContext } from "../app/context";
+import { createServices } from "../app/services";
+import { startWorkers } from "../app/workers";
 import { bearerKey } from "../auth/api-key.service";
 import { AuthLocals, authenticate, authorizationPlugin } from "../auth/guard";
 import { DomainError } from "../common/errors";
 import { scrubSecrets } from "../common/secrets";
 import { Config, ConfigError } from "../config/config";
 import { Database } from "../db/database";
+import { Context } from "../graphql/context";
 import { Logger } from "../logging/logger";
 import { graphqlMetricsPlugin } from "../observability/graphql-metrics";
 import { collectProcessMetrics, databaseRegistry, processRegistry } from "../observability/metrics";
-import { exportCompletions } from "../results/export.service";
-import { startMetricRefresher } from "../results/metric.service";
-import { startWorkers } from "../worker/workers";
-import { Context, createContext } from "./context";
+import { exportCompletions } from "../report/export.service";
+import { startReportRowRefresher } from "../report/report-row.service";
 import { formatError } from "./errors";
 import { countQueryTokens, queryLimitRules } from "./query-limits";
 import { requestRefusal } from "./request-guard";
 import { createSchema } from "./schema";
-import { createServices } from "./services";
 import { startSubscriptions } from "./subscriptions";
 
 export interface RunningServer {
@@ -46,7 +47,7 @@ export async function startServer(
     config.inProcessWorkers > 0
       ? await startWorkers(services, config, { role: "serve", concurrency: config.inProcessWorkers, logger })
       : null;
-  const metricRefresher = startMetricRefresher(services.metrics, logger);
+  const metricRefresher = startReportRowRefresher(services.reportRows, logger);
   const app = express();
   app.disable("x-powered-by");
   // Before anything else: a request must name this server (no DNS rebinding) and come from no web page but its own.

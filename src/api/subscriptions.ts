@@ -11,15 +11,16 @@ import {
 } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { createContext } from "../app/context";
+import { Services } from "../app/services";
 import { bearerKey, Principal } from "../auth/api-key.service";
 import { accessRefusal } from "../auth/guard";
 import { Config } from "../config/config";
+import { Context } from "../graphql/context";
 import { Logger } from "../logging/logger";
-import { Context, createContext } from "./context";
 import { formatError } from "./errors";
 import { countQueryTokens, queryLimitRules } from "./query-limits";
 import { requestRefusal } from "./request-guard";
-import { Services } from "./services";
 
 type Extra = {
   /** The bearer key the connection was opened with (keys on), checked again before every operation. */

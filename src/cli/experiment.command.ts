@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
+import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
 import { RunStatus } from "../run/run.entity";
 import { MemorizationSetting, RunKind } from "../study/settings";
-import { startWorkers } from "../worker/workers";
 import { openForCommand } from "./open-database";
 import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
 import { parseSetting } from "./prompt.command";
@@ -32,7 +32,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
   const command = await openForCommand(config);
   const { services } = command;
   try {
-    const { experiment, runs, created } = await services.runs.startExperiment({
+    const { experiment, runs, created } = await services.runLifecycle.startExperiment({
       name: options.name ?? `${options.provider}/${options.model}`,
       sampleIds: options.sample,
       provider: options.provider,

@@ -12,7 +12,7 @@ export type RunAction = "cancel" | "resume" | "retry-failed";
  */
 export async function runRunAction(config: Config, action: RunAction, id: string): Promise<void> {
   const command = await openForCommand(config);
-  const { runs } = command.services;
+  const { runs, runLifecycle, experiments } = command.services;
   try {
     let targets: Run[];
     let what: string;
@@ -21,7 +21,7 @@ export async function runRunAction(config: Config, action: RunAction, id: string
       what = `run ${id}`;
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      await runs.getExperiment(id).catch((notFound) => {
+      await experiments.get(id).catch((notFound) => {
         throw notFound instanceof NotFoundError
           ? new NotFoundError("Run or experiment", id)
           : (notFound as Error);
@@ -35,10 +35,10 @@ export async function runRunAction(config: Config, action: RunAction, id: string
       try {
         const result =
           action === "cancel"
-            ? await runs.cancel(run.id)
+            ? await runLifecycle.cancel(run.id)
             : action === "resume"
-              ? await runs.resume(run.id)
-              : await runs.retryFailed(run.id);
+              ? await runLifecycle.resume(run.id)
+              : await runLifecycle.retryFailed(run.id);
         affected += result.affectedCount;
         if (targets.length > 1 || result.affectedCount > 0)
           out.write(`  run ${run.id} ${result.run.status}: ${result.affectedCount} item(s)\n`);

@@ -1,4 +1,4 @@
-import { createServices, Services } from "../api/services";
+import { createServices, Services } from "../app/services";
 import { Config } from "../config/config";
 import { Database, openDatabase } from "../db/database";
 import { createLogger, Logger } from "../logging/logger";

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { stringify } from "csv-stringify/sync";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
-import { ExportFormat, exportCompletions } from "../results/export.service";
-import { StudyReport } from "../results/result.types";
+import { ExportFormat, exportCompletions } from "../report/export.service";
+import { StudyReport } from "../report/report.types";
 import { openForCommand } from "./open-database";
 
 const pct = (value: number | null | undefined) => (value == null ? "" : `${(value * 100).toFixed(1)}%`);
@@ -461,7 +461,7 @@ export async function runReport(
     throw new BadInputError("--format: markdown, json or csv");
   const command = await openForCommand(config, { say: process.stderr });
   try {
-    const report = await command.services.results.studyReport(experimentId);
+    const report = await command.services.report.studyReport(experimentId);
     const text =
       options.format === "json"
         ? `${JSON.stringify(report, null, 2)}\n`

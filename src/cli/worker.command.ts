@@ -1,6 +1,6 @@
+import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
-import { startMetricRefresher } from "../results/metric.service";
-import { startWorkers } from "../worker/workers";
+import { startReportRowRefresher } from "../report/report-row.service";
 import { openForCommand } from "./open-database";
 
 /** `memicl worker`: works on queued completions (no HTTP) until SIGINT/SIGTERM; run as many as you like. */
@@ -13,7 +13,7 @@ export async function runWorker(config: Config, options: { concurrency?: number 
     logger: command.logger,
   });
   // Metric rows are kept current by every process that makes results change.
-  const metricRefresher = startMetricRefresher(command.services.metrics, command.logger);
+  const metricRefresher = startReportRowRefresher(command.services.reportRows, command.logger);
   process.stderr.write(
     `memicl: worker (pid ${process.pid}) making up to ${concurrency} calls at once; database: ${command.database.description}\n`,
   );

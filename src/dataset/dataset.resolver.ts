@@ -1,10 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { Context } from "../api/context";
-import { ConnectionType } from "../common/connection";
 import { BadInputError } from "../common/errors";
-import { PageArgs } from "../common/page-args";
-import { Instance } from "../instance/instance.entity";
-import { Sample } from "../sample/sample.entity";
+import { ConnectionType } from "../graphql/connection";
+import { Context } from "../graphql/context";
+import { PageArgs } from "../graphql/page-args";
 import { Dataset } from "./dataset.entity";
 import {
   DatasetFilter,
@@ -16,6 +14,7 @@ import {
 } from "./dataset.inputs";
 import { DatasetSource } from "./dataset-source.entity";
 import { inlineSource } from "./import/import-source";
+import { Instance } from "./instance.entity";
 
 export const DatasetConnection = ConnectionType("Dataset", Dataset);
 export const InstanceConnection = ConnectionType("Instance", Instance);
@@ -73,11 +72,6 @@ export class DatasetResolver {
   })
   labels(@Root() dataset: Dataset, @Ctx() { loaders }: Context) {
     return loaders.labelCounts.load(dataset);
-  }
-
-  @FieldResolver(() => [Sample], { description: "Study samples drawn from this dataset, oldest first." })
-  samples(@Root() dataset: Dataset, @Ctx() { loaders }: Context) {
-    return loaders.datasetSamples.load(dataset.id);
   }
 
   @Mutation(() => Dataset, { description: "Sets how prompts name the dataset and its labels (verbalizers)." })

@@ -1,14 +1,14 @@
 import { DataSource } from "typeorm";
-import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { escapeLike } from "../common/like";
-import { Instance } from "../instance/instance.entity";
+import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Dataset, LabelVerbalizer } from "./dataset.entity";
 import { DatasetFilter, InstanceFilter, LabelCount } from "./dataset.inputs";
 import * as sql from "./dataset.sql";
 import { DatasetSource } from "./dataset-source.entity";
+import { Instance } from "./instance.entity";
 
 export interface InstancePageKey {
   datasetId: string;

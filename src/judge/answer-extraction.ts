@@ -1,4 +1,4 @@
-import { TemplateBody } from "../template/template-body";
+import { TemplateBody } from "../prompt/template-body";
 
 /**
  * The rule that turns a model's raw output into the answer a judge compares with the reference. Versioned: the

@@ -1,12 +1,9 @@
-import { IsIn, IsOptional, Length, Matches, MaxLength } from "class-validator";
+import { IsOptional, Length, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
+import { JudgeInput } from "../run/judge.input";
 import { JudgeKind, Verdict } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";
-
-/** No NUL character (PostgreSQL cannot store one, in text or in JSON). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is exactly what it refuses
-const NO_NUL = /^[^\u0000]*$/;
 
 @InputType({ description: "Runs to act on: one run, or every run of an experiment." })
 export class JudgingScope {
@@ -50,40 +47,6 @@ export class ReviewCompletionPayload {
 
   @Field(() => Judgment)
   judgment: Judgment;
-}
-
-@InputType({
-  description: "Which automatic judge: the heuristic one (default), or an LLM through a configured provider.",
-})
-export class JudgeInput {
-  @Field(() => JudgeKind, { defaultValue: JudgeKind.HEURISTIC, description: "HEURISTIC or LLM." })
-  kind: JudgeKind;
-
-  @Field(() => String, { nullable: true, description: "LLM: a configured provider." })
-  @IsOptional()
-  @MaxLength(100)
-  @Matches(NO_NUL, { message: "judge.provider must not contain a NUL character" })
-  provider?: string;
-
-  @Field(() => String, { nullable: true, description: "LLM: the model." })
-  @IsOptional()
-  @MaxLength(200)
-  @Matches(NO_NUL, { message: "judge.model must not contain a NUL character" })
-  model?: string;
-
-  @Field(() => Int, { nullable: true, description: "LLM: the judge prompt version; the latest when absent." })
-  @IsOptional()
-  promptVersion?: number;
-
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "LLM: which judge, `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` " +
-      "(the method's authors' own judge, word for word, answers read strictly).",
-  })
-  @IsOptional()
-  @IsIn(["llm-judge-1", "time-travel-1"], { message: "judge.judgeVersion: llm-judge-1 or time-travel-1" })
-  judgeVersion?: string;
 }
 
 @InputType({ description: "Judge the scope again (new judgments; old ones stay)." })

@@ -1,9 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
-import { Context } from "../api/context";
 import { BadInputError, DomainError } from "../common/errors";
-import { PageArgs } from "../common/page-args";
 import { Completion } from "../completion/completion.entity";
-import { CompletionConnection } from "../run/run.resolver";
+import { CompletionConnection } from "../completion/completion.resolver";
+import { Context } from "../graphql/context";
+import { PageArgs } from "../graphql/page-args";
 import { JudgeKind } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";
 import {

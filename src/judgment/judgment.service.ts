@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
-import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
+import { rowToCompletion } from "../completion/completion.service";
+import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { agreement } from "../judge/agreement";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import {
@@ -17,7 +18,6 @@ import { ProviderRegistry } from "../llm/provider-registry";
 import { judgmentsMade } from "../observability/metrics";
 import { JobQueue } from "../queue/job-queue";
 import { Run } from "../run/run.entity";
-import { rowToCompletion } from "../run/run.service";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { RunKind } from "../study/settings";
 import { JudgeKind } from "../study/verdicts";

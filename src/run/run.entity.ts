@@ -22,6 +22,11 @@ export enum RunStatus {
   CANCELLED = "CANCELLED",
 }
 
+/** The automatic judge of a run's memorization answers, as recorded on the run. */
+export type RunJudge =
+  | { kind: "HEURISTIC" }
+  | { kind: "LLM"; provider: string; model: string; promptVersion: number; judgeVersion?: string };
+
 /** One (sample, kind, setting, k, model, parameters, repeats): a domain record with its own status. */
 @ObjectType({ description: "One run: a sample, a kind, a setting, k and a model, with its own status." })
 @Entity("run")

@@ -1,9 +1,9 @@
 import { ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Experiment } from "../experiment/experiment.entity";
-import { JudgeInput } from "../judgment/judgment.inputs";
+import { GridInput } from "../experiment/grid.input";
 import { MemorizationSetting, RunKind } from "../study/settings";
-import { GridInput } from "./grid.input";
+import { JudgeInput } from "./judge.input";
 import { Run } from "./run.entity";
 
 @InputType({ description: "One run: a sample, a kind, a setting (memorization), k, a model." })

@@ -12,20 +12,12 @@ import {
   SubscribeResolverData,
   Subscription,
 } from "type-graphql";
-import { Context } from "../api/context";
-import { ConnectionType } from "../common/connection";
-import { PageArgs } from "../common/page-args";
-import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { Experiment } from "../experiment/experiment.entity";
-import {
-  ExperimentConnection,
-  ExperimentFilter,
-  ExperimentProgress,
-  ExperimentProgressEvent,
-  experimentProgress,
-} from "../experiment/experiment.types";
+import { ConnectionType } from "../graphql/connection";
+import { Context } from "../graphql/context";
+import { PageArgs } from "../graphql/page-args";
 import { Sample } from "../sample/sample.entity";
-import { SampledInstance } from "../sample/sampled-instance.entity";
+import { ExperimentProgress, ExperimentProgressEvent, experimentProgress } from "./experiment-progress";
 import { Run } from "./run.entity";
 import {
   RunFilter,
@@ -38,7 +30,6 @@ import {
 } from "./run.inputs";
 
 export const RunConnection = ConnectionType("Run", Run);
-export const CompletionConnection = ConnectionType("Completion", Completion);
 
 @Resolver(() => Run)
 export class RunResolver {
@@ -46,7 +37,7 @@ export class RunResolver {
     description: "Queues one run and returns at once; workers make the calls.",
   })
   async startRun(@Arg("input") input: StartRunInput, @Ctx() { services }: Context) {
-    const started = await services.runs.startRun(input);
+    const started = await services.runLifecycle.startRun(input);
     return { ...started, warnings: await services.workers.warningsFor(started.run.provider) };
   }
 
@@ -54,7 +45,7 @@ export class RunResolver {
     description: "Queues the grid for one model (samples x k x settings + performance) and returns at once.",
   })
   async startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services }: Context) {
-    const started = await services.runs.startExperiment(input);
+    const started = await services.runLifecycle.startExperiment(input);
     return { ...started, warnings: await services.workers.warningsFor(input.provider) };
   }
 
@@ -62,19 +53,19 @@ export class RunResolver {
     description: "Stops new calls; calls in flight are stored when they return.",
   })
   cancelRun(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
-    return services.runs.cancel(input.runId);
+    return services.runLifecycle.cancel(input.runId);
   }
 
   @Mutation(() => RunPayload, {
     description: "Queues exactly what is missing of a cancelled, failed or stalled run.",
   })
   resumeRun(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
-    return services.runs.resume(input.runId);
+    return services.runLifecycle.resume(input.runId);
   }
 
   @Mutation(() => RunPayload, { description: "Queues the run's failed completions again." })
   retryFailedCompletions(@Arg("input") input: RunIdInput, @Ctx() { services }: Context) {
-    return services.runs.retryFailed(input.runId);
+    return services.runLifecycle.retryFailed(input.runId);
   }
 
   @Query(() => Run)
@@ -97,20 +88,6 @@ export class RunResolver {
     @Ctx() { services }: Context,
   ) {
     return services.runs.count(filter);
-  }
-
-  @Query(() => Experiment)
-  experiment(@Arg("id", () => ID) id: string, @Ctx() { services }: Context) {
-    return services.runs.getExperiment(id);
-  }
-
-  @Query(() => ExperimentConnection, { description: "Experiments, newest first, with their progress." })
-  experiments(
-    @Args() { first, after }: PageArgs,
-    @Arg("filter", () => ExperimentFilter, { nullable: true }) filter: ExperimentFilter | undefined,
-    @Ctx() { services }: Context,
-  ) {
-    return services.runs.listExperiments(first, after ?? null, filter);
   }
 
   @Subscription(() => Run, {
@@ -139,7 +116,7 @@ export class RunResolver {
       args,
       context,
     }: SubscribeResolverData<unknown, { experimentId: string }, Context>) => {
-      await context.services.runs.getExperiment(args.experimentId);
+      await context.services.experiments.get(args.experimentId);
       return context.services.progress.watch(
         `experiment:${args.experimentId}`,
         async () => (await context.services.runs.runsByExperiments([args.experimentId]))[0],
@@ -158,37 +135,15 @@ export class RunResolver {
     return event;
   }
 
-  @Query(() => Int)
-  experimentCount(
-    @Arg("filter", () => ExperimentFilter, { nullable: true }) filter: ExperimentFilter | undefined,
-    @Ctx() { services }: Context,
-  ) {
-    return services.runs.countExperiments(filter);
-  }
-
   @FieldResolver(() => Sample)
   sample(@Root() run: Run, @Ctx() { loaders }: Context) {
     return loaders.sample.load(run.sampleId);
   }
-
-  @FieldResolver(() => CompletionConnection, { description: "The run's completions in creation order." })
-  completions(
-    @Root() run: Run,
-    @Args() { first, after }: PageArgs,
-    @Arg("status", () => CompletionStatus, { nullable: true }) status: CompletionStatus | undefined,
-    @Ctx() { loaders }: Context,
-  ) {
-    return loaders.completionPage.load({
-      runId: run.id,
-      first,
-      after: after ?? null,
-      status: status ?? null,
-    });
-  }
 }
 
+/** An experiment's runs and their sum: the run concept's fields on an experiment. */
 @Resolver(() => Experiment)
-export class ExperimentResolver {
+export class ExperimentRunsResolver {
   @FieldResolver(() => [Run])
   runs(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
     return loaders.experimentRuns.load(experiment.id);
@@ -207,13 +162,5 @@ export class ExperimentResolver {
   })
   async progress(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
     return experimentProgress(await loaders.experimentRuns.load(experiment.id));
-  }
-}
-
-@Resolver(() => Completion)
-export class CompletionResolver {
-  @FieldResolver(() => SampledInstance, { description: "The instance under test and its segments." })
-  sampledInstance(@Root() completion: Completion, @Ctx() { loaders }: Context) {
-    return loaders.sampledInstance.load(completion.sampledInstanceId);
   }
 }

@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import { Context } from "../api/context";
-import { ConnectionType } from "../common/connection";
-import { PageArgs } from "../common/page-args";
 import { Dataset } from "../dataset/dataset.entity";
-import { Demonstration } from "../demonstration/demonstration.entity";
-import { Instance } from "../instance/instance.entity";
+import { Instance } from "../dataset/instance.entity";
+import { ConnectionType } from "../graphql/connection";
+import { Context } from "../graphql/context";
+import { PageArgs } from "../graphql/page-args";
+import { Demonstration } from "./demonstration.entity";
 import { presentationOrder } from "./design/design-sample";
 import { Sample } from "./sample.entity";
 import { CreateSampleInput, CreateSamplePayload, SampleExclusionView, SampleFilter } from "./sample.inputs";
@@ -95,5 +95,14 @@ export class DemonstrationResolver {
   @FieldResolver(() => Instance, { description: "The dataset row." })
   instance(@Root() item: Demonstration, @Ctx() { loaders }: Context) {
     return loaders.instance.load(item.instanceId);
+  }
+}
+
+/** A dataset's samples: the sample concept's field on a dataset. */
+@Resolver(() => Dataset)
+export class DatasetSamplesResolver {
+  @FieldResolver(() => [Sample], { description: "Study samples drawn from this dataset, oldest first." })
+  samples(@Root() dataset: Dataset, @Ctx() { loaders }: Context) {
+    return loaders.datasetSamples.load(dataset.id);
   }
 }

@@ -1,11 +1,11 @@
 import { createHash, randomInt } from "node:crypto";
 import { DataSource, EntityManager } from "typeorm";
-import { checkPageSize, Page, toPage } from "../common/connection";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { DatasetService } from "../dataset/dataset.service";
-import { Demonstration } from "../demonstration/demonstration.entity";
+import { checkPageSize, Page, toPage } from "../graphql/connection";
+import { Demonstration } from "./demonstration.entity";
 import {
   Candidate,
   chooseSample,
@@ -331,6 +331,15 @@ export class SampleService {
       }
     }
     return keys.map((key) => results.get(`${key.sampleId}|${key.shots}`) ?? []);
+  }
+
+  async sampledInstancesByIds(ids: readonly string[]): Promise<(SampledInstance | null)[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(SampledInstance, "item")
+      .where("item.id = ANY(:ids)", { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
   async samplesByIds(ids: readonly string[]): Promise<(Sample | null)[]> {

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
-import { Instance } from "../instance/instance.entity";
+import { Instance } from "../dataset/instance.entity";
 import { Sample } from "./sample.entity";
 
 /** An instance under test in a sample, with its recorded segmentation. */

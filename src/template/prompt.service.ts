@@ -2,16 +2,8 @@ import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
 import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
-import { Demonstration } from "../demonstration/demonstration.entity";
-import { Instance } from "../instance/instance.entity";
+import { Instance } from "../dataset/instance.entity";
 import { countChatTokens, countTextTokens } from "../llm/tokenizer";
-import { presentationOrder } from "../sample/design/design-sample";
-import { Sample } from "../sample/sample.entity";
-import { SampleService } from "../sample/sample.service";
-import { SampledInstance } from "../sample/sampled-instance.entity";
-import { ChatMessage } from "../study/chat";
-import { GridSpec, gridCells } from "../study/grid";
-import { MemorizationSetting, RunKind } from "../study/settings";
 import {
   FramedPrompt,
   PromptContext,
@@ -22,10 +14,18 @@ import {
   renderInFrame,
   renderInFrameParts,
   renderPrompt,
-} from "./prompt-rendering";
+} from "../prompt/rendering";
+import { TemplateBody, templateKey } from "../prompt/template-body";
+import { Demonstration } from "../sample/demonstration.entity";
+import { presentationOrder } from "../sample/design/design-sample";
+import { Sample } from "../sample/sample.entity";
+import { SampleService } from "../sample/sample.service";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { ChatMessage } from "../study/chat";
+import { GridSpec, gridCells } from "../study/grid";
+import { MemorizationSetting, RunKind } from "../study/settings";
 import { PromptTemplate } from "./prompt-template.entity";
 import { TemplateService } from "./template.service";
-import { TemplateBody, templateKey } from "./template-body";
 
 /** The tokenizer token counts come from (exact for OpenAI's GPT-4o family, an estimate for other models). */
 export const TOKENIZER = "o200k_base";

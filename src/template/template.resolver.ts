@@ -1,6 +1,7 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
-import { Context } from "../api/context";
+import { Context } from "../graphql/context";
 import { JudgeExample, JudgePromptBody } from "../judge/llm-judge";
+import { TemplateBody } from "../prompt/template-body";
 import { estimateGrid, TOKENIZER } from "./prompt.service";
 import { PromptTemplate } from "./prompt-template.entity";
 import {
@@ -13,7 +14,6 @@ import {
   RenderedPrompt,
   RenderPromptInput,
 } from "./template.types";
-import { TemplateBody } from "./template-body";
 
 function toView(template: PromptTemplate): PromptTemplateView {
   const body = template.body as unknown as TemplateBody;

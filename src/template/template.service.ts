@@ -1,8 +1,8 @@
 import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT } from "../judge/llm-judge";
+import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "../prompt/template-body";
 import { PromptTemplate } from "./prompt-template.entity";
-import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "./template-body";
 
 /** Versioned, immutable templates: version 1 of each key is the built-in default; edits add versions. */
 export class TemplateService {

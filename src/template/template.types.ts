@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsIn, IsOptional, Max, MaxLength, Min } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
-import { GridInput } from "../run/grid.input";
+import { GridInput } from "../experiment/grid.input";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { MemorizationSetting, RunKind } from "../study/settings";

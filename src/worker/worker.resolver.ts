@@ -1,5 +1,5 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from "type-graphql";
-import { Context } from "../api/context";
+import { Context } from "../graphql/context";
 import { Worker } from "./worker.entity";
 
 @ObjectType({

@@ -1,6 +1,5 @@
 import { DataSource } from "typeorm";
 import { ProviderConfig } from "../llm/provider-config";
-import { ProviderRegistry } from "../llm/provider-registry";
 import { Worker } from "./worker.entity";
 import { deadAfterSeconds, liveWorkersSql, WorkerTiming } from "./worker-registry";
 
@@ -20,7 +19,8 @@ export interface ProviderState {
 export class WorkerService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly providers: ProviderRegistry,
+    /** This process's configured providers, by name. */
+    private readonly providers: Record<string, ProviderConfig>,
     private readonly timing: WorkerTiming,
   ) {}
 
@@ -47,16 +47,19 @@ export class WorkerService {
 
   async providerStates(): Promise<ProviderState[]> {
     const workers = await this.live();
-    const here = this.providers.all().map((config: ProviderConfig) => ({
-      name: config.name,
-      type: config.type,
-      usableHere: config.unusableReason === null,
-      unusableReason: config.unusableReason,
-      maxConcurrency: config.maxConcurrency,
-      requestsPerMinute: config.requestsPerMinute,
-      tokensPerMinute: config.tokensPerMinute,
-      liveWorkers: workers.filter((worker) => worker.providers.includes(config.name)).length,
-    }));
+    const here = Object.keys(this.providers)
+      .sort()
+      .map((name) => this.providers[name])
+      .map((config: ProviderConfig) => ({
+        name: config.name,
+        type: config.type,
+        usableHere: config.unusableReason === null,
+        unusableReason: config.unusableReason,
+        maxConcurrency: config.maxConcurrency,
+        requestsPerMinute: config.requestsPerMinute,
+        tokensPerMinute: config.tokensPerMinute,
+        liveWorkers: workers.filter((worker) => worker.providers.includes(config.name)).length,
+      }));
     // Providers only the live workers know: work can be queued for them from here, and they do it.
     const known = new Set(here.map((state) => state.name));
     const elsewhere = [...new Set(workers.flatMap((worker) => worker.providers))]

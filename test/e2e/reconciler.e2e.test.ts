@@ -1,9 +1,9 @@
-import { createServices, Services } from "../../src/api/services";
+import { createServices, Services } from "../../src/app/services";
+import { startWorkers } from "../../src/app/workers";
+import { completeCompletions } from "../../src/completion/completion.sql";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { reconcile } from "../../src/run/reconciler";
-import { completeCompletions } from "../../src/run/run.sql";
-import { startWorkers } from "../../src/worker/workers";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, startRun, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";

@@ -1,6 +1,6 @@
 import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
-import { EXPORT_COLUMNS } from "../../src/results/export.service";
-import { METRIC_NAMES } from "../../src/results/metric-rows";
+import { EXPORT_COLUMNS } from "../../src/report/export.service";
+import { METRIC_NAMES } from "../../src/report/report-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";

@@ -12,9 +12,9 @@ import {
   settingComparisons,
   transitionRates,
   zeroVsFewShot,
-} from "../../src/results/analyses";
-import { adjustForMultipleComparisons } from "../../src/results/result.service";
-import { StudyReport } from "../../src/results/result.types";
+} from "../../src/report/analyses";
+import { adjustForMultipleComparisons } from "../../src/report/report.service";
+import { StudyReport } from "../../src/report/report.types";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../../src/study/measures";

@@ -4,9 +4,9 @@ import {
   EXTRACTION_RULE,
   extractAnswer,
 } from "../../src/judge/answer-extraction";
+import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, templateKey } from "../../src/prompt/template-body";
 import { MemorizationSetting, RunKind } from "../../src/study/settings";
 import { TaskKind } from "../../src/study/task";
-import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, templateKey } from "../../src/template/template-body";
 
 const ANSWER = "the cat was too cautious to come out.";
 const INITIAL = "The mouse stayed in its hole because";

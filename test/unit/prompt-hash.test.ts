@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { PromptHasher } from "../../src/run/prompt-hash";
-import { ChatMessage } from "../../src/study/chat";
-import { RunKind } from "../../src/study/settings";
+import { PromptHasher } from "../../src/completion/prompt-hash";
 import {
   PromptContext,
   PromptFrame,
@@ -9,8 +7,10 @@ import {
   renderDemonstrations,
   renderInFrameParts,
   renderPrompt,
-} from "../../src/template/prompt-rendering";
-import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, kindOfTemplateKey } from "../../src/template/template-body";
+} from "../../src/prompt/rendering";
+import { DEFAULT_TEMPLATES, GUIDED_TEMPLATES, kindOfTemplateKey } from "../../src/prompt/template-body";
+import { ChatMessage } from "../../src/study/chat";
+import { RunKind } from "../../src/study/settings";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

@@ -1,12 +1,12 @@
-import { RunKind } from "../../src/study/settings";
-import { PromptContext, PromptItem, renderPrompt } from "../../src/template/prompt-rendering";
+import { PromptContext, PromptItem, renderPrompt } from "../../src/prompt/rendering";
 import {
   checkTemplateBody,
   DEFAULT_TEMPLATES,
   GUIDED_TEMPLATES,
   kindOfTemplateKey,
   TemplateBody,
-} from "../../src/template/template-body";
+} from "../../src/prompt/template-body";
+import { RunKind } from "../../src/study/settings";
 
 const NLI_ITEMS: PromptItem[] = [
   {

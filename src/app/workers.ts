@@ -1,0 +1,93 @@
+import { ClaimedRow } from "../completion/completion-executor";
+import { Config } from "../config/config";
+import { Logger } from "../logging/logger";
+import { reconcile } from "../run/reconciler";
+import { beatIntervalMs } from "../worker/worker-registry";
+import { Services } from "./services";
+
+/**
+ * On stop, calls in flight get this long to return (their answers are stored); then they are aborted and their
+ * items released, untouched, for the next worker (the reconciler queues them again within a beat). A hanging
+ * provider would otherwise hold a stop for its whole timeout (60 s by default) times its attempts.
+ */
+export const STOP_GRACE_MS = 5_000;
+
+export interface RunningWorkers {
+  stop(): Promise<void>;
+}
+
+/**
+ * Works on queued completions and judgments in this process: registers the worker, starts a slot pool per
+ * job kind over the providers this process can call, and reconciles (at once, then every beat) so a dead
+ * worker's items come back within a lease.
+ */
+export async function startWorkers(
+  services: Services,
+  config: Config,
+  options: { role: string; concurrency: number; logger: Logger },
+): Promise<RunningWorkers> {
+  const { queue, worker, dataSource } = services;
+  const usable = services.providers.usable();
+  const providers = Object.fromEntries(
+    usable.map((provider) => [provider.name, Math.min(provider.maxConcurrency, options.concurrency)]),
+  );
+  let timer: NodeJS.Timeout | null = null;
+  let reconciling: Promise<unknown> = Promise.resolve();
+  const timing = { leaseSeconds: config.leaseSeconds };
+  try {
+    await queue.start();
+    await worker.start({
+      role: options.role,
+      concurrency: options.concurrency,
+      providers: usable.map((provider) => provider.name),
+    });
+    reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
+      options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
+    );
+    await reconciling;
+    timer = setInterval(() => {
+      reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
+        options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
+      );
+    }, beatIntervalMs(timing));
+    timer.unref();
+    await queue.work(
+      "completion",
+      {
+        prepare: (jobs) => services.executor.claim(jobs.map((job) => job.completionId)),
+        handle: (_job, claimed, slotFree) =>
+          services.executor.executeClaim(claimed as ClaimedRow | null, slotFree),
+        discard: (claims) => services.executor.release(claims as (ClaimedRow | null)[]),
+      },
+      { concurrency: options.concurrency, providers },
+    );
+    await queue.work(
+      "judgment",
+      { handle: (job) => services.judgmentExecutor.execute(job) },
+      { concurrency: options.concurrency, providers },
+    );
+  } catch (error) {
+    // A failed start leaves nothing running: a process whose queue could not start must not stay up half-alive.
+    if (timer) clearInterval(timer);
+    await reconciling.catch(() => {});
+    await queue.stop().catch(() => {});
+    await worker.stop().catch(() => {});
+    throw error;
+  }
+  let stopped = false;
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await reconciling;
+      const abort = setTimeout(() => services.providers.abortCalls(), STOP_GRACE_MS);
+      try {
+        await queue.stop();
+      } finally {
+        clearTimeout(abort);
+      }
+      await worker.stop();
+    },
+  };
+}

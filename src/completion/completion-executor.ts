@@ -1,0 +1,566 @@
+import { DataSource } from "typeorm";
+import { scrubSecrets, storableText } from "../common/secrets";
+import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
+import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
+import { ChatResult } from "../llm/model-provider";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { RateLimitWait, rateLimitReason } from "../llm/shared-rate-limiter";
+import { countChatTokens } from "../llm/tokenizer";
+import { Logger } from "../logging/logger";
+import {
+  completionsStored,
+  judgmentsMade,
+  providerCallDuration,
+  providerRetries,
+  rateLimitWait,
+  retryCause,
+} from "../observability/metrics";
+import { TemplateBody } from "../prompt/template-body";
+import { JobQueue } from "../queue/job-queue";
+import { Run, RunJudge } from "../run/run.entity";
+import { loadSiblingContinuations } from "../sample/sample.sql";
+import { SampledInstance } from "../sample/sampled-instance.entity";
+import { RunKind } from "../study/settings";
+import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
+import { HeldClaims } from "../worker/held-claims";
+import { parseAnswer } from "./answer-parser";
+import * as sql from "./completion.sql";
+import { CompletionWriter } from "./completion-writer";
+import { PromptHasher } from "./prompt-hash";
+
+/** How often a process tries again to give back items it could not record while the database was gone. */
+const RELEASE_RETRY_MS = 1_000;
+
+/** A run's rate-limit waiting reason is written at most this often by one process. */
+const WAITING_REASON_EVERY_MS = 5_000;
+
+export interface ClaimedRow {
+  id: string;
+  run_id: string;
+  repeat: number;
+  lease_token: string;
+  attempts: number;
+  item_id: string;
+  sample_id: string;
+  instance_id: string;
+  position: number;
+  label: string;
+  initial_segment: string;
+  subsequent_segment: string;
+  cut_token_index: number | null;
+  token_count: number;
+  text: string;
+  second_text: string | null;
+}
+
+interface RunPlan {
+  run: Run;
+  prompts: PreparedPrompts;
+  /** Sibling continuations by sampled-instance id (NLI memorization runs), for the judge's sibling rule. */
+  siblings: Map<string, string[]>;
+  /** Memorization runs: the prompt's layout, which answers are extracted by before judging. */
+  layout: AnswerLayout | null;
+  /** Hashes prompts with the shared demonstrations hashed once. */
+  hasher: PromptHasher;
+}
+
+/**
+ * Produces one completion: claim it, build its prompt, call the model (through the response cache, the
+ * shared rate limits and retries), then store the answer with one conditional statement. Whatever happens
+ * in between, the row is either still claimable or written once.
+ */
+export class CompletionExecutor {
+  private readonly plans = new Map<string, Promise<RunPlan>>();
+  private readonly siblings = new Map<string, Promise<Map<string, string[]>>>();
+  /** When this process last wrote each run's rate-limit waiting reason. */
+  private readonly waitingSaid = new Map<string, number>();
+  /** Answers are written in batches per run while a write is in flight (one commit for many). */
+  private readonly writer: CompletionWriter;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly prompts: PromptService,
+    private readonly providers: ProviderRegistry,
+    private readonly leaseSeconds: number,
+    private readonly logger: Logger,
+    private readonly queue: JobQueue,
+    /** The worker (this process) that holds the leases it takes. */
+    private readonly workerId: string,
+    /** The claims this process is working on, whose leases its beat renews. */
+    private readonly held: HeldClaims = new HeldClaims(),
+  ) {
+    this.writer = new CompletionWriter(dataSource);
+  }
+
+  /**
+   * Claims a fetched batch of completions in one statement; one value per id: its claim, or null when it
+   * cannot be claimed (done already, claimed by a live worker, or its run is not active), which needs nothing.
+   */
+  async claim(completionIds: string[]): Promise<(ClaimedRow | null)[]> {
+    let rows: ClaimedRow[];
+    try {
+      rows = await this.dataSource.query(sql.claimCompletions, [
+        completionIds,
+        this.leaseSeconds,
+        this.workerId,
+      ]);
+    } catch (error) {
+      // The claim may have been committed before the connection broke: nobody here works on these items, so what
+      // this worker holds of them is given back once the database answers (not a lease later).
+      for (const id of completionIds) this.maybeClaimed.add(id);
+      this.scheduleReleases();
+      throw error;
+    }
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    for (const id of byId.keys()) this.held.add(id);
+    // Two jobs for one item fetched together (a duplicate job is harmless otherwise) must not both work on its
+    // one claim: both would call the model and store the answer in one batch, counting it twice.
+    const given = new Set<string>();
+    return completionIds.map((id) => {
+      if (given.has(id)) return null;
+      given.add(id);
+      return byId.get(id) ?? null;
+    });
+  }
+
+  /** Gives claimed completions back untouched (claimed with a fetched batch, never started: this process stops). */
+  async release(claims: (ClaimedRow | null)[]): Promise<void> {
+    for (const claimed of claims) {
+      if (!claimed) continue;
+      try {
+        await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+      } finally {
+        this.held.delete(String(claimed.id));
+      }
+    }
+  }
+
+  /**
+   * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
+   * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again
+   * after a backoff, or failed once its attempts are spent. `callDone` is told when the model has answered
+   * (or the cache has): what is left is storing, which needs no provider slot. A failure keeps its slot until it
+   * is recorded, so the circuit breaker counts failures before the next call starts.
+   */
+  async executeClaim(claimed: ClaimedRow | null, callDone: () => void = () => {}): Promise<void> {
+    if (!claimed) return;
+    try {
+      await this.executeClaimed(claimed, callDone);
+    } catch (error) {
+      try {
+        await this.recover(claimed, error as Error);
+      } catch (failure) {
+        // The database is gone (recording the failure failed too): the item is given back as soon as it answers.
+        this.releaseLater(claimed);
+        throw failure;
+      }
+    } finally {
+      // Recorded, released, or (the database gone) neither: in every case this process stops renewing the
+      // lease, so an unrecorded item comes back to the queue at the latest once its lease lapses.
+      this.held.delete(String(claimed.id));
+    }
+  }
+
+  /** Claims whose outcome could not be recorded, to give back (and queue again) once the database answers. */
+  private readonly unreleased = new Map<string, ClaimedRow>();
+  private releaseTimer: NodeJS.Timeout | null = null;
+
+  /** Items a failed claim statement may have claimed for this worker. */
+  private readonly maybeClaimed = new Set<string>();
+
+  private releaseLater(claimed: ClaimedRow): void {
+    this.unreleased.set(String(claimed.id), claimed);
+    this.scheduleReleases();
+  }
+
+  private scheduleReleases(): void {
+    if (this.releaseTimer) return;
+    this.releaseTimer = setInterval(() => void this.retryReleases(), RELEASE_RETRY_MS);
+    this.releaseTimer.unref();
+  }
+
+  private releasing = false;
+
+  /** Gives back what could not be recorded, once the database answers; what another worker took is left alone. */
+  private async retryReleases(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    try {
+      if (this.maybeClaimed.size > 0) {
+        const ids = [...this.maybeClaimed];
+        const released: { id: string; provider: string }[] = await this.dataSource.query(
+          `WITH released AS (
+             UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+             WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND status = 'RUNNING' AND NOT (id = ANY($3::bigint[]))
+             RETURNING id, run_id
+           )
+           SELECT released.id::text AS id, run.provider FROM released JOIN run ON run.id = released.run_id`,
+          [ids, this.workerId, this.held.ids()],
+        );
+        for (const id of ids) this.maybeClaimed.delete(id);
+        if (released.length > 0)
+          await this.queue.enqueue(
+            "completion",
+            released.map((row) => ({ completionId: row.id, provider: row.provider })),
+            { priority: 1 },
+          );
+      }
+      for (const [id, claimed] of [...this.unreleased]) {
+        const released: { provider: string }[] = await this.dataSource.query(
+          `WITH released AS (
+             UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+             WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+             RETURNING run_id
+           )
+           SELECT run.provider FROM released JOIN run ON run.id = released.run_id`,
+          [claimed.id, claimed.lease_token],
+        );
+        this.unreleased.delete(id);
+        if (released.length > 0) {
+          await this.queue.enqueue("completion", [{ completionId: id, provider: released[0].provider }], {
+            priority: 1,
+          });
+          this.logger.info(
+            { completionId: id },
+            "gave back an item whose outcome the database could not take",
+          );
+        }
+      }
+    } catch {
+      // Still gone: the next tick tries again (and the lease lapses meanwhile if this process dies).
+    } finally {
+      this.releasing = false;
+      if (this.unreleased.size === 0 && this.maybeClaimed.size === 0 && this.releaseTimer) {
+        clearInterval(this.releaseTimer);
+        this.releaseTimer = null;
+      }
+    }
+  }
+
+  private async recover(claimed: ClaimedRow, error: Error): Promise<void> {
+    const message = scrubSecrets(storableText(`memicl could not store this item: ${error.message}`)).slice(
+      0,
+      2000,
+    );
+    this.logger.warn({ err: error, completionId: claimed.id }, "error after claiming an item; releasing it");
+    const plan = await this.plan(claimed.run_id).catch(() => null);
+    const maxAttempts = plan ? this.providers.config(plan.run.provider).maxAttempts : 1;
+    if (claimed.attempts + 1 >= maxAttempts || !plan) {
+      await this.dataSource.query(sql.failCompletion, [
+        claimed.id,
+        claimed.lease_token,
+        message,
+        1,
+        null,
+        null,
+        plan ? this.providers.config(plan.run.provider).circuitBreakerFailures : 1_000_000,
+      ]);
+      return;
+    }
+    await this.dataSource.query(sql.releaseAfterError, [claimed.id, claimed.lease_token, message]);
+    await this.queue.enqueue(
+      "completion",
+      [{ completionId: String(claimed.id), provider: plan.run.provider }],
+      {
+        delaySeconds: Math.min(60, 2 ** claimed.attempts),
+      },
+    );
+  }
+
+  private async executeClaimed(claimed: ClaimedRow, callDone: () => void): Promise<void> {
+    const completionId = String(claimed.id);
+    const plan = await this.plan(claimed.run_id);
+    const { run, prompts } = plan;
+    const { messages, query } = prompts.renderParts(toItem(claimed), {
+      text: claimed.text,
+      secondText: claimed.second_text,
+    });
+    const promptHash = plan.hasher.promptHash(messages, query);
+    const request = {
+      model: run.model,
+      messages,
+      temperature: run.temperature,
+      maxOutputTokens: run.maxOutputTokens,
+    };
+    const cacheKey = run.cacheEnabled
+      ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
+      : null;
+
+    if (cacheKey) {
+      const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(sql.cachedResponse, [
+        cacheKey,
+      ]);
+      if (hits.length > 0) {
+        callDone();
+        await this.complete(claimed, plan, hits[0].response, {
+          attempts: 0,
+          latencyMs: 0,
+          cacheHit: true,
+          promptHash,
+          cacheKey: null,
+        });
+        return;
+      }
+    }
+
+    const handle = this.providers.get(run.provider);
+    const estimatedTokens = handle.limiter.limited ? countChatTokens(messages) + run.maxOutputTokens : 0;
+    const tooLarge = handle.limiter.neverFits(estimatedTokens);
+    if (tooLarge) {
+      // It could never be sent: failed at once, without an attempt, with both numbers.
+      await this.fail(claimed, tooLarge, 0, null, promptHash, handle.config);
+      return;
+    }
+    let lost = false;
+    const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
+      stop: this.providers.stopSignal,
+      beforeAttempt: async (signal) => {
+        const waitStarted = performance.now();
+        await handle.limiter.acquire(estimatedTokens, signal, (wait) => this.sayWaiting(run, wait));
+        const giveBack = await handle.limiter.acquireSlot(signal, (wait) => this.sayWaiting(run, wait));
+        const waited = (performance.now() - waitStarted) / 1000;
+        if (waited > 0.001) rateLimitWait.inc({ provider: run.provider }, waited);
+        return giveBack;
+      },
+      afterAttempt: ({ seconds, error, willRetry }) => {
+        providerCallDuration.observe({ provider: run.provider, outcome: error ? "error" : "ok" }, seconds);
+        if (error && willRetry) providerRetries.inc({ provider: run.provider, cause: retryCause(error) });
+      },
+      shouldStop: async () => {
+        const [state]: { run_status: string; held: boolean }[] = await this.dataSource.query(sql.claimState, [
+          claimed.id,
+          claimed.lease_token,
+        ]);
+        if (!state?.held) lost = true;
+        return lost || (state.run_status !== "QUEUED" && state.run_status !== "RUNNING");
+      },
+    });
+    if (lost) {
+      this.logger.warn(
+        { completionId },
+        "lost the claim on a completion while retrying; another worker has it",
+      );
+      return;
+    }
+    if (outcome.ok) {
+      callDone();
+      await this.complete(claimed, plan, outcome.result, {
+        attempts: outcome.attempts,
+        latencyMs: outcome.latencyMs,
+        cacheHit: false,
+        promptHash,
+        cacheKey,
+      });
+      return;
+    }
+    if (outcome.stopped) {
+      // This process is stopping: the item goes back untouched, for the next worker to call again.
+      await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+      return;
+    }
+    const [{ status }] = await this.dataSource.query(sql.runStatus, [claimed.run_id]);
+    if (status !== "QUEUED" && status !== "RUNNING" && outcome.error.retryable) {
+      // Stopped while retrying: give the item back untouched, so resuming the run picks it up.
+      await this.dataSource.query(sql.releaseCompletion, [claimed.id, claimed.lease_token]);
+      return;
+    }
+    await this.fail(
+      claimed,
+      scrubSecrets(outcome.error.message),
+      outcome.attempts,
+      outcome.latencyMs,
+      promptHash,
+      handle.config,
+    );
+  }
+
+  private async fail(
+    claimed: ClaimedRow,
+    message: string,
+    attempts: number,
+    latencyMs: number | null,
+    promptHash: string,
+    provider: { name: string; circuitBreakerFailures: number },
+  ): Promise<void> {
+    await this.dataSource.query(sql.failCompletion, [
+      claimed.id,
+      claimed.lease_token,
+      message,
+      attempts,
+      latencyMs,
+      promptHash,
+      provider.circuitBreakerFailures,
+    ]);
+    completionsStored.inc({ provider: provider.name, status: "failed" });
+  }
+
+  /**
+   * A rate limit holds this run's calls back: the run says so at once (at most every few seconds per run and
+   * process); the reconciler keeps the reason current and clears it when the waits end.
+   */
+  private sayWaiting(run: Run, wait: RateLimitWait): void {
+    const now = Date.now();
+    if (wait.waitedMs < 1000 && wait.until.getTime() - now < 1000) return;
+    if ((this.waitingSaid.get(run.id) ?? 0) > now - WAITING_REASON_EVERY_MS) return;
+    this.waitingSaid.set(run.id, now);
+    if (this.waitingSaid.size > 1000) this.waitingSaid.delete(this.waitingSaid.keys().next().value!);
+    const reason = rateLimitReason(run.provider, wait);
+    this.dataSource
+      .query(
+        `UPDATE run SET waiting_reason = $2
+         WHERE id = $1 AND status IN ('QUEUED', 'RUNNING') AND waiting_reason IS DISTINCT FROM $2`,
+        [run.id, reason],
+      )
+      .catch((error) =>
+        this.logger.warn({ err: error, runId: run.id }, "could not record a run's waiting reason"),
+      );
+  }
+
+  private async complete(
+    claimed: ClaimedRow,
+    { run, prompts, siblings, layout }: RunPlan,
+    result: ChatResult,
+    call: {
+      attempts: number;
+      latencyMs: number;
+      cacheHit: boolean;
+      promptHash: string;
+      cacheKey: string | null;
+    },
+  ) {
+    let parsedLabel: string | null = null;
+    let correct: boolean | null = null;
+    if (run.kind === RunKind.PERFORMANCE) {
+      const answer = parseAnswer(result.text, prompts.naming.labelVerbalizers);
+      parsedLabel = answer.outcome === "label" ? answer.label : null;
+      correct = parsedLabel === claimed.label;
+    }
+    const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result);
+    // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
+    // or by an LLM judge on the judgment queue (below).
+    const judge = run.judge as RunJudge;
+    // Every setting's answer goes through the same extraction; judges see the extracted answer.
+    const extracted = layout ? extractAnswer(result.text, layout, claimed.initial_segment) : null;
+    const judged =
+      extracted && judge.kind !== "LLM"
+        ? judgeHeuristically(
+            claimed.subsequent_segment,
+            extracted.answer,
+            DEFAULT_THRESHOLDS,
+            siblings.get(String(claimed.item_id)) ?? [],
+          )
+        : null;
+    await this.writer.write(run.id, {
+      id: String(claimed.id),
+      lease_token: claimed.lease_token,
+      output: result.text,
+      finish_reason: result.finishReason,
+      prompt_tokens: result.promptTokens,
+      completion_tokens: result.completionTokens,
+      cached_tokens: result.cachedTokens,
+      latency_ms: call.latencyMs,
+      attempts: call.attempts,
+      reported_model: result.reportedModel,
+      system_fingerprint: result.systemFingerprint,
+      cache_hit: call.cacheHit,
+      parsed_label: parsedLabel,
+      correct,
+      prompt_hash: call.promptHash,
+      cost_usd: cost,
+      cache_key: call.cacheKey,
+      provider: run.provider,
+      model: run.model,
+      response: call.cacheKey ? result : null,
+      verdict: judged?.verdict ?? null,
+      judge_version: HEURISTIC_JUDGE_VERSION,
+      details: judged
+        ? {
+            scores: judged.scores,
+            thresholds: DEFAULT_THRESHOLDS,
+            ...(judged.siblingContinuation
+              ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
+              : {}),
+          }
+        : null,
+      extracted_answer: extracted?.answer ?? null,
+      extraction_rule: extracted?.rule ?? null,
+    });
+    completionsStored.inc({ provider: run.provider, status: "succeeded" });
+    if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
+    if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
+      // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.
+      await this.queue.enqueue("judgment", [
+        {
+          completionId: String(claimed.id),
+          provider: judge.provider,
+          model: judge.model,
+          request: `auto:${run.id}`,
+          promptVersion: judge.promptVersion,
+          ...(judge.judgeVersion ? { judgeVersion: judge.judgeVersion } : {}),
+        },
+      ]);
+    }
+  }
+
+  /** A sample's sibling continuations, read once per process and sample (every memorization run shares them). */
+  private siblingsOf(sampleId: string): Promise<Map<string, string[]>> {
+    let siblings = this.siblings.get(sampleId);
+    if (!siblings) {
+      siblings = loadSiblingContinuations(
+        (text, parameters) => this.dataSource.query(text, parameters),
+        [sampleId],
+      );
+      siblings.catch(() => this.siblings.delete(sampleId));
+      if (this.siblings.size > 50) this.siblings.delete(this.siblings.keys().next().value!);
+      this.siblings.set(sampleId, siblings);
+    }
+    return siblings;
+  }
+
+  /** A run's fixed inputs and its prepared prompts, built once per process and run. */
+  private plan(runId: string): Promise<RunPlan> {
+    let plan = this.plans.get(runId);
+    if (!plan) {
+      plan = (async () => {
+        const run = await this.dataSource.manager.findOneByOrFail(Run, { id: runId });
+        const prompts = await this.prompts.prepare({
+          sampleId: run.sampleId,
+          kind: run.kind,
+          setting: run.setting,
+          shots: run.shots,
+          templateVersion: run.templateVersion,
+          naming: run.parameters.naming as PromptNaming,
+        });
+        const siblings =
+          run.kind === RunKind.MEMORIZATION
+            ? await this.siblingsOf(run.sampleId)
+            : new Map<string, string[]>();
+        const layout =
+          run.kind === RunKind.MEMORIZATION
+            ? answerLayout(prompts.template.body as unknown as TemplateBody)
+            : null;
+        const hasher = new PromptHasher(prompts.frame, { provider: run.provider, model: run.model });
+        return { run, prompts, siblings, layout, hasher };
+      })();
+      plan.catch(() => this.plans.delete(runId));
+      if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);
+      this.plans.set(runId, plan);
+    }
+    return plan;
+  }
+}
+
+function toItem(row: ClaimedRow): SampledInstance {
+  return Object.assign(new SampledInstance(), {
+    id: String(row.item_id),
+    sampleId: row.sample_id,
+    instanceId: String(row.instance_id),
+    position: row.position,
+    label: row.label,
+    initialSegment: row.initial_segment,
+    subsequentSegment: row.subsequent_segment,
+    cutTokenIndex: row.cut_token_index,
+    tokenCount: row.token_count,
+  });
+}

@@ -1,0 +1,158 @@
+import { Client } from "pg";
+import PgBoss from "pg-boss";
+import { Logger } from "../logging/logger";
+import { Dispatcher } from "./dispatcher";
+import {
+  EnqueueOptions,
+  JobHandler,
+  JobKind,
+  JobKinds,
+  JobQueue,
+  QUEUE_PREFIX,
+  queueName,
+  WorkOptions,
+} from "./job-queue";
+
+/** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
+export class PgBossQueue implements JobQueue {
+  private readonly boss: PgBoss;
+  private starting: Promise<void> | null = null;
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly dispatchers: Dispatcher<JobKind>[] = [];
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+  ) {
+    this.boss = new PgBoss({
+      connectionString,
+      max: 4,
+      application_name: "memicl-queue",
+      // Dead workers' items are found by memicl's reconciler from the completions' leases, not by job expiry.
+      schedule: false,
+    });
+    this.boss.on("error", (error: Error) => this.logger.error({ err: error }, "job queue error"));
+  }
+
+  /** Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work. */
+  start(): Promise<void> {
+    this.starting ??= this.boss
+      .start()
+      .then(() => undefined)
+      .catch((error) => {
+        this.starting = null;
+        throw error;
+      });
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.starting) return;
+    const starting = this.starting;
+    this.starting = null;
+    await starting.catch(() => {});
+    await Promise.all(this.dispatchers.map((dispatcher) => dispatcher.stop()));
+    await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+  }
+
+  private ensureQueue(name: string): Promise<void> {
+    let created = this.queues.get(name);
+    if (!created) {
+      created = this.createQueue(name);
+      created.catch(() => this.queues.delete(name));
+      this.queues.set(name, created);
+    }
+    return created;
+  }
+
+  /**
+   * Creates a queue (pg-boss makes a table partition for it) under an advisory lock held on a connection of its
+   * own, so that processes starting together take turns: two creating queues at once deadlocked in PostgreSQL.
+   */
+  private async createQueue(name: string): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    const client = new Client({
+      connectionString: this.connectionString,
+      application_name: "memicl-queue-setup",
+    });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      await client.query("SELECT pg_advisory_lock(hashtext('memicl:queue-setup'))");
+      if (await this.boss.getQueue(name)) return;
+      await this.boss.createQueue(name, {
+        name,
+        // Handler failures (the database unreachable, say) are retried; model errors never reach the queue.
+        retryLimit: 50,
+        retryDelay: 1,
+        retryBackoff: true,
+        expireInSeconds: 3 * 3600,
+      });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('memicl:queue-setup'))").catch(() => {});
+      await client.end().catch(() => {});
+    }
+  }
+
+  async enqueue<K extends JobKind>(
+    kind: K,
+    jobs: JobKinds[K][],
+    options: EnqueueOptions = {},
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.start();
+    const providers = [...new Set(jobs.map((job) => job.provider))];
+    for (const provider of providers) await this.ensureQueue(queueName(kind, provider));
+    const transaction = options.transaction;
+    const db = transaction
+      ? {
+          executeSql: async (text: string, values?: unknown[]) => {
+            const result = await transaction.queryRunner!.query(text, values, true);
+            return { rows: result.records };
+          },
+        }
+      : undefined;
+    const startAfter = options.delaySeconds ? new Date(Date.now() + options.delaySeconds * 1000) : undefined;
+    for (let start = 0; start < jobs.length; start += 5_000) {
+      const chunk: PgBoss.JobInsert[] = jobs.slice(start, start + 5_000).map((job) => ({
+        name: queueName(kind, job.provider),
+        data: job,
+        ...(startAfter ? { startAfter } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
+      }));
+      if (db) await this.boss.insert(chunk, { db });
+      else await this.boss.insert(chunk);
+    }
+  }
+
+  async work<K extends JobKind>(kind: K, handler: JobHandler<K>, options: WorkOptions): Promise<void> {
+    await this.start();
+    for (const provider of Object.keys(options.providers)) await this.ensureQueue(queueName(kind, provider));
+    const dispatcher = new Dispatcher<K>(this.boss, kind, handler, options, this.logger);
+    this.dispatchers.push(dispatcher as unknown as Dispatcher<JobKind>);
+    dispatcher.run();
+  }
+
+  wake(): void {
+    for (const dispatcher of this.dispatchers) dispatcher.wake();
+  }
+
+  async waitingCompletionIds(kind: JobKind, completionIds: string[], freshSeconds = 0): Promise<Set<string>> {
+    if (completionIds.length === 0) return new Set();
+    await this.start();
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT DISTINCT data->>'completionId' AS id FROM pgboss.job
+       WHERE name LIKE $1 AND data->>'completionId' = ANY($2::text[])
+         AND (state IN ('created', 'retry')
+              OR (state = 'active' AND started_on > now() - make_interval(secs => $3)))`,
+      [`${QUEUE_PREFIX[kind]}.%`, completionIds, freshSeconds],
+    );
+    return new Set(rows.map((row: { id: string }) => row.id));
+  }
+
+  inFlight(): Record<JobKind, number> {
+    const counts: Record<JobKind, number> = { completion: 0, judgment: 0 };
+    for (const dispatcher of this.dispatchers) counts[dispatcher.kind] += dispatcher.working;
+    return counts;
+  }
+}

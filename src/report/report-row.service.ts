@@ -1,0 +1,226 @@
+import { DataSource } from "typeorm";
+import { decodeCursor, encodeCursor } from "../common/cursor";
+import { BadInputError, NotFoundError } from "../common/errors";
+import { isUuid } from "../common/ids";
+import { checkPageSize, Page, toPage } from "../graphql/connection";
+import { Logger } from "../logging/logger";
+import { ReportService } from "./report.service";
+import { Metric } from "./report-row.entity";
+import { MetricFilter } from "./report-row.types";
+import { METRIC_NAMES, metricRowsOf } from "./report-rows";
+
+const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
+
+/** An experiment's results as the metric rows see them. */
+interface ResultsState {
+  id: string;
+  /** Of every run's lastUpdatedAt, now. */
+  fingerprint: string;
+  /** The stored rows were computed from another fingerprint (or there are none). */
+  stale: boolean;
+  /** A run of the experiment is queued or running. */
+  active: boolean;
+  /** When the state the stored rows reflect was read. */
+  computedAt: Date | null;
+  /** When this was read (the database's clock). */
+  readAt: Date;
+}
+
+/** A fingerprint of every run's lastUpdatedAt: any change to any run of the experiment changes it. */
+const FINGERPRINT = `
+  SELECT md5(coalesce(string_agg(run.id::text || '@' || run.updated_at::text, ',' ORDER BY run.id), '')) AS fingerprint,
+         coalesce(bool_or(run.status IN ('QUEUED', 'RUNNING')), false) AS active
+  FROM run WHERE run.experiment_id = e.id`;
+
+/**
+ * The study report of each experiment, kept as flat `metric` rows: rewritten whenever the experiment's results
+ * change (a background refresher notices, and a read never returns rows older than the results).
+ */
+export class ReportRowService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly results: ReportService,
+  ) {}
+
+  /** The metrics of an experiment, brought up to date first when its results changed since they were written. */
+  async list(filter: MetricFilter, first: number, after: string | null): Promise<Page<Metric>> {
+    checkPageSize(first);
+    const unknown = (filter.names ?? []).filter((name) => !KNOWN_NAMES.has(name));
+    if (unknown.length > 0)
+      throw new BadInputError(
+        `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
+        { field: "names" },
+      );
+    await this.ensureFresh(filter.experimentId);
+    const afterId = after ? String(decodeCursor("Metric", after)[0]) : "0";
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT id, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at
+       FROM metric
+       WHERE experiment_id = $1 AND id > $2
+         AND ($3::text[] IS NULL OR name = ANY($3))
+         AND ($4::text[] IS NULL OR scope->>'dataset' = ANY($4))
+         AND ($5::text[] IS NULL OR scope->>'setting' = ANY($5))
+         AND ($6::int[] IS NULL OR (scope->>'shots')::int = ANY($6))
+         AND ($7::text[] IS NULL OR scope->>'measure' = ANY($7))
+         AND ($8::text[] IS NULL OR scope->>'sampleId' = ANY($8))
+         AND ($9::boolean IS NULL OR (scope->>'sampleId' IS NULL) = $9)
+       ORDER BY id LIMIT $10`,
+      [
+        filter.experimentId,
+        afterId,
+        filter.names ?? null,
+        filter.datasets ?? null,
+        filter.settings ?? null,
+        filter.shots ?? null,
+        filter.measures ?? null,
+        filter.sampleIds ?? null,
+        filter.pooled ?? null,
+        first + 1,
+      ],
+    );
+    const metrics = rows.map(
+      (row): Metric => ({
+        id: String(row.id),
+        experimentId: filter.experimentId,
+        name: row.name as string,
+        scope: row.scope as Metric["scope"],
+        value: row.value as number | null,
+        numerator: row.numerator as number | null,
+        denominator: row.denominator as number | null,
+        ciLow: row.ci_low as number | null,
+        ciHigh: row.ci_high as number | null,
+        computedAt: row.computed_at as Date,
+      }),
+    );
+    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
+  }
+
+  /** Recomputes the experiment's metric rows unless they were computed from its runs' current state. */
+  async ensureFresh(experimentId: string): Promise<void> {
+    const [state] = isUuid(experimentId) ? await this.states(experimentId) : [];
+    if (!state) throw new NotFoundError("Experiment", experimentId);
+    if (state.stale) await this.refresh(experimentId);
+  }
+
+  /**
+   * Rewrites the experiment's rows from its study report, in one transaction, under a lock per experiment.
+   * The results' state is read first, and the report computed outside any transaction (its reads take pooled
+   * connections of their own, which a held transaction must not wait for); rows computed from a state read
+   * later, by another process meanwhile, are never overwritten by older ones. Returns the number of rows
+   * written, or null when nothing needed writing.
+   */
+  async refresh(experimentId: string): Promise<number | null> {
+    const [state] = await this.states(experimentId);
+    if (!state) throw new NotFoundError("Experiment", experimentId);
+    if (!state.stale) return null;
+    // The rows reflect at least the state read above, maybe a newer one (then the next check computes them again).
+    const rows = metricRowsOf(await this.results.studyReport(experimentId));
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query("SELECT pg_advisory_xact_lock(hashtext('memicl.metric'), hashtext($1))", [
+        experimentId,
+      ]);
+      const [stored]: { computed_at: Date }[] = await manager.query(
+        "SELECT computed_at FROM metric_state WHERE experiment_id = $1",
+        [experimentId],
+      );
+      if (stored && stored.computed_at.getTime() >= state.readAt.getTime()) return null;
+      // Rows keep their ids across rewrites (matched by name and scope): a client paging with a cursor while the
+      // rows are rewritten sees each row once, not the whole list again under new ids.
+      await manager.query(
+        `WITH input AS (
+           SELECT r->>'name' AS name, r->'scope' AS scope, (r->>'value')::float8 AS value,
+                  (r->>'numerator')::int AS numerator, (r->>'denominator')::int AS denominator,
+                  (r->>'ciLow')::float8 AS ci_low, (r->>'ciHigh')::float8 AS ci_high, i
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, i)
+         ), updated AS (
+           UPDATE metric AS m
+           SET value = input.value, numerator = input.numerator, denominator = input.denominator,
+               ci_low = input.ci_low, ci_high = input.ci_high, computed_at = $3
+           FROM input
+           WHERE m.experiment_id = $1 AND m.name = input.name AND m.scope = input.scope
+           RETURNING input.i
+         ), removed AS (
+           DELETE FROM metric AS m
+           WHERE m.experiment_id = $1
+             AND NOT EXISTS (SELECT 1 FROM input WHERE input.name = m.name AND input.scope = m.scope)
+         )
+         INSERT INTO metric (experiment_id, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at)
+         SELECT $1, name, scope, value, numerator, denominator, ci_low, ci_high, $3
+         FROM input WHERE i NOT IN (SELECT i FROM updated) ORDER BY i`,
+        [experimentId, JSON.stringify(rows), state.readAt],
+      );
+      await manager.query(
+        `INSERT INTO metric_state (experiment_id, fingerprint, computed_at, rows) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (experiment_id) DO UPDATE SET fingerprint = $2, computed_at = $3, rows = $4`,
+        [experimentId, state.fingerprint, state.readAt, rows.length],
+      );
+      return rows.length;
+    });
+  }
+
+  /**
+   * Experiments whose rows are older than their results (one when `experimentId` is given): with the current
+   * fingerprint, whether a run is still going, when the rows were last computed, and when this was read.
+   */
+  async states(experimentId?: string): Promise<ResultsState[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT e.id, f.fingerprint, f.active, s.fingerprint IS DISTINCT FROM f.fingerprint AS stale,
+              s.computed_at, clock_timestamp() AS read_at
+       FROM experiment e
+       CROSS JOIN LATERAL (${FINGERPRINT}) f
+       LEFT JOIN metric_state s ON s.experiment_id = e.id
+       WHERE ($1::uuid IS NULL OR e.id = $1)`,
+      [experimentId ?? null],
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      fingerprint: row.fingerprint as string,
+      stale: row.stale as boolean,
+      active: row.active as boolean,
+      computedAt: (row.computed_at as Date | null) ?? null,
+      readAt: row.read_at as Date,
+    }));
+  }
+}
+
+/**
+ * Keeps metric rows current in the background: every `intervalMs`, experiments whose results changed are
+ * recomputed; while one of an experiment's runs is still going, at most every `activeEveryMs` (a report of a
+ * large experiment costs up to half a second).
+ */
+export function startReportRowRefresher(
+  metrics: ReportRowService,
+  logger: Logger,
+  options: { intervalMs?: number; activeEveryMs?: number } = {},
+): { stop(): Promise<void> } {
+  const intervalMs = options.intervalMs ?? 2_000;
+  const activeEveryMs = options.activeEveryMs ?? 30_000;
+  let stopped = false;
+  let pass: Promise<void> | null = null;
+  const once = async () => {
+    const states = await metrics.states();
+    for (const state of states) {
+      if (stopped) return;
+      if (!state.stale) continue;
+      if (state.active && state.computedAt && Date.now() - state.computedAt.getTime() < activeEveryMs)
+        continue;
+      await metrics.refresh(state.id);
+    }
+  };
+  const timer = setInterval(() => {
+    if (pass) return; // the previous pass is still going
+    pass = once()
+      .catch((error) => logger.warn({ err: error }, "metric refresh failed; will retry"))
+      .finally(() => {
+        pass = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pass;
+    },
+  };
+}

@@ -1,0 +1,297 @@
+import { MemorizationMeasure } from "../study/measures";
+import { Regime } from "../study/regime";
+import { MemorizationSetting } from "../study/settings";
+import type { StudyReport } from "./report.types";
+
+/**
+ * The study report as flat rows: one number per row with its counts, interval and scope. Pure: the report's own
+ * numbers, renamed and reshaped, so that a dashboard can plot any of them without knowing the report's nesting.
+ * docs/METRICS.md lists every name.
+ */
+export interface MetricScope {
+  experimentId: string;
+  /** Null on a row pooled over the samples of a dataset. */
+  sampleId: string | null;
+  sampleName: string | null;
+  sampleSeed: string | null;
+  dataset: string | null;
+  setting: MemorizationSetting | null;
+  shots: number | null;
+  regime: Regime | null;
+  measure: MemorizationMeasure | null;
+  /** Whose verdicts a memorization figure counts: "effective" (the latest human review, else the judge). */
+  judge: string | null;
+  /** The second cell of a paired comparison, or the larger k of a transition. */
+  otherSetting: MemorizationSetting | null;
+  otherShots: number | null;
+}
+
+export interface MetricRow {
+  name: string;
+  value: number | null;
+  numerator: number | null;
+  denominator: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  scope: MetricScope;
+}
+
+/** The verdicts the report counts: human reviews first, then the automatic judge. */
+export const EFFECTIVE_JUDGE = "effective";
+
+type ScopeParts = Partial<MetricScope> & {
+  sampleId: string | null;
+  sampleName: string | null;
+  sampleSeed: string | null;
+};
+
+export function metricRowsOf(report: StudyReport): MetricRow[] {
+  const rows: MetricRow[] = [];
+  const scopeOf = (parts: ScopeParts): MetricScope => ({
+    experimentId: report.experimentId,
+    sampleId: parts.sampleId,
+    sampleName: parts.sampleName,
+    sampleSeed: parts.sampleSeed,
+    dataset: parts.dataset ?? null,
+    setting: parts.setting ?? null,
+    shots: parts.shots ?? null,
+    regime: parts.regime ?? null,
+    measure: parts.measure ?? null,
+    judge: parts.judge ?? null,
+    otherSetting: parts.otherSetting ?? null,
+    otherShots: parts.otherShots ?? null,
+  });
+  const push = (
+    name: string,
+    scope: MetricScope,
+    value: number | null,
+    extra: Partial<Omit<MetricRow, "name" | "scope" | "value">> = {},
+  ) => {
+    rows.push({
+      name,
+      value,
+      numerator: extra.numerator ?? null,
+      denominator: extra.denominator ?? null,
+      ciLow: extra.ciLow ?? null,
+      ciHigh: extra.ciHigh ?? null,
+      scope,
+    });
+  };
+  const share = (count: number, n: number) => ({
+    value: n > 0 ? count / n : null,
+    counts: { numerator: count, denominator: n },
+  });
+
+  const memorizationTables = [
+    {
+      name: "memorization.rate",
+      rows: report.memorization,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    },
+    {
+      name: "memorization.rate",
+      rows: report.memorizationExactOnly,
+      measure: MemorizationMeasure.EXACT_ONLY,
+    },
+    {
+      name: "memorization.rate_by_regime",
+      rows: report.memorizationByRegime,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    },
+  ];
+  for (const table of memorizationTables) {
+    for (const row of table.rows) {
+      const scope = scopeOf({ ...row, measure: table.measure, judge: EFFECTIVE_JUDGE });
+      push(table.name, scope, row.rate, {
+        numerator: row.memorized,
+        denominator: row.n,
+        ciLow: row.ciLow,
+        ciHigh: row.ciHigh,
+      });
+      if (row.betweenSampleStandardDeviation !== null) {
+        push(`${table.name}.between_sample_sd`, scope, row.betweenSampleStandardDeviation, {
+          denominator: row.samples,
+        });
+      }
+      // The verdict counts do not depend on the measure: written once, with the main measure's rows.
+      if (table.measure !== MemorizationMeasure.EXACT_OR_NEAR_EXACT) continue;
+      const counts = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
+      const prefix = table.name === "memorization.rate" ? "memorization" : "memorization.by_regime";
+      for (const [verdict, count] of [
+        ["exact", row.exact],
+        ["near_exact", row.nearExact],
+        ["inexact", row.inexact],
+      ] as const) {
+        const { value, counts: c } = share(count, row.n);
+        push(`${prefix}.${verdict}_share`, counts, value, c);
+      }
+      push(`${prefix}.unjudged`, counts, row.unjudged);
+    }
+  }
+
+  for (const row of report.performance) {
+    const scope = scopeOf(row);
+    push("performance.accuracy", scope, row.accuracy, {
+      numerator: row.correct,
+      denominator: row.n,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+    push("performance.mean_accuracy", scope, row.meanAccuracy, { denominator: row.repeats });
+    push("performance.accuracy_sd", scope, row.accuracyStandardDeviation, { denominator: row.repeats });
+    if (row.betweenSampleStandardDeviation !== null) {
+      push("performance.accuracy.between_sample_sd", scope, row.betweenSampleStandardDeviation, {
+        denominator: row.samples,
+      });
+    }
+    const unparseable = share(row.unparseable, row.n);
+    push("performance.unparseable_share", scope, unparseable.value, unparseable.counts);
+    push("performance.failed", scope, row.failed);
+  }
+
+  for (const row of report.memorizedVsNotMemorized) {
+    const scope = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
+    for (const [name, group] of [
+      ["memorized_vs_not.accuracy_memorized", row.memorized],
+      ["memorized_vs_not.accuracy_not_memorized", row.notMemorized],
+    ] as const) {
+      push(name, scope, group.accuracy, { numerator: group.correct, denominator: group.n });
+    }
+    push("memorized_vs_not.memorized_instances", scope, row.memorized.instances, {
+      numerator: row.memorized.instances,
+      denominator: row.memorized.instances + row.notMemorized.instances,
+    });
+    push("memorized_vs_not.difference", scope, row.difference, {
+      ciLow: row.differenceCiLow,
+      ciHigh: row.differenceCiHigh,
+    });
+    for (const [name, group] of [
+      ["memorized_vs_not.instance_accuracy_memorized", row.memorized],
+      ["memorized_vs_not.instance_accuracy_not_memorized", row.notMemorized],
+    ] as const)
+      push(name, scope, group.instances ? group.correctInstances / group.instances : null, {
+        numerator: group.correctInstances,
+        denominator: group.instances,
+      });
+    push("memorized_vs_not.fisher_p", scope, row.pValue);
+    push("memorized_vs_not.fisher_p_holm", scope, row.pValueHolm);
+  }
+
+  for (const row of report.correlations) {
+    const scope = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
+    const n = { denominator: row.n };
+    push("correlation.pearson", scope, row.pearson, {
+      ...n,
+      ciLow: row.pearsonCiLow,
+      ciHigh: row.pearsonCiHigh,
+    });
+    push("correlation.pearson_p", scope, row.pearsonPValue, n);
+    push("correlation.pearson_p_holm", scope, row.pearsonPValueHolm, n);
+    push("correlation.spearman", scope, row.spearman, n);
+    push("correlation.spearman_p", scope, row.spearmanPValue, n);
+    push("correlation.spearman_p_holm", scope, row.spearmanPValueHolm, n);
+  }
+
+  for (const [prefix, table] of [
+    ["setting_comparison", report.settingComparisons],
+    ["zero_vs_few_shot", report.zeroVsFewShot],
+  ] as const) {
+    for (const row of table) {
+      const scope = scopeOf({
+        ...row,
+        setting: row.settingA,
+        shots: row.shotsA,
+        otherSetting: row.settingB,
+        otherShots: row.shotsB,
+        measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+        judge: EFFECTIVE_JUDGE,
+      });
+      const discordant = { numerator: row.onlyA, denominator: row.onlyA + row.onlyB };
+      push(`${prefix}.mcnemar_p`, scope, row.pValue, discordant);
+      push(`${prefix}.mcnemar_p_holm`, scope, row.pValueHolm, discordant);
+      push(`${prefix}.pairs`, scope, row.pairs);
+    }
+  }
+
+  for (const row of report.transitionRates) {
+    const scope = scopeOf({
+      ...row,
+      shots: row.fromShots,
+      otherShots: row.toShots,
+      judge: EFFECTIVE_JUDGE,
+    });
+    push("transition.near_exact_to_exact", scope, row.rate, {
+      numerator: row.becameExact,
+      denominator: row.nearExact,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+  }
+
+  for (const row of report.contamination) {
+    const scope = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
+    push("contamination.contaminated", scope, row.contaminated ? 1 : 0, { denominator: row.subsetJudged });
+    push("contamination.subset_exact", scope, row.exact, {
+      numerator: row.exact,
+      denominator: row.subsetJudged,
+    });
+    push("contamination.subset_near_exact", scope, row.nearExact, {
+      numerator: row.nearExact,
+      denominator: row.subsetJudged,
+    });
+    push("contamination.rate", scope, row.rate, {
+      numerator: row.memorizedInstances,
+      denominator: row.instances,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+  }
+  return rows;
+}
+
+/** Every metric name metricRowsOf can write (for documentation, filters and tests). */
+export const METRIC_NAMES = [
+  "memorization.rate",
+  "memorization.rate.between_sample_sd",
+  "memorization.exact_share",
+  "memorization.near_exact_share",
+  "memorization.inexact_share",
+  "memorization.unjudged",
+  "memorization.rate_by_regime",
+  "memorization.rate_by_regime.between_sample_sd",
+  "memorization.by_regime.exact_share",
+  "memorization.by_regime.near_exact_share",
+  "memorization.by_regime.inexact_share",
+  "memorization.by_regime.unjudged",
+  "performance.accuracy",
+  "performance.mean_accuracy",
+  "performance.accuracy_sd",
+  "performance.accuracy.between_sample_sd",
+  "performance.unparseable_share",
+  "performance.failed",
+  "memorized_vs_not.accuracy_memorized",
+  "memorized_vs_not.accuracy_not_memorized",
+  "memorized_vs_not.memorized_instances",
+  "memorized_vs_not.difference",
+  "memorized_vs_not.instance_accuracy_memorized",
+  "memorized_vs_not.instance_accuracy_not_memorized",
+  "memorized_vs_not.fisher_p",
+  "memorized_vs_not.fisher_p_holm",
+  "correlation.pearson",
+  "correlation.pearson_p",
+  "correlation.pearson_p_holm",
+  "correlation.spearman",
+  "correlation.spearman_p",
+  "correlation.spearman_p_holm",
+  "setting_comparison.mcnemar_p",
+  "setting_comparison.mcnemar_p_holm",
+  "setting_comparison.pairs",
+  "zero_vs_few_shot.mcnemar_p",
+  "zero_vs_few_shot.mcnemar_p_holm",
+  "zero_vs_few_shot.pairs",
+  "transition.near_exact_to_exact",
+  "contamination.contaminated",
+  "contamination.subset_exact",
+  "contamination.subset_near_exact",
+  "contamination.rate",
+] as const;

@@ -1,0 +1,90 @@
+import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
+import { Context } from "../graphql/context";
+import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
+import {
+  ContaminationRow,
+  CorrelationRow,
+  MemorizationBreakdownRow,
+  MemorizedVsNotRow,
+  PairedComparisonRow,
+  PerformanceRow,
+  ResultFilter,
+  StudyReport,
+  TransitionRateRow,
+  TransitionRow,
+} from "./report.types";
+
+@Resolver()
+export class ReportResolver {
+  @Query(() => [MemorizationBreakdownRow], {
+    description:
+      "Memorization rates with counts and 95% intervals (Wilson, or a cluster bootstrap over instances when an " +
+      "instance counts more than once in a row), grouped as asked; by default per dataset, sample, setting and k.",
+  })
+  memorizationBreakdown(
+    @Arg("filter") filter: ResultFilter,
+    @Arg("groupBy", () => [BreakdownGroup], {
+      defaultValue: DEFAULT_BREAKDOWN_GROUPS,
+    })
+    groupBy: BreakdownGroup[],
+    @Arg("measure", () => MemorizationMeasure, { defaultValue: MemorizationMeasure.EXACT_OR_NEAR_EXACT })
+    measure: MemorizationMeasure,
+    @Ctx() { services }: Context,
+  ) {
+    return services.report.memorizationBreakdown(filter, groupBy, measure);
+  }
+
+  @Query(() => [PerformanceRow])
+  performance(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.performance(experimentId);
+  }
+
+  @Query(() => [MemorizedVsNotRow])
+  memorizedVsNotMemorized(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.memorizedVsNot(experimentId);
+  }
+
+  @Query(() => [CorrelationRow])
+  memorizationPerformanceCorrelation(
+    @Arg("experimentId", () => ID) experimentId: string,
+    @Ctx() { services }: Context,
+  ) {
+    return services.report.correlations(experimentId);
+  }
+
+  @Query(() => [TransitionRow])
+  nearExactToExact(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.transitions(experimentId);
+  }
+
+  @Query(() => [PairedComparisonRow], {
+    description: "McNemar between each pair of settings at each k, on the same instances (raw p-values).",
+  })
+  settingComparisons(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.settingComparisons(experimentId);
+  }
+
+  @Query(() => [PairedComparisonRow], {
+    description:
+      "McNemar between k = 0 and each k > 0 in each setting, on the same instances (raw p-values).",
+  })
+  zeroVsFewShot(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.zeroVsFewShot(experimentId);
+  }
+
+  @Query(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
+  transitionRates(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.transitionRates(experimentId);
+  }
+
+  @Query(() => [ContaminationRow])
+  contamination(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.contamination(experimentId);
+  }
+
+  @Query(() => StudyReport, { description: "Every table of the study for one experiment." })
+  studyReport(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.studyReport(experimentId);
+  }
+}

@@ -1,0 +1,408 @@
+import { DataSource } from "typeorm";
+import { NotFoundError } from "../common/errors";
+import { isUuid } from "../common/ids";
+import { holmAdjust } from "../statistics/tests";
+import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { MemorizationSetting } from "../study/settings";
+import {
+  breakdown,
+  CellCount,
+  contamination,
+  contaminationSubset,
+  correlations,
+  InstanceOutcome,
+  InstancePerformance,
+  memorizedVsNot,
+  needsInstanceOutcomes,
+  performanceRows,
+  RepeatPerformance,
+  SampleInfo,
+  settingComparisons,
+  transitionRates,
+  zeroVsFewShot,
+} from "./analyses";
+import * as sql from "./report.sql";
+import {
+  ContaminationRow,
+  CorrelationRow,
+  MemorizationBreakdownRow,
+  MemorizedVsNotRow,
+  PairedComparisonRow,
+  PerformanceRow,
+  ReportSubject,
+  ResultFilter,
+  StudyReport,
+  TransitionRateRow,
+  TransitionRow,
+} from "./report.types";
+
+interface CellCountRow {
+  sample_id: string;
+  setting: MemorizationSetting;
+  shots: number;
+  runs: number;
+  max_repeats: number;
+  exact: number;
+  near_exact: number;
+  inexact: number;
+  unjudged: number;
+}
+
+interface InstanceOutcomeRow {
+  sample_id: string;
+  setting: MemorizationSetting;
+  shots: number;
+  sampled_instance_id: string;
+  judged: number;
+  exact: number;
+  near_exact: number;
+}
+
+interface RepeatRow {
+  sample_id: string;
+  shots: number;
+  repeat: number;
+  n: number;
+  correct: number;
+  unparseable: number;
+  failed: number;
+}
+
+interface InstancePerformanceRow {
+  sample_id: string;
+  shots: number;
+  sampled_instance_id: string;
+  n: number;
+  correct: number;
+}
+
+/** The rows every analysis is computed from, read once per request. */
+class ExperimentData {
+  private samplesRead?: Promise<Map<string, SampleInfo>>;
+  private cellsRead?: Promise<CellCount[]>;
+  private instancesRead?: Promise<InstanceOutcome[]>;
+  private repeatsRead?: Promise<RepeatPerformance[]>;
+  private instancePerformanceRead?: Promise<InstancePerformance[]>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    readonly experimentId: string,
+  ) {}
+
+  samples(): Promise<Map<string, SampleInfo>> {
+    this.samplesRead ??= this.dataSource.query(sql.samplesOfExperiment, [this.experimentId]).then(
+      (rows: { sample_id: string; sample_name: string | null; sample_seed: string; dataset: string }[]) =>
+        new Map(
+          rows.map((row) => [
+            row.sample_id,
+            {
+              sampleId: row.sample_id,
+              sampleName: row.sample_name,
+              sampleSeed: row.sample_seed,
+              dataset: row.dataset,
+            },
+          ]),
+        ),
+    );
+    return this.samplesRead;
+  }
+
+  cells(): Promise<CellCount[]> {
+    this.cellsRead ??= this.dataSource
+      .query(sql.memorizationCounts, [this.experimentId])
+      .then((rows: CellCountRow[]) =>
+        rows.map((row) => ({
+          sampleId: row.sample_id,
+          setting: row.setting,
+          shots: row.shots,
+          runs: row.runs,
+          maxRepeats: row.max_repeats,
+          exact: row.exact,
+          nearExact: row.near_exact,
+          inexact: row.inexact,
+          unjudged: row.unjudged,
+        })),
+      );
+    return this.cellsRead;
+  }
+
+  instances(): Promise<InstanceOutcome[]> {
+    this.instancesRead ??= this.dataSource
+      .query(sql.memorizationByInstance, [this.experimentId])
+      .then((rows: InstanceOutcomeRow[]) =>
+        rows.map((row) => ({
+          sampleId: row.sample_id,
+          setting: row.setting,
+          shots: row.shots,
+          sampledInstanceId: row.sampled_instance_id,
+          judged: row.judged,
+          exact: row.exact,
+          nearExact: row.near_exact,
+        })),
+      );
+    return this.instancesRead;
+  }
+
+  repeats(): Promise<RepeatPerformance[]> {
+    this.repeatsRead ??= this.dataSource
+      .query(sql.performanceByRepeat, [this.experimentId])
+      .then((rows: RepeatRow[]) =>
+        rows.map((row) => ({
+          sampleId: row.sample_id,
+          shots: row.shots,
+          repeat: row.repeat,
+          n: row.n,
+          correct: row.correct,
+          unparseable: row.unparseable,
+          failed: row.failed,
+        })),
+      );
+    return this.repeatsRead;
+  }
+
+  instancePerformance(): Promise<InstancePerformance[]> {
+    this.instancePerformanceRead ??= this.dataSource
+      .query(sql.performanceByInstance, [this.experimentId])
+      .then((rows: InstancePerformanceRow[]) =>
+        rows.map((row) => ({
+          sampleId: row.sample_id,
+          shots: row.shots,
+          sampledInstanceId: row.sampled_instance_id,
+          n: row.n,
+          correct: row.correct,
+        })),
+      );
+    return this.instancePerformanceRead;
+  }
+}
+
+export const DEFAULT_BREAKDOWN_GROUPS = [
+  BreakdownGroup.DATASET,
+  BreakdownGroup.SAMPLE,
+  BreakdownGroup.SETTING,
+  BreakdownGroup.SHOTS,
+];
+
+/**
+ * The study's analyses: SQL reads a few kinds of rows (counts per cell, outcomes per instance, performance per
+ * repeat and per instance); the pure functions of analyses.ts turn them into the report's tables.
+ */
+export class ReportService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private async data(id: string): Promise<ExperimentData> {
+    const rows = isUuid(id)
+      ? await this.dataSource.query("SELECT 1 FROM experiment WHERE id = $1", [id])
+      : [];
+    if (rows.length === 0) throw new NotFoundError("Experiment", id);
+    return new ExperimentData(this.dataSource, id);
+  }
+
+  async memorizationBreakdown(
+    filter: ResultFilter,
+    groupBy: BreakdownGroup[],
+    measure: MemorizationMeasure,
+  ): Promise<MemorizationBreakdownRow[]> {
+    return this.breakdownOf(await this.data(filter.experimentId), filter, groupBy, measure);
+  }
+
+  private async breakdownOf(
+    data: ExperimentData,
+    filter: Omit<ResultFilter, "experimentId">,
+    groupBy: BreakdownGroup[],
+    measure: MemorizationMeasure,
+  ): Promise<MemorizationBreakdownRow[]> {
+    const [cells, samples] = await Promise.all([data.cells(), data.samples()]);
+    // Instance outcomes are read only when an instance can count more than once in a row (a cluster interval).
+    const instances = needsInstanceOutcomes(cells, groupBy) ? await data.instances() : null;
+    return breakdown(cells, samples, instances, filter, groupBy, measure);
+  }
+
+  async performance(experimentId: string): Promise<PerformanceRow[]> {
+    return this.performanceOf(await this.data(experimentId));
+  }
+
+  private async performanceOf(data: ExperimentData): Promise<PerformanceRow[]> {
+    const [repeats, samples] = await Promise.all([data.repeats(), data.samples()]);
+    const instances = repeats.some((row) => row.repeat > 0) ? await data.instancePerformance() : [];
+    return performanceRows(repeats, instances, samples);
+  }
+
+  async memorizedVsNot(experimentId: string): Promise<MemorizedVsNotRow[]> {
+    const data = await this.data(experimentId);
+    const [outcomes, performance, samples] = await Promise.all([
+      data.instances(),
+      data.instancePerformance(),
+      data.samples(),
+    ]);
+    return memorizedVsNot(outcomes, performance, samples);
+  }
+
+  async correlations(experimentId: string): Promise<CorrelationRow[]> {
+    const data = await this.data(experimentId);
+    return correlations(await data.cells(), await this.performanceOf(data), await data.samples());
+  }
+
+  async settingComparisons(experimentId: string): Promise<PairedComparisonRow[]> {
+    const data = await this.data(experimentId);
+    return settingComparisons(await data.instances(), await data.samples());
+  }
+
+  async zeroVsFewShot(experimentId: string): Promise<PairedComparisonRow[]> {
+    const data = await this.data(experimentId);
+    return zeroVsFewShot(await data.instances(), await data.samples());
+  }
+
+  async transitionRates(experimentId: string): Promise<TransitionRateRow[]> {
+    const data = await this.data(experimentId);
+    return transitionRates(await data.instances(), await data.samples());
+  }
+
+  async transitions(experimentId: string): Promise<TransitionRow[]> {
+    await this.data(experimentId);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(sql.nearExactToExact, [experimentId]);
+    return rows.map((row) => ({
+      dataset: row.dataset as string,
+      setting: row.setting as MemorizationSetting,
+      fromShots: row.from_shots as number,
+      toShots: row.to_shots as number,
+      sampledInstanceId: row.sampled_instance_id as string,
+      initialSegment: row.initial_segment as string,
+      subsequentSegment: row.subsequent_segment as string,
+      nearExactOutput: row.near_exact_output as string | null,
+      exactOutput: row.exact_output as string | null,
+    }));
+  }
+
+  async contamination(experimentId: string): Promise<ContaminationRow[]> {
+    return this.contaminationOf(await this.data(experimentId));
+  }
+
+  private async contaminationOf(data: ExperimentData): Promise<ContaminationRow[]> {
+    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
+    const rows: { sample_id: string; sampled_instance_id: string }[] = await this.dataSource.query(
+      sql.sampledInstancesInOrder,
+      [[...samples.keys()]],
+    );
+    const subsets = new Map<string, Set<string>>();
+    for (const [sampleId, info] of samples) {
+      const ids = rows.filter((row) => row.sample_id === sampleId).map((row) => row.sampled_instance_id);
+      subsets.set(sampleId, contaminationSubset(info.sampleSeed, ids));
+    }
+    return contamination(outcomes, subsets, samples);
+  }
+
+  /** The experiment a report is about, its model as asked and as reported, its templates and judges. */
+  async subjectOf(experimentId: string): Promise<ReportSubject> {
+    const [row]: {
+      name: string;
+      provider: string;
+      model: string;
+      reported: string[];
+      templates: string[];
+      judges: { kind?: string; provider?: string; model?: string; promptVersion?: number }[];
+    }[] = await this.dataSource.query(
+      `SELECT e.name, e.provider, e.model,
+              coalesce(array_agg(DISTINCT r.reported_model ORDER BY r.reported_model)
+                       FILTER (WHERE r.reported_model IS NOT NULL), '{}') AS reported,
+              coalesce(array_agg(DISTINCT r.template_key || ' v' || r.template_version ORDER BY r.template_key || ' v' || r.template_version)
+                       FILTER (WHERE r.id IS NOT NULL), '{}') AS templates,
+              coalesce(json_agg(DISTINCT r.judge::text) FILTER (WHERE r.kind = 'MEMORIZATION'), '[]') AS judges
+       FROM experiment e LEFT JOIN run r ON r.experiment_id = e.id
+       WHERE e.id = $1 GROUP BY e.id`,
+      [experimentId],
+    );
+    if (!row) throw new NotFoundError("Experiment", experimentId);
+    const judges = (row.judges as unknown as string[])
+      .map(
+        (text) =>
+          JSON.parse(text) as { kind?: string; provider?: string; model?: string; promptVersion?: number },
+      )
+      .map((judge) =>
+        judge.kind === "LLM"
+          ? `llm ${judge.provider}/${judge.model} (judge prompt v${judge.promptVersion})`
+          : "heuristic",
+      );
+    return {
+      experimentName: row.name,
+      provider: row.provider,
+      requestedModel: row.model,
+      reportedModels: row.reported,
+      templateVersions: row.templates,
+      judges: [...new Set(judges)].sort(),
+    };
+  }
+
+  async studyReport(experimentId: string): Promise<StudyReport> {
+    const data = await this.data(experimentId);
+    // Every read starts at once, so the database works while the analyses compute.
+    const early = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+      return promise;
+    };
+    const reads = early(
+      Promise.all([data.instances(), data.instancePerformance(), data.samples(), data.cells()]),
+    );
+    const transitionsRead = early(this.transitions(experimentId));
+    const contaminationRead = early(this.contaminationOf(data));
+    const performanceRead = early(this.performanceOf(data));
+    const [outcomes, instancePerformance, samples, cells] = await reads;
+    const byCell = [
+      BreakdownGroup.DATASET,
+      BreakdownGroup.SAMPLE,
+      BreakdownGroup.SETTING,
+      BreakdownGroup.SHOTS,
+    ];
+    const memorization = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_OR_NEAR_EXACT);
+    const memorizationExactOnly = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_ONLY);
+    const memorizationByRegime = await this.breakdownOf(
+      data,
+      {},
+      [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
+      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+    );
+    const performance = await performanceRead;
+    const report: StudyReport = {
+      experimentId,
+      subject: await this.subjectOf(experimentId),
+      memorization,
+      memorizationExactOnly,
+      memorizationByRegime,
+      performance,
+      memorizedVsNotMemorized: memorizedVsNot(outcomes, instancePerformance, samples),
+      correlations: correlations(cells, performance, samples),
+      settingComparisons: settingComparisons(outcomes, samples),
+      zeroVsFewShot: zeroVsFewShot(outcomes, samples),
+      transitionRates: transitionRates(outcomes, samples),
+      nearExactToExact: await transitionsRead,
+      contamination: await contaminationRead,
+      hypothesisTests: 0,
+      multipleComparisons: "",
+    };
+    return adjustForMultipleComparisons(report);
+  }
+}
+
+/** Holm over every p-value of the report: each test's adjusted p is written beside its raw one. */
+export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
+  const slots: { get: () => number | null; set: (p: number | null) => void }[] = [];
+  for (const row of report.memorizedVsNotMemorized)
+    slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
+  for (const row of report.correlations) {
+    slots.push({ get: () => row.pearsonPValue, set: (p) => (row.pearsonPValueHolm = p) });
+    slots.push({ get: () => row.spearmanPValue, set: (p) => (row.spearmanPValueHolm = p) });
+  }
+  for (const row of [...report.settingComparisons, ...report.zeroVsFewShot])
+    slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
+  const adjusted = holmAdjust(slots.map((slot) => slot.get()));
+  slots.forEach((slot, index) => {
+    slot.set(adjusted[index]);
+  });
+  const tests = adjusted.filter((p) => p !== null).length;
+  report.hypothesisTests = tests;
+  report.multipleComparisons =
+    `Holm's step-down adjustment over the ${tests} p-values of this report (memorized vs not: Fisher; ` +
+    "correlations: Pearson and Spearman; settings and zero- vs k-shot: McNemar), family-wise error rate 5%. " +
+    "Each adjusted value is in the *Holm field beside the raw p.";
+  return report;
+}

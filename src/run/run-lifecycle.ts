@@ -1,0 +1,344 @@
+import { DataSource, EntityManager } from "typeorm";
+import { BadInputError, ConflictError } from "../common/errors";
+import { CODE_VERSION } from "../config/code-version";
+import { Experiment } from "../experiment/experiment.entity";
+import { ProviderConfig } from "../llm/provider-config";
+import { ProviderRegistry } from "../llm/provider-registry";
+import { JobQueue } from "../queue/job-queue";
+import { Sample } from "../sample/sample.entity";
+import { SampleService } from "../sample/sample.service";
+import { gridCells } from "../study/grid";
+import { MemorizationSetting, RunKind } from "../study/settings";
+import { JudgeKind } from "../study/verdicts";
+import { PromptService } from "../template/prompt.service";
+import { TemplateService } from "../template/template.service";
+import { deadAfterSeconds, liveWorkersSql } from "../worker/worker-registry";
+import { JudgeInput } from "./judge.input";
+import { Run, RunJudge, RunStatus } from "./run.entity";
+import { StartExperimentInput, StartRunInput } from "./run.inputs";
+import { RunService } from "./run.service";
+
+interface RunRequest {
+  sampleId: string;
+  kind: RunKind;
+  setting: MemorizationSetting | null;
+  shots: number;
+  provider: string;
+  model: string;
+  temperature: number;
+  maxOutputTokens: number;
+  repeats: number;
+  templateVersion: number | null;
+  cache: boolean;
+  idempotencyKey: string | null;
+  judge: RunJudge;
+}
+
+/**
+ * The life of a run: starting (idempotent, alone or as an experiment's grid), cancelling, resuming, retrying; the
+ * queue only delivers work. Reading runs is RunService's.
+ */
+export class RunLifecycle {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runs: RunService,
+    private readonly samples: SampleService,
+    private readonly prompts: PromptService,
+    private readonly providers: ProviderRegistry,
+    private readonly queue: JobQueue,
+    private readonly templates: TemplateService,
+    /** The workers' lease (a worker is live while it beat within `deadAfterSeconds` of it). */
+    private readonly leaseSeconds = 30,
+  ) {}
+
+  /**
+   * A provider work may be queued for: one configured in this process, or one a live worker on the database can
+   * call (it registered it), so a shell without the providers file can queue work that the server's or the
+   * workers' processes will do. Returns this process's configuration of it, if it has one.
+   */
+  async checkProvider(name: string): Promise<ProviderConfig | null> {
+    if (this.providers.has(name)) return this.providers.config(name);
+    const workers: { role: string; providers: string[] }[] = await this.dataSource.query(liveWorkersSql, [
+      deadAfterSeconds({ leaseSeconds: this.leaseSeconds }),
+    ]);
+    if (workers.some((worker) => worker.providers.includes(name))) return null;
+    const live =
+      workers.length === 0
+        ? "none is running"
+        : workers.map((worker) => `${worker.role} (${worker.providers.join(", ") || "none"})`).join(", ");
+    throw new BadInputError(
+      `no provider named "${name}" (configured: ${this.providers.names().join(", ")}; this process reads ` +
+        `providers from MEMICL_PROVIDERS_FILE), and no live worker on this database can call it (live workers: ${live})`,
+      { field: "provider" },
+    );
+  }
+
+  async startRun(input: StartRunInput): Promise<{ run: Run; created: boolean }> {
+    const request: RunRequest = {
+      sampleId: input.sampleId,
+      kind: input.kind,
+      setting: input.setting ?? null,
+      shots: input.shots,
+      provider: input.provider,
+      model: input.model,
+      temperature: input.temperature,
+      maxOutputTokens: input.maxOutputTokens ?? (input.kind === RunKind.MEMORIZATION ? 100 : 10),
+      repeats: input.repeats ?? (input.kind === RunKind.MEMORIZATION ? 1 : 3),
+      templateVersion: input.templateVersion ?? null,
+      cache: input.cache,
+      idempotencyKey: input.idempotencyKey ?? null,
+      judge: await this.judgeOf(input.judge),
+    };
+    if (request.idempotencyKey) {
+      const existing = await this.dataSource.manager.findOneBy(Run, {
+        idempotencyKey: request.idempotencyKey,
+      });
+      if (existing) return { run: existing, created: false };
+    }
+    await this.checkProvider(request.provider);
+    const planned = await this.plan(request);
+    // Started outside the transaction, so the run's transaction holds one connection, not pg-boss's start-up too.
+    await this.queue.start();
+    try {
+      const run = await this.dataSource.transaction((manager) => this.create(manager, planned, null));
+      this.queue.wake();
+      return { run, created: true };
+    } catch (error) {
+      const raced = request.idempotencyKey
+        ? await this.dataSource.manager.findOneBy(Run, { idempotencyKey: request.idempotencyKey })
+        : null;
+      if (raced) return { run: raced, created: false };
+      throw error;
+    }
+  }
+
+  async startExperiment(
+    input: StartExperimentInput,
+  ): Promise<{ experiment: Experiment; runs: Run[]; created: boolean }> {
+    if (input.idempotencyKey) {
+      const existing = await this.dataSource.manager.findOneBy(Experiment, {
+        idempotencyKey: input.idempotencyKey,
+      });
+      if (existing)
+        return {
+          experiment: existing,
+          runs: (await this.runs.runsByExperiments([existing.id]))[0],
+          created: false,
+        };
+    }
+    await this.checkProvider(input.provider);
+    const judge = await this.judgeOf(input.judge);
+    const sampleRows: Sample[] = [];
+    for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
+    const requests: RunRequest[] = gridCells(sampleRows, input).map((cell) => ({
+      sampleId: cell.sample.id,
+      kind: cell.kind,
+      setting: cell.setting,
+      shots: cell.shots,
+      provider: input.provider,
+      model: input.model,
+      temperature: input.temperature,
+      maxOutputTokens: cell.maxOutputTokens,
+      repeats: cell.repeats,
+      templateVersion: null,
+      cache: input.cache,
+      idempotencyKey: null,
+      judge,
+    }));
+    const planned: Awaited<ReturnType<RunLifecycle["plan"]>>[] = [];
+    for (const request of requests) planned.push(await this.plan(request));
+    await this.queue.start();
+    try {
+      return await this.dataSource
+        .transaction(async (manager) => {
+          const experiment = await manager.save(
+            manager.create(Experiment, {
+              name: input.name,
+              provider: input.provider,
+              model: input.model,
+              idempotencyKey: input.idempotencyKey ?? null,
+              parameters: { ...input, sampleIds: input.sampleIds },
+            }),
+          );
+          const runs: Run[] = [];
+          for (const plan of planned) runs.push(await this.create(manager, plan, experiment.id));
+          return { experiment, runs, created: true };
+        })
+        .finally(() => this.queue.wake());
+    } catch (error) {
+      const raced = input.idempotencyKey
+        ? await this.dataSource.manager.findOneBy(Experiment, { idempotencyKey: input.idempotencyKey })
+        : null;
+      if (raced)
+        return {
+          experiment: raced,
+          runs: (await this.runs.runsByExperiments([raced.id]))[0],
+          created: false,
+        };
+      throw error;
+    }
+  }
+
+  /** Everything a run records, read before its transaction, which then only writes. */
+  private async plan(request: RunRequest) {
+    const prepared = await this.prompts.prepare({
+      sampleId: request.sampleId,
+      kind: request.kind,
+      setting: request.setting,
+      shots: request.shots,
+      templateVersion: request.templateVersion,
+    });
+    const [instances] = await this.samples.instanceCounts([request.sampleId]);
+    return { request, prepared, instances };
+  }
+
+  private async create(
+    manager: EntityManager,
+    { request, prepared, instances }: Awaited<ReturnType<RunLifecycle["plan"]>>,
+    experimentId: string | null,
+  ) {
+    const providerConfig = this.providers.has(request.provider)
+      ? this.providers.config(request.provider)
+      : null;
+    const run = await manager.save(
+      manager.create(Run, {
+        experimentId,
+        sampleId: request.sampleId,
+        kind: request.kind,
+        setting: request.setting,
+        shots: request.shots,
+        provider: request.provider,
+        model: request.model,
+        temperature: request.temperature,
+        maxOutputTokens: request.maxOutputTokens,
+        repeats: request.repeats,
+        templateKey: prepared.template.key,
+        templateVersion: prepared.template.version,
+        datasetFingerprint: prepared.sample.datasetFingerprint,
+        codeVersion: CODE_VERSION,
+        judge: request.judge,
+        cacheEnabled: request.cache,
+        status: RunStatus.QUEUED,
+        expectedCount: instances * request.repeats,
+        idempotencyKey: request.idempotencyKey,
+        parameters: {
+          naming: prepared.naming,
+          sampleSeed: prepared.sample.seed,
+          price: providerConfig?.prices[request.model] ?? null,
+          simulation: providerConfig?.type === "simulated" ? providerConfig.simulation : undefined,
+        },
+      }),
+    );
+    const ids: { id: string }[] = await manager.query(
+      `INSERT INTO completion (run_id, sampled_instance_id, repeat)
+       SELECT $1, item.id, repeat FROM sampled_instance AS item CROSS JOIN generate_series(0, $2 - 1) AS repeat
+       WHERE item.sample_id = $3
+       ORDER BY item.position, repeat
+       RETURNING id`,
+      [run.id, request.repeats, request.sampleId],
+    );
+    await this.queue.enqueue(
+      "completion",
+      ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
+      { transaction: manager },
+    );
+    return run;
+  }
+
+  /** The run's judge as recorded: an LLM judge is pinned to the judge prompt version current at the start. */
+  private async judgeOf(input: JudgeInput | undefined): Promise<RunJudge> {
+    if (!input || input.kind === JudgeKind.HEURISTIC) return { kind: "HEURISTIC" };
+    if (input.kind !== JudgeKind.LLM || !input.provider || !input.model) {
+      throw new BadInputError("judge: HEURISTIC, or LLM with a provider and a model", { field: "judge" });
+    }
+    await this.checkProvider(input.provider);
+    const { version } = await this.templates.judgePrompt(input.promptVersion);
+    return {
+      kind: "LLM",
+      provider: input.provider,
+      model: input.model,
+      promptVersion: version,
+      ...(input.judgeVersion && input.judgeVersion !== "llm-judge-1"
+        ? { judgeVersion: input.judgeVersion }
+        : {}),
+    };
+  }
+
+  /** Stops new calls: workers skip the run's items; calls already in flight are stored when they return. */
+  async cancel(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    const run = await this.runs.get(runId);
+    if (run.status === RunStatus.SUCCEEDED) throw new ConflictError("the run has already succeeded");
+    await this.dataSource.query(
+      "UPDATE run SET status = 'CANCELLED', finished_at = clock_timestamp() WHERE id = $1 AND status IN ('QUEUED', 'RUNNING', 'FAILED')",
+      [runId],
+    );
+    const [{ count }] = await this.dataSource.query(
+      "SELECT count(*)::int AS count FROM completion WHERE run_id = $1 AND status IN ('PENDING', 'RUNNING')",
+      [runId],
+    );
+    return { run: await this.runs.get(runId), affectedCount: count };
+  }
+
+  /** Queues again exactly what is missing (waiting, or claimed by a worker whose lease lapsed). */
+  async resume(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    const run = await this.runs.get(runId);
+    if (run.status === RunStatus.SUCCEEDED) return { run, affectedCount: 0 };
+    return this.requeue(
+      runId,
+      "status = 'PENDING' OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      false,
+    );
+  }
+
+  /**
+   * Puts failed items back in the queue (their attempts and last error are kept until they succeed), with
+   * everything else still missing: a run the circuit breaker stopped also has items it never got to.
+   */
+  async retryFailed(runId: string): Promise<{ run: Run; affectedCount: number }> {
+    await this.runs.get(runId);
+    return this.requeue(
+      runId,
+      "status IN ('FAILED', 'PENDING') OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      true,
+    );
+  }
+
+  private async requeue(
+    runId: string,
+    which: string,
+    resetFailed: boolean,
+  ): Promise<{ run: Run; affectedCount: number }> {
+    const affected = await this.dataSource.transaction(async (manager) => {
+      const rows: { id: string; was: string }[] = await manager.query(
+        `WITH target AS (
+           SELECT id, status::text AS was FROM completion WHERE run_id = $1 AND (${which}) FOR UPDATE
+         ), updated AS (
+           UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+           FROM target WHERE completion.id = target.id
+           RETURNING completion.id, target.was
+         )
+         SELECT id, was FROM updated`,
+        [runId],
+      );
+      const failed = rows.filter((row) => row.was === "FAILED").length;
+      if (rows.length > 0) {
+        await manager.query(
+          `UPDATE run
+           SET status = CASE WHEN status IN ('CANCELLED', 'FAILED') THEN 'QUEUED'::run_status_enum ELSE status END,
+               finished_at = NULL, consecutive_failures = 0, failed_count = failed_count - $2
+           WHERE id = $1`,
+          [runId, resetFailed ? failed : 0],
+        );
+      }
+      const run = await manager.findOneByOrFail(Run, { id: runId });
+      await this.queue.enqueue(
+        "completion",
+        rows.map(({ id }) => ({ completionId: String(id), provider: run.provider })),
+        { transaction: manager },
+      );
+      return rows.length;
+    });
+    this.queue.wake();
+    return { run: await this.runs.get(runId), affectedCount: affected };
+  }
+}
