@@ -1,6 +1,6 @@
 import { ROLES } from "../auth/roles";
 import { Config } from "../config/config";
-import { openForCommand } from "./open-database";
+import { openForCommand, openReadOnly } from "./open-database";
 
 /** `memicl keys create --name NAME --role ROLE`: prints the key once; only its hash is kept. */
 export async function runKeysCreate(config: Config, options: { name: string; role: string }): Promise<void> {
@@ -19,7 +19,7 @@ export async function runKeysCreate(config: Config, options: { name: string; rol
 
 /** `memicl keys list`: every key with its role, prefix and state; never the secret. */
 export async function runKeysList(config: Config): Promise<void> {
-  const command = await openForCommand(config);
+  const command = await openReadOnly(config);
   try {
     const keys = await command.services.apiKeys.list();
     if (keys.length === 0) {

@@ -17,6 +17,8 @@ const commands = {
   db: () => require("./db.command") as typeof import("./db.command"),
   manage: () => require("./manage.command") as typeof import("./manage.command"),
   experiment: () => require("./experiment.command") as typeof import("./experiment.command"),
+  experiments: () => require("./experiments.command") as typeof import("./experiments.command"),
+  export: () => require("./export.command") as typeof import("./export.command"),
   import: () => require("./import.command") as typeof import("./import.command"),
   judge: () => require("./judge.command") as typeof import("./judge.command"),
   keys: () => require("./keys.command") as typeof import("./keys.command"),
@@ -221,12 +223,12 @@ export function buildProgram(): Command {
     .argument("<experiment>", "experiment id")
     .option("--format <format>", "csv or jsonl", "csv")
     .option("--output <file>", "write to a file instead of standard output")
-    .action((experiment, options) => commands.report().runExport(loadConfig(), experiment, options));
+    .action((experiment, options) => commands.export().runExport(loadConfig(), experiment, options));
 
   program
     .command("experiments")
     .description("every experiment, newest first: id, name, model, its runs' states and progress")
-    .action(() => commands.experiment().runExperimentsList(loadConfig()));
+    .action(() => commands.experiments().runExperimentsList(loadConfig()));
 
   for (const [action, description] of [
     ["cancel", "cancel a run, or every unfinished run of an experiment: no new calls are made"],

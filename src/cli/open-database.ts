@@ -1,31 +1,91 @@
-import { createServices, Services } from "../app/services";
+import { CoreServices, createCoreServices } from "../app/core-services";
+import type { Services } from "../app/services";
+import { ConflictError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database, openDatabase } from "../db/database";
 import { createLogger, Logger } from "../logging/logger";
 
-export interface CommandContext {
+export interface CommandContext<S = Services> {
   database: Database;
-  services: Services;
+  services: S;
   logger: Logger;
   /** Runs `stop` first when the command closes (workers it started). */
   onClose(stop: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
+/** The database's schema is older than this memicl, and a read-only command does not migrate it. */
+export class SchemaBehindError extends ConflictError {
+  constructor(pending: number) {
+    super(
+      `the database's schema is behind this memicl (${pending} migration(s) to apply); run \`memicl migrate\` first`,
+      { pending },
+    );
+  }
+}
+
+interface OpenOptions {
+  /** Where to say which database this is: stdout by default, stderr for commands whose stdout is data, null. */
+  say?: NodeJS.WritableStream | null;
+}
+
 /**
- * Opens the database for a command (joining the embedded server when another memicl process runs it) and says
- * which one it is, `database: ...`, on `say`: stdout for commands that talk to a person, stderr for those whose
- * stdout is data (a prompt, a report, a key), nothing for those that say it their own way.
+ * Opens the database for a command that queues work, makes calls or writes (joining the embedded server when
+ * another memicl process runs it), brings its schema up to date, and says which database it is, `database: ...`.
  */
-export async function openForCommand(
+export async function openForCommand(config: Config, options: OpenOptions = {}): Promise<CommandContext> {
+  const { database, logger } = await open(config, options, true);
+  // Loaded here, not at the top: read-only commands never load the queue (pg-boss) or the providers (openai).
+  const { createRunServices } = require("../app/services") as typeof import("../app/services");
+  const core = createCoreServices(database.dataSource, config);
+  const run = createRunServices(core, database, config, logger);
+  return commandContext(database, { ...core, ...run }, logger, () => run.close());
+}
+
+/**
+ * Opens the database for a command that only reads (`report`, `export`, `experiments`, `workers`, `keys list`):
+ * the core services only, and the schema as it is. A schema behind this memicl is refused with the command to
+ * run, never migrated behind the user's back.
+ */
+export async function openReadOnly(
   config: Config,
-  options: { say?: NodeJS.WritableStream | null } = {},
-): Promise<CommandContext> {
+  options: OpenOptions = {},
+): Promise<CommandContext<CoreServices>> {
+  const { database, logger } = await open(config, options, false);
+  try {
+    const pending = await pendingMigrations(database);
+    if (pending > 0) throw new SchemaBehindError(pending);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return commandContext(database, createCoreServices(database.dataSource, config), logger, async () => {});
+}
+
+async function open(config: Config, options: OpenOptions, runMigrations: boolean) {
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, { runMigrations });
   const say = options.say === undefined ? process.stdout : options.say;
   say?.write(`database: ${database.description}\n`);
-  const services = createServices(database, config, logger);
+  return { database, logger };
+}
+
+/** Migrations this code has that the database has not applied (all of them on an empty database). */
+async function pendingMigrations(database: Database): Promise<number> {
+  const { dataSource } = database;
+  const [{ exists }] = await dataSource.query("SELECT to_regclass('migrations') IS NOT NULL AS exists");
+  const applied: { name: string }[] = exists ? await dataSource.query("SELECT name FROM migrations") : [];
+  const names = new Set(applied.map((row) => row.name));
+  return dataSource.migrations.filter((migration) => !names.has(migration.name ?? migration.constructor.name))
+    .length;
+}
+
+function commandContext<S>(
+  database: Database,
+  services: S,
+  logger: Logger,
+  closeServices: () => Promise<void>,
+): CommandContext<S> {
   const stops: (() => Promise<void>)[] = [];
   return {
     database,
@@ -34,7 +94,7 @@ export async function openForCommand(
     onClose: (stop) => stops.push(stop),
     async close() {
       for (const stop of stops) await stop();
-      await services.close();
+      await closeServices();
       await database.close();
     },
   };

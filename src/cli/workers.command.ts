@@ -1,11 +1,11 @@
 import { Config } from "../config/config";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ModelProvider } from "../llm/model-provider";
-import { openForCommand } from "./open-database";
+import { openForCommand, openReadOnly } from "./open-database";
 
 /** `memicl workers`: the live workers on this database, and what they can call. */
 export async function runWorkers(config: Config): Promise<void> {
-  const command = await openForCommand(config);
+  const command = await openReadOnly(config);
   try {
     const workers = await command.services.workers.live();
     const out = process.stdout;

@@ -1,5 +1,6 @@
-import { reportCsv, reportMarkdown } from "../../src/cli/report.command";
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
+import { reportCsv } from "../../src/report/report-csv";
+import { reportMarkdown } from "../../src/report/report-markdown";
 import { METRIC_NAMES } from "../../src/report/report-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";

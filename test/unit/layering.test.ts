@@ -9,7 +9,7 @@ import path from "node:path";
  */
 const SRC = path.resolve(__dirname, "../../src");
 
-export const FLOORS: string[][] = [
+const FLOORS: string[][] = [
   ["common", "study", "statistics"],
   ["prompt", "llm"],
   ["judge", "config"],

@@ -1,0 +1,162 @@
+import { stringify } from "csv-stringify/sync";
+import { StudyReport } from "./report.types";
+
+type CsvValue = number | boolean | null;
+
+/**
+ * The study's figures in one long CSV (table, dataset, sample_id, sample_seed, setting, k, regime, measure,
+ * statistic, value): tidy for notebooks.
+ */
+export function reportCsv(report: StudyReport): string {
+  const rows: (string | number | null)[][] = [
+    [
+      "table",
+      "dataset",
+      "sample_id",
+      "sample_seed",
+      "setting",
+      "shots",
+      "regime",
+      "measure",
+      "statistic",
+      "value",
+    ],
+  ];
+  const push = (
+    tableName: string,
+    row: {
+      dataset?: string | null;
+      sampleId?: string | null;
+      sampleSeed?: string | null;
+      setting?: string | null;
+      shots?: number | null;
+      regime?: string | null;
+    },
+    measure: string | null,
+    values: Record<string, CsvValue>,
+  ) => {
+    for (const [statistic, value] of Object.entries(values)) {
+      rows.push([
+        tableName,
+        row.dataset ?? null,
+        row.sampleId ?? null,
+        row.sampleSeed ?? null,
+        row.setting ?? null,
+        row.shots ?? null,
+        row.regime ?? null,
+        measure,
+        statistic,
+        value === null ? null : Number(value),
+      ]);
+    }
+  };
+  const breakdownValues = (row: StudyReport["memorization"][number]) => ({
+    samples: row.samples,
+    n: row.n,
+    exact: row.exact,
+    nearExact: row.nearExact,
+    inexact: row.inexact,
+    unjudged: row.unjudged,
+    memorized: row.memorized,
+    rate: row.rate,
+    ciLow: row.ciLow,
+    ciHigh: row.ciHigh,
+    betweenSampleSd: row.betweenSampleStandardDeviation,
+  });
+  for (const row of report.memorization)
+    push("memorization", row, "EXACT_OR_NEAR_EXACT", breakdownValues(row));
+  for (const row of report.memorizationExactOnly)
+    push("memorization", row, "EXACT_ONLY", breakdownValues(row));
+  for (const row of report.memorizationByRegime)
+    push("memorization_by_regime", row, "EXACT_OR_NEAR_EXACT", breakdownValues(row));
+  for (const row of report.performance)
+    push("performance", row, null, {
+      samples: row.samples,
+      repeats: row.repeats,
+      n: row.n,
+      correct: row.correct,
+      unparseable: row.unparseable,
+      failed: row.failed,
+      accuracy: row.accuracy,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+      meanAccuracy: row.meanAccuracy,
+      sd: row.accuracyStandardDeviation,
+      betweenSampleSd: row.betweenSampleStandardDeviation,
+    });
+  for (const row of report.memorizedVsNotMemorized) {
+    push("memorized_vs_not", row, "memorized", {
+      instances: row.memorized.instances,
+      n: row.memorized.n,
+      correct: row.memorized.correct,
+      accuracy: row.memorized.accuracy,
+    });
+    push("memorized_vs_not", row, "not_memorized", {
+      instances: row.notMemorized.instances,
+      n: row.notMemorized.n,
+      correct: row.notMemorized.correct,
+      accuracy: row.notMemorized.accuracy,
+    });
+    push("memorized_vs_not", row, "difference", {
+      difference: row.difference,
+      ciLow: row.differenceCiLow,
+      ciHigh: row.differenceCiHigh,
+      fisherP: row.pValue,
+      fisherPHolm: row.pValueHolm,
+    });
+  }
+  for (const row of report.correlations)
+    push("correlation", row, row.measure, {
+      n: row.n,
+      pearson: row.pearson,
+      pearsonCiLow: row.pearsonCiLow,
+      pearsonCiHigh: row.pearsonCiHigh,
+      pearsonP: row.pearsonPValue,
+      pearsonPHolm: row.pearsonPValueHolm,
+      spearman: row.spearman,
+      spearmanP: row.spearmanPValue,
+      spearmanPHolm: row.spearmanPValueHolm,
+    });
+  for (const [tableName, list] of [
+    ["setting_comparison", report.settingComparisons],
+    ["zero_vs_k", report.zeroVsFewShot],
+  ] as const)
+    for (const row of list)
+      push(
+        tableName,
+        { ...row, setting: row.settingA, shots: row.shotsB },
+        `${row.settingA}@${row.shotsA} vs ${row.settingB}@${row.shotsB}`,
+        {
+          pairs: row.pairs,
+          both: row.bothMemorized,
+          onlyA: row.onlyA,
+          onlyB: row.onlyB,
+          neither: row.neither,
+          rateA: row.rateA,
+          rateB: row.rateB,
+          mcnemarP: row.pValue,
+          mcnemarPHolm: row.pValueHolm,
+        },
+      );
+  for (const row of report.transitionRates)
+    push("transition_rate", { ...row, shots: row.toShots }, `from_k=${row.fromShots}`, {
+      nearExact: row.nearExact,
+      becameExact: row.becameExact,
+      rate: row.rate,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+  for (const row of report.contamination)
+    push("contamination", row, null, {
+      subsetJudged: row.subsetJudged,
+      exact: row.exact,
+      nearExact: row.nearExact,
+      contaminated: row.contaminated,
+      instances: row.instances,
+      memorizedInstances: row.memorizedInstances,
+      rate: row.rate,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+  return stringify(rows);
+}

@@ -1,0 +1,298 @@
+import { StudyReport } from "./report.types";
+
+const pct = (value: number | null | undefined) => (value == null ? "" : `${(value * 100).toFixed(1)}%`);
+const num = (value: number | null | undefined, digits = 3) => (value == null ? "" : value.toFixed(digits));
+const pValue = (value: number | null | undefined) =>
+  value == null ? "" : value < 0.0001 ? value.toExponential(1) : value.toFixed(4);
+const interval = (low: number | null | undefined, high: number | null | undefined, format = pct) =>
+  low == null || high == null ? "" : `${format(low)} - ${format(high)}`;
+const method = (value: string | null | undefined) =>
+  value === "CLUSTER_BOOTSTRAP" ? "cluster bootstrap" : value === "WILSON" ? "Wilson" : "";
+
+interface SampleLabelled {
+  sampleId: string | null;
+  sampleName: string | null;
+  sampleSeed: string | null;
+  samples?: number;
+}
+
+/** "name (seed 42)" for a sample's row; "pooled (2 samples)" for a row over several. */
+export function sampleLabel(row: SampleLabelled): string {
+  if (row.sampleId === null) return row.samples && row.samples > 1 ? `pooled (${row.samples} samples)` : "";
+  return `${row.sampleName ?? row.sampleId.slice(0, 8)} (seed ${row.sampleSeed})`;
+}
+
+function table(headers: string[], rows: (string | number | boolean | null)[][]): string {
+  const line = (cells: (string | number | boolean | null)[]) =>
+    `| ${cells.map((cell) => String(cell ?? "")).join(" | ")} |`;
+  return [line(headers), line(headers.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+/** The study's tables as Markdown. */
+export function reportMarkdown(report: StudyReport): string {
+  const memorization = (rows: StudyReport["memorization"], key: "shots" | "regime") =>
+    table(
+      [
+        "dataset",
+        "sample",
+        "setting",
+        key === "shots" ? "k" : "regime",
+        "n",
+        "exact",
+        "near-exact",
+        "inexact",
+        "unjudged",
+        "rate",
+        "95% CI",
+        "interval",
+        "sd between samples",
+      ],
+      rows.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        key === "shots" ? row.shots : row.regime,
+        row.n,
+        row.exact,
+        row.nearExact,
+        row.inexact,
+        row.unjudged,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+        method(row.intervalMethod),
+        num(row.betweenSampleStandardDeviation),
+      ]),
+    );
+  const paired = (rows: StudyReport["settingComparisons"]) =>
+    table(
+      [
+        "dataset",
+        "sample",
+        "A",
+        "B",
+        "pairs",
+        "both",
+        "only A",
+        "only B",
+        "neither",
+        "rate A",
+        "rate B",
+        "McNemar p",
+        "Holm p",
+      ],
+      rows.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        `${row.settingA} k=${row.shotsA}`,
+        `${row.settingB} k=${row.shotsB}`,
+        row.pairs,
+        row.bothMemorized,
+        row.onlyA,
+        row.onlyB,
+        row.neither,
+        pct(row.rateA),
+        pct(row.rateB),
+        pValue(row.pValue),
+        pValue(row.pValueHolm),
+      ]),
+    );
+  return [
+    `# Study report: ${report.subject?.experimentName ?? report.experimentId}`,
+    subjectLines(report),
+    "Memorization is the share of judged completions whose effective verdict (a human's, else the automatic judge's) " +
+      "is exact or near-exact. Intervals are 95%: Wilson score intervals where each instance counts once, cluster " +
+      "bootstrap intervals (instances resampled, 2,000 resamples, fixed seed) where an instance counts several times. " +
+      "Rows are per sample; a dataset with several samples also gets a pooled row. See docs/STATISTICS.md.",
+    `Multiple comparisons: ${report.multipleComparisons}`,
+    "## Memorization (exact or near-exact) by dataset, sample, setting and k",
+    memorization(report.memorization, "shots"),
+    "## Memorization (exact only)",
+    table(
+      ["dataset", "sample", "setting", "k", "n", "exact", "rate", "95% CI"],
+      report.memorizationExactOnly.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.shots,
+        row.n,
+        row.memorized,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+      ]),
+    ),
+    "## Memorization by regime",
+    memorization(report.memorizationByRegime, "regime"),
+    "## Performance",
+    table(
+      [
+        "dataset",
+        "sample",
+        "k",
+        "repeats",
+        "n",
+        "correct",
+        "unparseable",
+        "failed",
+        "accuracy",
+        "95% CI",
+        "interval",
+        "mean over repeats",
+        "sd over repeats",
+      ],
+      report.performance.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.shots,
+        row.repeats,
+        row.n,
+        row.correct,
+        row.unparseable,
+        row.failed,
+        pct(row.accuracy),
+        interval(row.ciLow, row.ciHigh),
+        method(row.intervalMethod),
+        pct(row.meanAccuracy),
+        num(row.accuracyStandardDeviation),
+      ]),
+    ),
+    "## Accuracy on memorized vs non-memorized instances",
+    table(
+      [
+        "dataset",
+        "sample",
+        "setting",
+        "k",
+        "memorized (instances)",
+        "correct / n",
+        "accuracy",
+        "not memorized (instances)",
+        "correct / n",
+        "accuracy",
+        "difference",
+        "95% CI (Newcombe)",
+        "Fisher p",
+        "Holm p",
+      ],
+      report.memorizedVsNotMemorized.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.shots,
+        row.memorized.instances,
+        `${row.memorized.correct} / ${row.memorized.n}`,
+        pct(row.memorized.accuracy),
+        row.notMemorized.instances,
+        `${row.notMemorized.correct} / ${row.notMemorized.n}`,
+        pct(row.notMemorized.accuracy),
+        pct(row.difference),
+        interval(row.differenceCiLow, row.differenceCiHigh),
+        pValue(row.pValue),
+        pValue(row.pValueHolm),
+      ]),
+    ),
+    "## Correlation of performance and memorization across k",
+    table(
+      [
+        "dataset",
+        "sample",
+        "setting",
+        "measure",
+        "points",
+        "Pearson r",
+        "95% CI (bootstrap)",
+        "p",
+        "Holm p",
+        "Spearman rho",
+        "p",
+        "Holm p",
+        "Spearman p method",
+      ],
+      report.correlations.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.measure,
+        row.n,
+        num(row.pearson),
+        interval(row.pearsonCiLow, row.pearsonCiHigh, (value) => num(value)),
+        pValue(row.pearsonPValue),
+        pValue(row.pearsonPValueHolm),
+        num(row.spearman),
+        pValue(row.spearmanPValue),
+        pValue(row.spearmanPValueHolm),
+        row.spearmanPValueMethod ?? "",
+      ]),
+    ),
+    "## Settings compared on the same instances (McNemar)",
+    paired(report.settingComparisons),
+    "## Zero-shot against k-shot on the same instances (McNemar)",
+    paired(report.zeroVsFewShot),
+    "## Near-exact matches that become exact as k grows",
+    table(
+      [
+        "dataset",
+        "sample",
+        "setting",
+        "from k",
+        "to k",
+        "near-exact at from",
+        "exact at to",
+        "rate",
+        "95% CI",
+      ],
+      report.transitionRates.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.fromShots,
+        row.toShots,
+        row.nearExact,
+        row.becameExact,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+      ]),
+    ),
+    "## Contamination verdict (the original rule on a fixed, seeded 10-instance subset: at least one exact or two near-exact)",
+    table(
+      [
+        "dataset",
+        "sample",
+        "setting",
+        "k",
+        "subset judged",
+        "exact",
+        "near-exact",
+        "contaminated",
+        "whole sample: memorized / judged",
+        "rate",
+        "95% CI",
+      ],
+      report.contamination.map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.shots,
+        row.subsetJudged,
+        row.exact,
+        row.nearExact,
+        row.contaminated ? "yes" : "no",
+        `${row.memorizedInstances} / ${row.instances}`,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+      ]),
+    ),
+    "",
+  ].join("\n\n");
+}
+
+/** The report's first lines: which experiment, provider, model (asked and reported), templates and judges. */
+function subjectLines(report: StudyReport): string {
+  const subject = report.subject;
+  if (!subject) return `Experiment ${report.experimentId}.`;
+  return [
+    `- experiment: ${subject.experimentName} (${report.experimentId})`,
+    `- provider and model: ${subject.provider} / ${subject.requestedModel} (reported: ${subject.reportedModels.join(", ") || "none yet"})`,
+    `- templates: ${subject.templateVersions.join(", ") || "none"}`,
+    `- judges: ${subject.judges.join(", ") || "none"}`,
+  ].join("\n");
+}

@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BACKENDS, createTestDatabase, TestDatabase, withClient } from "../support/databases";
+
+const BIN = path.resolve(__dirname, "../../bin/memicl.js");
+const PRELOAD = path.resolve(__dirname, "../support/loaded-packages.js");
+
+/** Runs the built CLI with the preload that records the packages it loaded. */
+function run(args: string[], databaseUrl: string) {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-")), "loaded.json");
+  return new Promise<{ code: number | null; stdout: string; stderr: string; loaded: string[] }>(
+    (resolve, reject) => {
+      const child = spawn(process.execPath, ["-r", PRELOAD, BIN, ...args], {
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOADED_OUT: out, LOG_LEVEL: "warn" },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      child.on("error", reject);
+      child.on("close", (code) =>
+        resolve({ code, stdout, stderr, loaded: JSON.parse(fs.readFileSync(out, "utf8")) }),
+      );
+    },
+  );
+}
+
+/**
+ * Commands that only read build the core services: they load neither the queue (pg-boss) nor the providers
+ * (openai), and never change the schema; a database behind the code is refused with the command to run.
+ */
+describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(() => database.close());
+
+  it.each([
+    ["report", "00000000-0000-4000-8000-000000000000"],
+    ["export", "00000000-0000-4000-8000-000000000000", "--format", "csv"],
+    ["experiments"],
+    ["workers"],
+    ["keys", "list"],
+  ])("memicl %s loads neither pg-boss nor openai", async (...args) => {
+    const result = await run(args, database.url);
+    expect(result.loaded).not.toContain("pg-boss");
+    expect(result.loaded).not.toContain("openai");
+    // The check itself: the database and GraphQL-free parts did load.
+    expect(result.loaded).toContain("typeorm");
+    expect(result.stderr + result.stdout).not.toMatch(/schema is behind/);
+  });
+
+  it("a command that queues work does load them (the check can see it)", async () => {
+    const result = await run(["cancel", "00000000-0000-4000-8000-000000000000"], database.url);
+    expect(result.loaded).toContain("pg-boss");
+  });
+
+  it("refuses a schema that is behind, naming memicl migrate, without changing it", async () => {
+    const count = () =>
+      withClient(
+        database.url,
+        async (client) => (await client.query("SELECT count(*)::int AS n FROM migrations")).rows[0].n,
+      );
+    const before = await count();
+    const newest = await withClient(
+      database.url,
+      async (client) =>
+        (await client.query("SELECT name FROM migrations ORDER BY id DESC LIMIT 1")).rows[0].name,
+    );
+    await withClient(database.url, (client) =>
+      client.query("DELETE FROM migrations WHERE name = $1", [newest]),
+    );
+    const result = await run(["report", "00000000-0000-4000-8000-000000000000"], database.url);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("run `memicl migrate`");
+    expect(result.loaded).not.toContain("pg-boss");
+    expect(await count()).toBe(before - 1);
+    // Put back as it was, so the database can be dropped as usual.
+    await withClient(database.url, (client) =>
+      client.query("INSERT INTO migrations (timestamp, name) VALUES ($1, $2)", [
+        Number(newest.match(/\d+$/)?.[0] ?? 0),
+        newest,
+      ]),
+    );
+  });
+});
