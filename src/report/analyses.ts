@@ -1,4 +1,4 @@
-// The study's analyses as pure functions of a few kinds of rows the SQL of result.sql.ts returns: counts per cell
+// The study's analyses as pure functions of a few kinds of rows the SQL of report.sql.ts returns: counts per cell
 // (sample x setting x k), outcomes per instance of a cell, performance per repeat and per instance. No I/O here.
 
 import { RandomStream } from "../common/random";

@@ -10,7 +10,12 @@ import { providersFile } from "../support/runs";
 import { describeWithSharedData } from "../support/shared-data";
 
 const ROOT = path.resolve(__dirname, "../..");
-const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+/**
+ * The README and the guides it links, read as one text in this order: the README's tour first, then the guides
+ * where its examples continue. Every fenced sh and graphql block in them is an example this file runs.
+ */
+const DOCUMENTS = ["README.md", "docs/GUIDE.md", "docs/API.md", "docs/OPERATIONS.md"];
+const README = DOCUMENTS.map((file) => fs.readFileSync(path.join(ROOT, file), "utf8")).join("\n");
 
 /** The README's fenced blocks of one language, in order, with the line each starts on. */
 function blocks(language: string): { line: number; text: string }[] {
@@ -236,3 +241,11 @@ function shell(command: string, env: Record<string, string>, cwd: string) {
     child.on("close", (code) => resolve({ code, output }));
   });
 }
+
+describe("the README", () => {
+  it("is a tour, under 350 lines, linking every guide whose examples run here", () => {
+    const text = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    expect(text.split("\n").length).toBeLessThan(350);
+    for (const guide of DOCUMENTS.slice(1)) expect(text).toContain(`](${guide}`);
+  });
+});
