@@ -4,7 +4,6 @@ import vm from "node:vm";
 import { SingleBar } from "cli-progress";
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
-import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { formatFromFileName, ImportFormat } from "../dataset/import/import-format";
 import { fileSource } from "../dataset/import/import-source";
 import { ImportEncoding } from "../dataset/import/text-decoding";
@@ -54,7 +53,6 @@ export async function runImport(config: Config, file: string, options: ImportCom
 
   const source = await fileSource(file);
   const command = await openForCommand(config);
-  const { database } = command;
   const bar = process.stderr.isTTY
     ? new SingleBar({
         format: "importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left",
@@ -63,7 +61,7 @@ export async function runImport(config: Config, file: string, options: ImportCom
     : null;
   bar?.start(source.byteLength, 0, { rows: 0 });
   try {
-    const result = await new DatasetImportService(database.dataSource).importDataset(
+    const result = await command.services.datasetImport.importDataset(
       source,
       {
         datasetName: options.name,

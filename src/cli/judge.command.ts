@@ -50,13 +50,10 @@ export async function runJudgeAgreement(
     const { openForCommand } = require("./open-database") as typeof import("./open-database");
     const { callWithRetries, retryPolicyOf } =
       require("../llm/call-with-retries") as typeof import("../llm/call-with-retries");
-    const { ProviderRegistry } =
-      require("../llm/provider-registry") as typeof import("../llm/provider-registry");
     // The simulated provider needs the database; real providers do not, but opening it is cheap.
     const command = await openForCommand(config, { say: process.stderr });
     try {
-      const registry = new ProviderRegistry(config.providers, command.database.dataSource);
-      const { provider, config: providerConfig, limiter } = registry.get(providerName);
+      const { provider, config: providerConfig, limiter } = command.services.providers.get(providerName);
       const { prompt, version } = await command.services.templates.judgePrompt();
       const judge = llmJudgeOf(options.judgeVersion, { body: prompt, version });
       verdicts = [];
