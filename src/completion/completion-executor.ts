@@ -16,13 +16,13 @@ import {
   rateLimitWait,
   retryCause,
 } from "../observability/metrics";
-import { TemplateBody } from "../prompt/template-body";
 import { JobQueue } from "../queue/job-queue";
 import { Run, RunJudge } from "../run/run.entity";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { RunKind } from "../study/settings";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
+import { runBodyOf } from "../template/prompt-template.entity";
 import { HeldClaims } from "../worker/held-claims";
 import { parseAnswer } from "./answer-parser";
 import * as sql from "./completion.sql";
@@ -139,14 +139,14 @@ export class CompletionExecutor {
   /**
    * Works on a claimed completion. An error of ours after the claim (not the model's: a failed insert, an
    * unrenderable prompt) never orphans the item: it is released with the error recorded and queued again
-   * after a backoff, or failed once its attempts are spent. `callDone` is told when the model has answered
+   * after a backoff, or failed once its attempts are spent. `slotFree` (the dispatcher's callback) is told when the model has answered
    * (or the cache has): what is left is storing, which needs no provider slot. A failure keeps its slot until it
    * is recorded, so the circuit breaker counts failures before the next call starts.
    */
-  async executeClaim(claimed: ClaimedRow | null, callDone: () => void = () => {}): Promise<void> {
+  async executeClaim(claimed: ClaimedRow | null, slotFree: () => void = () => {}): Promise<void> {
     if (!claimed) return;
     try {
-      await this.executeClaimed(claimed, callDone);
+      await this.callAndStore(claimed, slotFree);
     } catch (error) {
       try {
         await this.recover(claimed, error as Error);
@@ -268,7 +268,7 @@ export class CompletionExecutor {
     );
   }
 
-  private async executeClaimed(claimed: ClaimedRow, callDone: () => void): Promise<void> {
+  private async callAndStore(claimed: ClaimedRow, slotFree: () => void): Promise<void> {
     const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
     const { run, prompts } = plan;
@@ -292,7 +292,7 @@ export class CompletionExecutor {
         cacheKey,
       ]);
       if (hits.length > 0) {
-        callDone();
+        slotFree();
         await this.complete(claimed, plan, hits[0].response, {
           attempts: 0,
           latencyMs: 0,
@@ -344,7 +344,7 @@ export class CompletionExecutor {
       return;
     }
     if (outcome.ok) {
-      callDone();
+      slotFree();
       await this.complete(claimed, plan, outcome.result, {
         attempts: outcome.attempts,
         latencyMs: outcome.latencyMs,
@@ -536,10 +536,7 @@ export class CompletionExecutor {
           run.kind === RunKind.MEMORIZATION
             ? await this.siblingsOf(run.sampleId)
             : new Map<string, string[]>();
-        const layout =
-          run.kind === RunKind.MEMORIZATION
-            ? answerLayout(prompts.template.body as unknown as TemplateBody)
-            : null;
+        const layout = run.kind === RunKind.MEMORIZATION ? answerLayout(runBodyOf(prompts.template)) : null;
         const hasher = new PromptHasher(prompts.frame, { provider: run.provider, model: run.model });
         return { run, prompts, siblings, layout, hasher };
       })();
