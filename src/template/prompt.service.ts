@@ -15,7 +15,7 @@ import {
   renderInFrameParts,
   renderPrompt,
 } from "../prompt/rendering";
-import { TemplateBody, templateKey } from "../prompt/template-body";
+import { templateKey } from "../prompt/template-body";
 import { Demonstration } from "../sample/demonstration.entity";
 import { presentationOrder } from "../sample/design/design-sample";
 import { Sample } from "../sample/sample.entity";
@@ -24,7 +24,7 @@ import { SampledInstance } from "../sample/sampled-instance.entity";
 import { ChatMessage } from "../study/chat";
 import { GridSpec, gridCells } from "../study/grid";
 import { MemorizationSetting, RunKind } from "../study/settings";
-import { PromptTemplate } from "./prompt-template.entity";
+import { PromptTemplate, runBodyOf } from "./prompt-template.entity";
 import { TemplateService } from "./template.service";
 
 /** The tokenizer token counts come from (exact for OpenAI's GPT-4o family, an estimate for other models). */
@@ -118,7 +118,7 @@ export class PromptService {
     const fullTexts = await this.instanceTexts(ordered.map((demonstration) => demonstration.instanceId));
     const context: PromptContext = {
       kind: spec.kind,
-      template: template.body as unknown as TemplateBody,
+      template: runBodyOf(template),
       datasetName: naming.promptName,
       split: sample.instanceSplit,
       labels: naming.labelVerbalizers.map(({ verbalizer }) => verbalizer),

@@ -1,9 +1,9 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import { Context } from "../graphql/context";
-import { JudgeExample, JudgePromptBody } from "../judge/llm-judge";
+import { JudgeExample } from "../judge/llm-judge";
 import { TemplateBody } from "../prompt/template-body";
 import { estimateGrid, TOKENIZER } from "./prompt.service";
-import { PromptTemplate } from "./prompt-template.entity";
+import { judgeBodyOf, PromptTemplate, runBodyOf } from "./prompt-template.entity";
 import {
   CreateJudgePromptVersionInput,
   CreatePromptTemplateVersionInput,
@@ -16,7 +16,7 @@ import {
 } from "./template.types";
 
 function toView(template: PromptTemplate): PromptTemplateView {
-  const body = template.body as unknown as TemplateBody;
+  const body = runBodyOf(template);
   return {
     id: template.id,
     key: template.key,
@@ -32,7 +32,7 @@ function toView(template: PromptTemplate): PromptTemplateView {
 }
 
 function toJudgeView(template: PromptTemplate): JudgePromptView {
-  const prompt = template.body as unknown as JudgePromptBody;
+  const prompt = judgeBodyOf(template);
   return {
     version: template.version,
     instruction: prompt.instruction,

@@ -2,7 +2,7 @@ import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT } from "../judge/llm-judge";
 import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "../prompt/template-body";
-import { PromptTemplate } from "./prompt-template.entity";
+import { judgeBodyOf, PromptTemplate } from "./prompt-template.entity";
 
 /** Versioned, immutable templates: version 1 of each key is the built-in default; edits add versions. */
 export class TemplateService {
@@ -84,7 +84,7 @@ export class TemplateService {
     version?: number | null,
   ): Promise<{ version: number; prompt: JudgePromptBody; template: PromptTemplate }> {
     const template = await this.get(JUDGE_PROMPT_KEY, version);
-    return { version: template.version, prompt: template.body as unknown as JudgePromptBody, template };
+    return { version: template.version, prompt: judgeBodyOf(template), template };
   }
 
   /** Adds the next version of the LLM judge's prompt; judgments record the version they were made with. */
