@@ -16,7 +16,6 @@ import { Services } from "../app/services";
 import { bearerKey, Principal } from "../auth/api-key.service";
 import { accessRefusal } from "../auth/guard";
 import { Config } from "../config/config";
-import { Context } from "../graphql/context";
 import { Logger } from "../logging/logger";
 import { formatError } from "./errors";
 import { countQueryTokens, queryLimitRules } from "./query-limits";

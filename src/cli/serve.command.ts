@@ -1,4 +1,5 @@
-import { dashboardDirectory, isLoopback, startServer } from "../api/server";
+import { dashboardDirectory } from "../api/routes/dashboard";
+import { isLoopback, startServer } from "../api/server";
 import { Config, ConfigError } from "../config/config";
 import { openDatabase } from "../db/database";
 import { createLogger } from "../logging/logger";

@@ -400,6 +400,22 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(missing.status).toBe(404);
   });
 
+  it("serves the report's CSV over HTTP, the same text memicl report --format csv prints", async () => {
+    const base = api.server.url.replace(/\/graphql$/, "");
+    const response = await fetch(`${base}/export/experiments/${experimentId}/report.csv`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
+    const served = new Set((await response.text()).trim().split("\n"));
+    // This test's report holds the fields its query asked for: each of its lines with a value is served as is.
+    const lines = reportCsv(report).trim().split("\n");
+    const valued = lines.filter((line) => /,-?\d[^,]*$/.test(line) && !line.endsWith("NaN"));
+    expect(valued.length).toBeGreaterThan(50);
+    expect(valued.filter((line) => !served.has(line))).toEqual([]);
+    expect(served.has(lines[0])).toBe(true);
+    const missing = await fetch(`${base}/export/experiments/00000000-0000-0000-0000-000000000000/report.csv`);
+    expect(missing.status).toBe(404);
+  });
+
   it("names what it reports: the experiment, provider, model as asked and reported, templates, judges", () => {
     expect(report.subject).toEqual({
       experimentName: "study",
