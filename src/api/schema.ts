@@ -8,7 +8,7 @@ import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
-import { ReportResolver } from "../report/report.resolver";
+import { ReportResolver, StudyReportResolver } from "../report/report.resolver";
 import { ReportRowResolver } from "../report/report-row.resolver";
 import { ExperimentRunsResolver, RunResolver } from "../run/run.resolver";
 import {
@@ -37,6 +37,7 @@ export const RESOLVERS = [
   JudgmentResolver,
   CompletionJudgmentResolver,
   ReportResolver,
+  StudyReportResolver,
   ReportRowResolver,
   WorkerResolver,
   VersionResolver,

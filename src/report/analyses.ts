@@ -607,7 +607,7 @@ export function settingComparisons(
 }
 
 /** McNemar between k = 0 and each k > 0 of a sample and setting, on the instances judged in both. */
-export function zeroVsFewShot(
+export function zeroVsK(
   outcomes: readonly InstanceOutcome[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): PairedComparisonRow[] {

@@ -119,7 +119,7 @@ export function reportCsv(report: StudyReport): string {
     });
   for (const [tableName, list] of [
     ["setting_comparison", report.settingComparisons],
-    ["zero_vs_k", report.zeroVsFewShot],
+    ["zero_vs_k", report.zeroVsK],
   ] as const)
     for (const row of list)
       push(

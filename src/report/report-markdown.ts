@@ -226,7 +226,7 @@ export function reportMarkdown(report: StudyReport): string {
     "## Settings compared on the same instances (McNemar)",
     paired(report.settingComparisons),
     "## Zero-shot against k-shot on the same instances (McNemar)",
-    paired(report.zeroVsFewShot),
+    paired(report.zeroVsK),
     "## Near-exact matches that become exact as k grows",
     table(
       [

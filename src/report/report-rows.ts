@@ -194,7 +194,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
 
   for (const [prefix, table] of [
     ["setting_comparison", report.settingComparisons],
-    ["zero_vs_few_shot", report.zeroVsFewShot],
+    ["zero_vs_few_shot", report.zeroVsK],
   ] as const) {
     for (const row of table) {
       const scope = scopeOf({

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { Context } from "../graphql/context";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
@@ -69,8 +69,15 @@ export class ReportResolver {
     description:
       "McNemar between k = 0 and each k > 0 in each setting, on the same instances (raw p-values).",
   })
+  zeroVsK(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.zeroVsK(experimentId);
+  }
+
+  @Query(() => [PairedComparisonRow], {
+    deprecationReason: "Use zeroVsK: it compares k = 0 with every k > 0, many-shot included.",
+  })
   zeroVsFewShot(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.zeroVsFewShot(experimentId);
+    return services.report.zeroVsK(experimentId);
   }
 
   @Query(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
@@ -86,5 +93,16 @@ export class ReportResolver {
   @Query(() => StudyReport, { description: "Every table of the study for one experiment." })
   studyReport(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.studyReport(experimentId);
+  }
+}
+
+/** The report's deprecated spellings, kept for the clients that use them. */
+@Resolver(() => StudyReport)
+export class StudyReportResolver {
+  @FieldResolver(() => [PairedComparisonRow], {
+    deprecationReason: "Use zeroVsK: it compares k = 0 with every k > 0, many-shot included.",
+  })
+  zeroVsFewShot(@Root() report: StudyReport): PairedComparisonRow[] {
+    return report.zeroVsK;
   }
 }

@@ -19,7 +19,7 @@ import {
   SampleInfo,
   settingComparisons,
   transitionRates,
-  zeroVsFewShot,
+  zeroVsK,
 } from "./analyses";
 import * as sql from "./report.sql";
 import {
@@ -248,9 +248,9 @@ export class ReportService {
     return settingComparisons(await data.instances(), await data.samples());
   }
 
-  async zeroVsFewShot(experimentId: string): Promise<PairedComparisonRow[]> {
+  async zeroVsK(experimentId: string): Promise<PairedComparisonRow[]> {
     const data = await this.data(experimentId);
-    return zeroVsFewShot(await data.instances(), await data.samples());
+    return zeroVsK(await data.instances(), await data.samples());
   }
 
   async transitionRates(experimentId: string): Promise<TransitionRateRow[]> {
@@ -372,7 +372,7 @@ export class ReportService {
       memorizedVsNotMemorized: memorizedVsNot(outcomes, instancePerformance, samples),
       correlations: correlations(cells, performance, samples),
       settingComparisons: settingComparisons(outcomes, samples),
-      zeroVsFewShot: zeroVsFewShot(outcomes, samples),
+      zeroVsK: zeroVsK(outcomes, samples),
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,
       contamination: await contaminationRead,
@@ -392,7 +392,7 @@ export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
     slots.push({ get: () => row.pearsonPValue, set: (p) => (row.pearsonPValueHolm = p) });
     slots.push({ get: () => row.spearmanPValue, set: (p) => (row.spearmanPValueHolm = p) });
   }
-  for (const row of [...report.settingComparisons, ...report.zeroVsFewShot])
+  for (const row of [...report.settingComparisons, ...report.zeroVsK])
     slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
   const adjusted = holmAdjust(slots.map((slot) => slot.get()));
   slots.forEach((slot, index) => {

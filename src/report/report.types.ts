@@ -535,7 +535,7 @@ export class StudyReport {
   @Field(() => [PairedComparisonRow], {
     description: "McNemar between k = 0 and each k > 0 in each setting, on the same instances.",
   })
-  zeroVsFewShot: PairedComparisonRow[];
+  zeroVsK: PairedComparisonRow[];
 
   @Field(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
   transitionRates: TransitionRateRow[];

@@ -18,6 +18,7 @@ const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
   memorizedVsNotMemorized { ${SAMPLE} dataset setting shots memorized { instances n correct accuracy correctInstances } notMemorized { instances n correct accuracy correctInstances } difference differenceCiLow differenceCiHigh pValue pValueHolm }
   correlations { ${SAMPLE} dataset setting measure n pearson pearsonPValue pearsonPValueHolm pearsonCiLow pearsonCiHigh spearman spearmanPValue spearmanPValueHolm spearmanPValueMethod points { shots memorization performance } }
   settingComparisons { ${PAIRED} }
+  zeroVsK { ${PAIRED} }
   zeroVsFewShot { ${PAIRED} }
   transitionRates { ${SAMPLE} dataset setting fromShots toShots nearExact becameExact rate ciLow ciHigh }
   nearExactToExact { dataset setting fromShots toShots sampledInstanceId }
@@ -199,8 +200,10 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       if (onlyA + onlyB > 0) expect(row.pValue).toBeCloseTo(mcnemarExact(onlyA, onlyB)!, 12);
     };
     expect(report.settingComparisons).toHaveLength(9); // 3 pairs of settings x 3 k
-    expect(report.zeroVsFewShot).toHaveLength(6); // 3 settings x (k = 5, 20)
-    for (const row of [...report.settingComparisons, ...report.zeroVsFewShot]) check(row);
+    expect(report.zeroVsK).toHaveLength(6); // 3 settings x (k = 5, 20)
+    // The deprecated spelling answers the same rows.
+    expect(report.zeroVsFewShot).toEqual(report.zeroVsK);
+    for (const row of [...report.settingComparisons, ...report.zeroVsK]) check(row);
     for (const row of report.transitionRates) {
       const before = verdictMap(runOf(row.setting, row.fromShots));
       const after = verdictMap(runOf(row.setting, row.toShots));
@@ -215,7 +218,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       ...report.memorizedVsNotMemorized.map((row: any) => row.pValue),
       ...report.correlations.flatMap((row: any) => [row.pearsonPValue, row.spearmanPValue]),
       ...report.settingComparisons.map((row: any) => row.pValue),
-      ...report.zeroVsFewShot.map((row: any) => row.pValue),
+      ...report.zeroVsK.map((row: any) => row.pValue),
     ].filter((p) => p !== null);
     expect(report.hypothesisTests).toBe(ps.length);
     expect(report.multipleComparisons).toMatch(/Holm/);
@@ -224,7 +227,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       ...report.memorizedVsNotMemorized.map((row: any) => row.pValueHolm),
       ...report.correlations.flatMap((row: any) => [row.pearsonPValueHolm, row.spearmanPValueHolm]),
       ...report.settingComparisons.map((row: any) => row.pValueHolm),
-      ...report.zeroVsFewShot.map((row: any) => row.pValueHolm),
+      ...report.zeroVsK.map((row: any) => row.pValueHolm),
     ].filter((p) => p !== null);
     holm.forEach((p, index) => {
       expect(p).toBeCloseTo(adjusted[index]!, 12);
@@ -538,7 +541,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     }
     for (const [name, rows] of [
       ["setting_comparison.mcnemar_p_holm", report.settingComparisons],
-      ["zero_vs_few_shot.mcnemar_p_holm", report.zeroVsFewShot],
+      ["zero_vs_few_shot.mcnemar_p_holm", report.zeroVsK],
     ] as const) {
       for (const row of rows) {
         const metric = metricOf(metrics, name, {

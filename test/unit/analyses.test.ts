@@ -11,7 +11,7 @@ import {
   SampleInfo,
   settingComparisons,
   transitionRates,
-  zeroVsFewShot,
+  zeroVsK,
 } from "../../src/report/analyses";
 import { adjustForMultipleComparisons } from "../../src/report/report.service";
 import { StudyReport } from "../../src/report/report.types";
@@ -194,7 +194,7 @@ describe("paired comparisons", () => {
   });
 
   it("compares k = 0 with each k > 0 per setting", () => {
-    const rows = zeroVsFewShot(data, samples);
+    const rows = zeroVsK(data, samples);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       settingA: FULL,
@@ -381,14 +381,14 @@ describe("multiple comparisons", () => {
         { pearsonPValue: 0.04, spearmanPValue: null, pearsonPValueHolm: null, spearmanPValueHolm: null },
       ],
       settingComparisons: [comparison(0.03)],
-      zeroVsFewShot: [comparison(0.001)],
+      zeroVsK: [comparison(0.001)],
     } as unknown as StudyReport;
     const adjusted = adjustForMultipleComparisons(report);
     const expected = holmAdjust([0.01, 0.04, null, 0.03, 0.001]);
     expect(adjusted.memorizedVsNotMemorized[0].pValueHolm).toBeCloseTo(expected[0]!, 12);
     expect(adjusted.correlations[0].pearsonPValueHolm).toBeCloseTo(expected[1]!, 12);
     expect(adjusted.correlations[0].spearmanPValueHolm).toBeNull();
-    expect(adjusted.zeroVsFewShot[0].pValueHolm).toBeCloseTo(0.004, 12);
+    expect(adjusted.zeroVsK[0].pValueHolm).toBeCloseTo(0.004, 12);
     expect(adjusted.hypothesisTests).toBe(4);
     expect(adjusted.multipleComparisons).toMatch(/Holm.*4 p-values/);
   });
