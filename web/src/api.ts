@@ -1,4 +1,5 @@
 import { Client, createClient } from "graphql-ws";
+import type { TypedDocument } from "./generated/operations";
 
 /** The dashboard's only way to the service: the public GraphQL API at /graphql (HTTP and graphql-ws). */
 
@@ -26,12 +27,13 @@ export class GraphQLRequestError extends Error {
 
 const endpoint = () => new URL("graphql", document.baseURI).toString();
 
-export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** Runs one of the dashboard's operations (web/src/operations.graphql); its result is typed from the schema. */
+export async function gql<T, V>(query: TypedDocument<T, V>, variables?: V): Promise<T> {
   const key = apiKey();
   const response = await fetch(endpoint(), {
     method: "POST",
     headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query, variables: variables ?? {} }),
   });
   const body = (await response.json().catch(() => null)) as {
     data?: T;
@@ -64,9 +66,9 @@ function client(): Client {
 }
 
 /** A subscription; returns the function that ends it. The first message is the current state. */
-export function subscribe<T = any>(
-  query: string,
-  variables: Record<string, unknown>,
+export function subscribe<T, V extends Record<string, unknown>>(
+  query: TypedDocument<T, V>,
+  variables: V,
   handlers: { next(data: T): void; error?(error: unknown): void; complete?(): void },
 ): () => void {
   return client().subscribe<T>(

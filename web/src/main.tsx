@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { apiKey, gql, setApiKey } from "./api";
+import { VersionDocument } from "./generated/operations";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
 import { PreviewPage } from "./pages/PreviewPage";
@@ -26,7 +27,7 @@ function KeyForm() {
   const [note, setNote] = useState<string | null>(null);
   useEffect(() => {
     // With API keys on, the first request says so; then the page asks for one.
-    gql("query Version { version { codeVersion } }")
+    gql(VersionDocument)
       .then((data) => setVersion(data.version.codeVersion))
       .catch((error) => {
         if (error.code === "UNAUTHENTICATED" || error.code === "FORBIDDEN") {

@@ -1,7 +1,6 @@
 import { ComponentChildren } from "preact";
 
 /** The fields of an experiment's progress every page shows. */
-export const PROGRESS_FIELDS = "status runs activeRuns expected done failed cacheHits costUsd lastError";
 
 /** A progress bar that reads without colour: the counts are written beside it. */
 export function ProgressBar({

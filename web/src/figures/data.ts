@@ -1,3 +1,5 @@
+import type { ReportQuery } from "../generated/operations";
+
 /** The study report reshaped for the figures (pure): which rows each figure plots, and their CSV. */
 
 export const SETTING_LABELS: Record<string, string> = {
@@ -44,84 +46,14 @@ export function datasetsOf(report: Report): string[] {
   ].sort() as string[];
 }
 
-export interface RateRow extends Scoped {
-  sampleSeed: string | null;
-  setting: string;
-  shots: number;
-  n: number;
-  memorized: number;
-  rate: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-}
-
-export interface PerformanceRow extends Scoped {
-  shots: number;
-  repeats: number;
-  n: number;
-  accuracy: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  meanAccuracy: number | null;
-  accuracyStandardDeviation: number | null;
-}
-
-export interface Group {
-  instances: number;
-  n: number;
-  accuracy: number | null;
-}
-
-export interface MemorizedVsNotRow extends Scoped {
-  setting: string;
-  shots: number;
-  memorized: Group;
-  notMemorized: Group;
-  difference: number | null;
-  differenceCiLow: number | null;
-  differenceCiHigh: number | null;
-  pValueHolm: number | null;
-}
-
-export interface TransitionRateRow extends Scoped {
-  setting: string;
-  fromShots: number;
-  toShots: number;
-  nearExact: number;
-  becameExact: number;
-  rate: number | null;
-}
-
-export interface CorrelationRow extends Scoped {
-  setting: string;
-  measure: string;
-  n: number;
-  pearson: number | null;
-  pearsonCiLow: number | null;
-  pearsonCiHigh: number | null;
-  pearsonPValueHolm: number | null;
-  spearman: number | null;
-  spearmanPValueHolm: number | null;
-}
-
-export interface Report {
-  memorization: RateRow[];
-  memorizationExactOnly: RateRow[];
-  performance: PerformanceRow[];
-  memorizedVsNotMemorized: MemorizedVsNotRow[];
-  transitionRates: TransitionRateRow[];
-  correlations: CorrelationRow[];
-}
-
-const RATE = "sampleId sampleSeed dataset setting shots n memorized rate ciLow ciHigh";
-export const REPORT_QUERY = `query Report($id: ID!) { studyReport(experimentId: $id) {
-  memorization { ${RATE} }
-  memorizationExactOnly { ${RATE} }
-  performance { sampleId dataset shots repeats n accuracy ciLow ciHigh meanAccuracy accuracyStandardDeviation }
-  memorizedVsNotMemorized { sampleId dataset setting shots memorized { instances n accuracy } notMemorized { instances n accuracy } difference differenceCiLow differenceCiHigh pValueHolm }
-  transitionRates { sampleId dataset setting fromShots toShots nearExact becameExact rate }
-  correlations { sampleId dataset setting measure n pearson pearsonCiLow pearsonCiHigh pearsonPValueHolm spearman spearmanPValueHolm }
-} }`;
+/** The report's tables as the dashboard reads them (web/src/operations.graphql, typed from the schema). */
+export type Report = ReportQuery["studyReport"];
+export type RateRow = Report["memorization"][number];
+export type PerformanceRow = Report["performance"][number];
+export type MemorizedVsNotRow = Report["memorizedVsNotMemorized"][number];
+export type Group = MemorizedVsNotRow["memorized"];
+export type TransitionRateRow = Report["transitionRates"][number];
+export type CorrelationRow = Report["correlations"][number];
 
 export const MEASURE_LABELS = { both: "exact + near-exact", exact: "exact only" } as const;
 
@@ -137,8 +69,8 @@ export function memorizationPoints(report: Report, dataset: string) {
     .filter((row) => row.rate !== null)
     .map((row) => ({
       measure: row.measure,
-      setting: SETTING_LABELS[row.setting] ?? row.setting,
-      label: SETTING_SHORT[row.setting] ?? row.setting,
+      setting: SETTING_LABELS[row.setting ?? ""] ?? row.setting,
+      label: SETTING_SHORT[row.setting ?? ""] ?? row.setting,
       shots: row.shots,
       rate: row.rate as number,
       ciLow: row.ciLow,

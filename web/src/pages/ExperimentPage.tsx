@@ -1,44 +1,33 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import {
-  ErrorBox,
-  money,
-  number,
-  PROGRESS_FIELDS as PROGRESS,
-  ProgressBar,
-  Section,
-  Status,
-} from "../components/common";
+import { ErrorBox, money, number, ProgressBar, Section, Status } from "../components/common";
 import { Figure } from "../components/Figure";
-import { correlationRows, datasetsOf, REPORT_QUERY, Report, SETTING_LABELS, SETTINGS } from "../figures/data";
+import { correlationRows, datasetsOf, Report, SETTING_LABELS, SETTINGS } from "../figures/data";
 import { figuresOf } from "../figures/plots";
+import {
+  CancelRunDocument,
+  ExperimentDocument,
+  ExperimentLiveDocument,
+  type ExperimentLiveSubscription,
+  type ExperimentQuery,
+  ReportDocument,
+  ResumeRunDocument,
+  RetryFailedCompletionsDocument,
+} from "../generated/operations";
 
-const RUN = `id kind setting shots status expectedCount doneCount failedCount cacheHitCount costUsd lastError waitingReason`;
-const EXPERIMENT = `query Experiment($id: ID!) { experiment(id: $id) { id name provider model createdAt
-  progress { ${PROGRESS} } runs { ${RUN} sample { id name seed dataset { name } } } } }`;
-const LIVE = `subscription Live($id: ID!) { experimentProgress(experimentId: $id) { progress { ${PROGRESS} } runs { ${RUN} } } }`;
+type Experiment = ExperimentQuery["experiment"];
+/** A run as the page shows it: the live updates carry no sample, so it is kept from the first read. */
+type RunItem = ExperimentLiveSubscription["experimentProgress"]["runs"][number] & {
+  sample?: Experiment["runs"][number]["sample"];
+};
 
-interface RunItem {
-  id: string;
-  kind: string;
-  setting: string | null;
-  shots: number;
-  status: string;
-  expectedCount: number;
-  doneCount: number;
-  failedCount: number;
-  cacheHitCount: number;
-  costUsd: number;
-  lastError: string | null;
-  waitingReason: string | null;
-  sample?: { id: string; name: string | null; seed: string; dataset: { name: string } };
-}
+type RunAction = "cancelRun" | "resumeRun" | "retryFailedCompletions";
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
 
 /** One experiment: its runs with live progress and controls, then the study's figures from its report. */
 export function ExperimentPage({ id }: { id: string }) {
-  const [experiment, setExperiment] = useState<any>(null);
+  const [experiment, setExperiment] = useState<Experiment | null>(null);
   const [runs, setRuns] = useState<RunItem[]>([]);
   const [report, setReport] = useState<Report | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -50,12 +39,12 @@ export function ExperimentPage({ id }: { id: string }) {
 
   const loadReport = () => {
     lastReportAt.current = Date.now();
-    return gql(REPORT_QUERY, { id })
+    return gql(ReportDocument, { id })
       .then((data) => setReport(data.studyReport))
       .catch(setError);
   };
   const load = () =>
-    gql(EXPERIMENT, { id })
+    gql(ExperimentDocument, { id })
       .then((data) => {
         setExperiment(data.experiment);
         setRuns(data.experiment.runs);
@@ -69,14 +58,14 @@ export function ExperimentPage({ id }: { id: string }) {
     // and once more when the experiment finishes.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = subscribe(
-      LIVE,
+      ExperimentLiveDocument,
       { id },
       {
         next: (data) => {
           const event = data.experimentProgress;
-          setExperiment((current: any) => (current ? { ...current, progress: event.progress } : current));
+          setExperiment((current) => (current ? { ...current, progress: event.progress } : current));
           setRuns((current) =>
-            current.map((run) => ({ ...run, ...(event.runs.find((r: RunItem) => r.id === run.id) ?? {}) })),
+            current.map((run) => ({ ...run, ...(event.runs.find((r) => r.id === run.id) ?? {}) })),
           );
           clearTimeout(timer);
           timer = setTimeout(loadReport, Math.max(0, 3_000 - (Date.now() - lastReportAt.current)));
@@ -94,12 +83,13 @@ export function ExperimentPage({ id }: { id: string }) {
     };
   }, [id, generation]);
 
-  const act = async (mutation: string, runId: string) => {
+  const act = async (mutation: RunAction, runId: string) => {
     setBusy(runId);
     try {
-      await gql(`mutation Act($input: RunIdInput!) { ${mutation}(input: $input) { run { id } } }`, {
-        input: { runId },
-      });
+      const variables = { input: { runId } };
+      if (mutation === "cancelRun") await gql(CancelRunDocument, variables);
+      else if (mutation === "resumeRun") await gql(ResumeRunDocument, variables);
+      else await gql(RetryFailedCompletionsDocument, variables);
       await load();
       setGeneration((value) => value + 1);
       setError(null);

@@ -1,35 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import {
-  ErrorBox,
-  money,
-  PROGRESS_FIELDS as PROGRESS,
-  ProgressBar,
-  Section,
-  Status,
-} from "../components/common";
+import { ErrorBox, money, ProgressBar, Section, Status } from "../components/common";
+import { ExperimentsDocument, ExperimentsLiveDocument, type ExperimentsQuery } from "../generated/operations";
 
-const LIST = `query Experiments { experimentCount experiments(first: 100) { edges { node {
-  id name provider model createdAt lastUpdatedAt progress { ${PROGRESS} } } } } }`;
-const LIVE = `subscription Live($id: ID!) { experimentProgress(experimentId: $id) { experimentId progress { ${PROGRESS} } } }`;
-
-interface ExperimentItem {
-  id: string;
-  name: string;
-  provider: string;
-  model: string;
-  createdAt: string;
-  progress: {
-    status: string;
-    runs: number;
-    activeRuns: number;
-    expected: number;
-    done: number;
-    failed: number;
-    costUsd: number;
-    lastError: string | null;
-  };
-}
+type ExperimentItem = ExperimentsQuery["experiments"]["edges"][number]["node"];
 
 /** Every experiment with live progress: running ones are subscribed to; the list is re-read every few seconds. */
 export function ExperimentsPage() {
@@ -40,10 +14,10 @@ export function ExperimentsPage() {
   useEffect(() => {
     let alive = true;
     const load = () =>
-      gql(LIST)
+      gql(ExperimentsDocument)
         .then((data) => {
           if (!alive) return;
-          setItems(data.experiments.edges.map((edge: { node: ExperimentItem }) => edge.node));
+          setItems(data.experiments.edges.map((edge) => edge.node));
           setCount(data.experimentCount);
           setError(null);
         })
@@ -62,7 +36,7 @@ export function ExperimentsPage() {
   useEffect(() => {
     const stops = running.map((id) =>
       subscribe(
-        LIVE,
+        ExperimentsLiveDocument,
         { id },
         {
           next: (data) => {

@@ -2,49 +2,42 @@ import { useEffect, useState } from "preact/hooks";
 import { gql } from "../api";
 import { ErrorBox, money, Section } from "../components/common";
 import { SETTING_LABELS, SETTINGS } from "../figures/data";
+import {
+  EstimateDocument,
+  type EstimateQuery,
+  type MemorizationSetting,
+  RenderDocument,
+  type RenderQuery,
+  type RunKind,
+  SamplesDocument,
+  type SamplesQuery,
+  StartExperimentDocument,
+} from "../generated/operations";
 
-const SAMPLES = `query Samples { samples(first: 200) { edges { node { id name seed shotCounts instanceCount demonstrationCount dataset { name } } } }
-  providers { name type usableHere unusableReason } }`;
-const RENDER = `query Render($input: RenderPromptInput!) { renderPrompt(input: $input) {
-  messages { role content } tokenCount tokenizer templateKey templateVersion } }`;
-const ESTIMATE = `query Estimate($input: EstimateGridInput!) { estimateGrid(input: $input) {
-  calls promptTokens maxOutputTokens maxCostUsd tokenizer note } }`;
-const START = `mutation Start($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } warnings } }`;
-
-interface SampleItem {
-  id: string;
-  name: string | null;
-  seed: string;
-  shotCounts: number[];
-  instanceCount: number;
-  demonstrationCount: number;
-  dataset: { name: string };
-}
+type SampleItem = SamplesQuery["samples"]["edges"][number]["node"];
 
 /** Before an experiment: the rendered prompt of any setting and k of a sample, the grid's cost, and a start. */
 export function PreviewPage() {
   const [samples, setSamples] = useState<SampleItem[] | null>(null);
-  const [providers, setProviders] = useState<
-    { name: string; usableHere: boolean; unusableReason: string | null }[]
-  >([]);
+  const [providers, setProviders] = useState<SamplesQuery["providers"]>([]);
   const [sampleId, setSampleId] = useState("");
-  const [kind, setKind] = useState("MEMORIZATION");
-  const [setting, setSetting] = useState("FULL_INFORMATION");
+  const [kind, setKind] = useState<RunKind>("MEMORIZATION");
+  const [setting, setSetting] = useState<MemorizationSetting>("FULL_INFORMATION");
   const [shots, setShots] = useState(0);
   const [prices, setPrices] = useState({ input: "", output: "" });
-  const [prompt, setPrompt] = useState<any>(null);
-  const [estimate, setEstimate] = useState<any>(null);
+  const [prompt, setPrompt] = useState<RenderQuery["renderPrompt"] | null>(null);
+  const [estimate, setEstimate] = useState<EstimateQuery["estimateGrid"] | null>(null);
   const [start, setStart] = useState({ name: "", provider: "", model: "", repeats: "3" });
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    gql(SAMPLES)
+    gql(SamplesDocument)
       .then((data) => {
-        const items = data.samples.edges.map((edge: { node: SampleItem }) => edge.node);
+        const items = data.samples.edges.map((edge) => edge.node);
         setSamples(items);
         setProviders(data.providers);
         if (items.length > 0) setSampleId(items[0].id);
-        const usable = data.providers.find((p: { usableHere: boolean }) => p.usableHere);
+        const usable = data.providers.find((p) => p.usableHere);
         if (usable) setStart((s) => ({ ...s, provider: usable.name }));
       })
       .catch(setError);
@@ -58,7 +51,7 @@ export function PreviewPage() {
       setShots(k);
       return;
     }
-    gql(RENDER, {
+    gql(RenderDocument, {
       input: { sampleId: sample.id, kind, shots: k, ...(kind === "MEMORIZATION" ? { setting } : {}) },
     })
       .then((data) => {
@@ -70,7 +63,7 @@ export function PreviewPage() {
   useEffect(() => {
     if (!sample) return;
     const price = (text: string) => (text.trim() === "" ? null : Number(text));
-    gql(ESTIMATE, {
+    gql(EstimateDocument, {
       input: {
         sampleIds: [sample.id],
         inputPricePerMillionTokens: price(prices.input),
@@ -85,7 +78,7 @@ export function PreviewPage() {
     event.preventDefault();
     if (!sample) return;
     try {
-      const data = await gql(START, {
+      const data = await gql(StartExperimentDocument, {
         input: {
           name: start.name || `${sample.dataset.name} ${start.model}`,
           sampleIds: [sample.id],
@@ -127,7 +120,7 @@ export function PreviewPage() {
           </label>
           <label>
             Kind{" "}
-            <select value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
+            <select value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as RunKind)}>
               <option value="MEMORIZATION">memorization</option>
               <option value="PERFORMANCE">performance</option>
             </select>
@@ -135,7 +128,10 @@ export function PreviewPage() {
           {kind === "MEMORIZATION" ? (
             <label>
               Setting{" "}
-              <select value={setting} onChange={(e) => setSetting((e.target as HTMLSelectElement).value)}>
+              <select
+                value={setting}
+                onChange={(e) => setSetting((e.target as HTMLSelectElement).value as MemorizationSetting)}
+              >
                 {SETTINGS.map((s) => (
                   <option key={s} value={s}>
                     {SETTING_LABELS[s]}

@@ -3,57 +3,49 @@ import { apiKey, gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { wordDiff } from "../diff";
 import { judgeLabel } from "../format";
-
-const QUEUE = `query Queue($scope: JudgingScope!, $reason: ReviewReason!) {
-  completionsToReview(scope: $scope, reason: $reason, first: 50) { edges { node {
-    id output extractedAnswer
-    sampledInstance { initialSegment subsequentSegment label }
-    judgments { id verdict judgeKind judgeName note createdAt }
-    effectiveJudgment { verdict judgeKind }
-  } } } }`;
-const AGREEMENT = `query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {
-  judgeAgreement(scope: $scope, judgeA: { kind: $judge }, judgeB: { kind: HUMAN }) {
-    n total coverage agreed percentAgreement kappa kappaBinary } }`;
-const REVIEW = `mutation Review($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id verdict } } }`;
+import {
+  AgreementDocument,
+  type AgreementQuery,
+  type JudgeKind,
+  ReviewCompletionDocument,
+  ReviewQueueDocument,
+  type ReviewQueueQuery,
+  type ReviewReason,
+  type Verdict,
+} from "../generated/operations";
 
 const VERDICTS = [
   { key: "e", verdict: "EXACT", label: "Exact" },
   { key: "n", verdict: "NEAR_EXACT", label: "Near-exact" },
   { key: "i", verdict: "INEXACT", label: "Inexact" },
 ] as const;
-const REASONS = ["NEAR_EXACT", "UNREVIEWED", "DISAGREEMENT", "UNREADABLE", "SAMPLE"];
+const REASONS: ReviewReason[] = ["NEAR_EXACT", "UNREVIEWED", "DISAGREEMENT", "UNREADABLE", "SAMPLE"];
 const REVIEWER_STORAGE = "memicl.reviewer";
 
-interface Item {
-  id: string;
-  output: string | null;
-  extractedAnswer: string | null;
-  sampledInstance: { initialSegment: string; subsequentSegment: string; label: string };
-  judgments: { id: string; verdict: string; judgeKind: string; judgeName: string; note: string | null }[];
-}
+type Item = ReviewQueueQuery["completionsToReview"]["edges"][number]["node"];
 
 /** The human review queue of an experiment: one completion at a time, recorded with a key (E, N, I). */
 export function ReviewPage({ experimentId }: { experimentId: string }) {
   const scope = { experimentId };
-  const [reason, setReason] = useState("NEAR_EXACT");
-  const [judge, setJudge] = useState("HEURISTIC");
+  const [reason, setReason] = useState<ReviewReason>("NEAR_EXACT");
+  const [judge, setJudge] = useState<JudgeKind>("HEURISTIC");
   const [queue, setQueue] = useState<Item[] | null>(null);
   const [index, setIndex] = useState(0);
   const [note, setNote] = useState("");
   const [reviewer, setReviewer] = useState(localStorage.getItem(REVIEWER_STORAGE) ?? "");
-  const [agreement, setAgreement] = useState<any>(null);
+  const [agreement, setAgreement] = useState<AgreementQuery["judgeAgreement"] | null>(null);
   const [recorded, setRecorded] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
 
   const loadQueue = () =>
-    gql(QUEUE, { scope, reason })
+    gql(ReviewQueueDocument, { scope, reason })
       .then((data) => {
-        setQueue(data.completionsToReview.edges.map((edge: { node: Item }) => edge.node));
+        setQueue(data.completionsToReview.edges.map((edge) => edge.node));
         setIndex(0);
       })
       .catch(setError);
   const loadAgreement = () =>
-    gql(AGREEMENT, { scope, judge })
+    gql(AgreementDocument, { scope, judge })
       .then((data) => setAgreement(data.judgeAgreement))
       .catch(setError);
   useEffect(() => {
@@ -65,7 +57,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
 
   const item = queue?.[index] ?? null;
   const reviewerInput = useRef<HTMLInputElement>(null);
-  const record = async (verdict: string) => {
+  const record = async (verdict: Verdict) => {
     if (!item) return;
     // With API keys on, the key says who reviews; without, the page asks for a name first.
     if (!apiKey() && !reviewer.trim()) {
@@ -74,7 +66,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
       return;
     }
     try {
-      await gql(REVIEW, {
+      await gql(ReviewCompletionDocument, {
         input: {
           completionId: item.id,
           verdict,
@@ -127,7 +119,10 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
         <div class="toolbar">
           <label>
             Queue{" "}
-            <select value={reason} onChange={(e) => setReason((e.target as HTMLSelectElement).value)}>
+            <select
+              value={reason}
+              onChange={(e) => setReason((e.target as HTMLSelectElement).value as ReviewReason)}
+            >
               {REASONS.map((r) => (
                 <option key={r} value={r}>
                   {r.toLowerCase().replace("_", "-")}
@@ -232,7 +227,10 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
         actions={
           <label>
             Judge{" "}
-            <select value={judge} onChange={(e) => setJudge((e.target as HTMLSelectElement).value)}>
+            <select
+              value={judge}
+              onChange={(e) => setJudge((e.target as HTMLSelectElement).value as JudgeKind)}
+            >
               <option value="HEURISTIC">heuristic</option>
               <option value="LLM">LLM</option>
             </select>
