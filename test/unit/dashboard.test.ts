@@ -8,6 +8,7 @@ import {
   transitionCells,
 } from "../../web/src/figures/data";
 import { judgeLabel, money } from "../../web/src/format";
+import type { MemorizationSetting } from "../../web/src/generated/operations";
 
 describe("the review page's word difference", () => {
   it("marks what only the answer has and what only the reference has, and gives both texts back", () => {
@@ -39,7 +40,12 @@ describe("the review page's word difference", () => {
 });
 
 describe("the dashboard's figure data", () => {
-  const rate = (sampleId: string | null, setting: string, shots: number, value: number | null) => ({
+  const rate = (
+    sampleId: string | null,
+    setting: MemorizationSetting,
+    shots: number,
+    value: number | null,
+  ) => ({
     sampleId,
     sampleSeed: sampleId,
     dataset: "rte",
