@@ -1,0 +1,71 @@
+import { pearson, pearsonBootstrapInterval, spearman } from "../../statistics/correlation";
+import { MemorizationMeasure } from "../../study/measures";
+import { SETTING_ORDER } from "../../study/settings";
+import type { CorrelationRow, PerformanceRow } from "../report.types";
+import { memorizedOf } from "./memorization";
+import { bySample, CellCount, groupItems, SampleInfo, sampleFields } from "./rows";
+
+/** Per sample, setting and measure: Pearson and Spearman across k between mean accuracy and memorization rate. */
+export function correlations(
+  cells: readonly CellCount[],
+  performance: readonly PerformanceRow[],
+  samples: ReadonlyMap<string, SampleInfo>,
+): CorrelationRow[] {
+  const rows: CorrelationRow[] = [];
+  const accuracyOf = new Map(
+    performance
+      .filter((row) => row.sampleId !== null)
+      .map((row) => [`${row.sampleId}/${row.shots}`, row.meanAccuracy]),
+  );
+  for (const series of groupItems(cells, (cell) => JSON.stringify([cell.sampleId, cell.setting])).values()) {
+    for (const measure of [MemorizationMeasure.EXACT_OR_NEAR_EXACT, MemorizationMeasure.EXACT_ONLY]) {
+      const points = series
+        .map((cell) => {
+          const judged = cell.exact + cell.nearExact + cell.inexact;
+          const accuracy = accuracyOf.get(`${cell.sampleId}/${cell.shots}`);
+          return judged > 0 && accuracy != null
+            ? {
+                shots: cell.shots,
+                memorization: memorizedOf(measure, cell.exact, cell.nearExact) / judged,
+                performance: accuracy,
+              }
+            : null;
+        })
+        .filter(
+          (point): point is { shots: number; memorization: number; performance: number } => point !== null,
+        )
+        .sort((a, b) => a.shots - b.shots);
+      const xs = points.map((point) => point.performance);
+      const ys = points.map((point) => point.memorization);
+      const p = pearson(xs, ys);
+      const s = spearman(xs, ys);
+      const interval = p.r === null ? null : pearsonBootstrapInterval(xs, ys);
+      const info = samples.get(series[0].sampleId);
+      rows.push({
+        dataset: info?.dataset ?? "?",
+        ...sampleFields(info),
+        setting: series[0].setting,
+        measure,
+        points,
+        n: points.length,
+        pearson: p.r,
+        pearsonPValue: p.pValue,
+        pearsonPValueHolm: null,
+        pearsonCiLow: interval?.low ?? null,
+        pearsonCiHigh: interval?.high ?? null,
+        spearman: s.r,
+        spearmanPValue: s.pValue,
+        spearmanPValueHolm: null,
+        spearmanPValueMethod: s.pValueMethod,
+      });
+    }
+  }
+  return rows.sort(
+    (a, b) =>
+      bySample(a, b) ||
+      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
+      a.measure.localeCompare(b.measure),
+  );
+}
+
+// Paired comparisons and transitions

@@ -1,0 +1,12 @@
+// The study's analyses as pure functions of a few kinds of rows the SQL of report.sql.ts returns: counts per cell
+// (sample x setting x k), outcomes per instance of a cell, performance per repeat and per instance. One file per
+// table of the report; no I/O anywhere here.
+
+export * from "./contamination";
+export * from "./correlations";
+export * from "./memorization";
+export * from "./memorized-vs-not";
+export * from "./paired";
+export * from "./performance";
+export * from "./rows";
+export * from "./transitions";

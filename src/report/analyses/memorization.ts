@@ -1,0 +1,185 @@
+// Memorization breakdowns: rates by dataset, sample, setting, k and regime, with their intervals. Pure.
+
+import { clusterBootstrapRate } from "../../statistics/bootstrap";
+import { meanAndSpread } from "../../statistics/descriptive";
+import { Interval, wilsonInterval } from "../../statistics/intervals";
+import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
+import { REGIME_ORDER, Regime, regimeOf } from "../../study/regime";
+import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
+import type { MemorizationBreakdownRow, ResultFilter } from "../report.types";
+import {
+  bySample,
+  CellCount,
+  compareNullable,
+  groupItems,
+  InstanceOutcome,
+  SampleInfo,
+  sampleFields,
+} from "./rows";
+
+interface BreakdownKey {
+  dataset: string | null;
+  setting: MemorizationSetting | null;
+  shots: number | null;
+  regime: Regime | null;
+}
+
+interface Group {
+  key: BreakdownKey;
+  sampleIds: Set<string>;
+  cells: CellCount[];
+}
+
+export const memorizedOf = (measure: MemorizationMeasure, exact: number, nearExact: number) =>
+  measure === MemorizationMeasure.EXACT_ONLY ? exact : exact + nearExact;
+
+/** Cells whose instances can count more than once in a group: the group then needs instance outcomes. */
+export function needsInstanceOutcomes(
+  cells: readonly CellCount[],
+  groupBy: readonly BreakdownGroup[],
+): boolean {
+  const pooledCells = !groupBy.includes(BreakdownGroup.SETTING) || !groupBy.includes(BreakdownGroup.SHOTS);
+  return pooledCells || cells.some((cell) => cell.runs > 1 || cell.maxRepeats > 1);
+}
+
+/**
+ * Groups cell counts as asked and turns them into rates with 95% intervals: Wilson when each instance counts once
+ * in the row (one cell per sample, one run, one repeat), else a cluster bootstrap over the instances (which must
+ * then be given). Grouped by sample, a dataset with several samples also gets a pooled row with the spread of the
+ * per-sample rates.
+ */
+export function breakdown(
+  cells: readonly CellCount[],
+  samples: ReadonlyMap<string, SampleInfo>,
+  instances: readonly InstanceOutcome[] | null,
+  filter: Omit<ResultFilter, "experimentId">,
+  groupBy: readonly BreakdownGroup[],
+  measure: MemorizationMeasure,
+): MemorizationBreakdownRow[] {
+  const datasetOf = (sampleId: string) => samples.get(sampleId)?.dataset ?? "?";
+  const kept = cells.filter(
+    (cell) =>
+      (!filter.datasets || filter.datasets.includes(datasetOf(cell.sampleId))) &&
+      (!filter.settings || filter.settings.includes(cell.setting)) &&
+      (!filter.shots || filter.shots.includes(cell.shots)) &&
+      (!filter.regimes || filter.regimes.includes(regimeOf(cell.shots) as Regime)),
+  );
+  const bySampleToo = groupBy.includes(BreakdownGroup.SAMPLE);
+  const keyOf = (cell: CellCount): BreakdownKey => ({
+    dataset: groupBy.includes(BreakdownGroup.DATASET) ? datasetOf(cell.sampleId) : null,
+    setting: groupBy.includes(BreakdownGroup.SETTING) ? cell.setting : null,
+    shots: groupBy.includes(BreakdownGroup.SHOTS) ? cell.shots : null,
+    regime: groupBy.includes(BreakdownGroup.REGIME) ? (regimeOf(cell.shots) as Regime) : null,
+  });
+  const pooled = new Map<string, Group>();
+  const perSample = new Map<string, Group>();
+  /** The per-sample groups of each pooled group, for the spread between samples. */
+  const partsOf = new Map<string, Group[]>();
+  for (const cell of kept) {
+    const key = keyOf(cell);
+    const pooledId = JSON.stringify(key);
+    const add = (map: Map<string, Group>, id: string) => {
+      let group = map.get(id);
+      if (!group) {
+        group = { key, sampleIds: new Set<string>(), cells: [] };
+        map.set(id, group);
+        if (map === perSample) partsOf.set(pooledId, [...(partsOf.get(pooledId) ?? []), group]);
+      }
+      group.sampleIds.add(cell.sampleId);
+      group.cells.push(cell);
+    };
+    add(pooled, pooledId);
+    add(perSample, JSON.stringify([key, cell.sampleId]));
+  }
+
+  const instancesByCell = groupItems(instances ?? [], (outcome) =>
+    JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots]),
+  );
+
+  const totals = (group: Group) => {
+    const sumOf = (field: "exact" | "nearExact" | "inexact" | "unjudged") =>
+      group.cells.reduce((total, cell) => total + cell[field], 0);
+    const [exact, nearExact, inexact, unjudged] = [
+      sumOf("exact"),
+      sumOf("nearExact"),
+      sumOf("inexact"),
+      sumOf("unjudged"),
+    ];
+    const n = exact + nearExact + inexact;
+    return { exact, nearExact, inexact, unjudged, n, memorized: memorizedOf(measure, exact, nearExact) };
+  };
+
+  const row = (group: Group, sampleRates: number[] | null): MemorizationBreakdownRow => {
+    const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
+    const countsOnce =
+      group.cells.length === group.sampleIds.size &&
+      group.cells.every((c) => c.runs <= 1 && c.maxRepeats <= 1);
+    let interval: Interval | null;
+    let intervalMethod: IntervalMethod | null;
+    if (countsOnce) {
+      interval = wilsonInterval(memorized, n);
+      intervalMethod = interval && IntervalMethod.WILSON;
+    } else {
+      if (!instances) throw new Error("breakdown: this grouping needs instance outcomes");
+      const clusters = new Map<string, { successes: number; trials: number }>();
+      for (const cell of group.cells) {
+        for (const outcome of instancesByCell.get(
+          JSON.stringify([cell.sampleId, cell.setting, cell.shots]),
+        ) ?? []) {
+          const id = `${outcome.sampleId}/${outcome.sampledInstanceId}`;
+          const cluster = clusters.get(id) ?? { successes: 0, trials: 0 };
+          cluster.successes += memorizedOf(measure, outcome.exact, outcome.nearExact);
+          cluster.trials += outcome.judged;
+          clusters.set(id, cluster);
+        }
+      }
+      interval = clusterBootstrapRate([...clusters.values()]);
+      intervalMethod = interval && IntervalMethod.CLUSTER_BOOTSTRAP;
+    }
+    const spread =
+      sampleRates && sampleRates.length > 1 ? meanAndSpread(sampleRates).standardDeviation : null;
+    const only = group.sampleIds.size === 1 ? samples.get([...group.sampleIds][0]) : undefined;
+    return {
+      ...group.key,
+      ...sampleFields(only),
+      n,
+      exact,
+      nearExact,
+      inexact,
+      unjudged,
+      memorized,
+      rate: n ? memorized / n : null,
+      ciLow: interval?.low ?? null,
+      ciHigh: interval?.high ?? null,
+      intervalMethod,
+      samples: group.sampleIds.size,
+      betweenSampleStandardDeviation: spread,
+    };
+  };
+
+  const ratesOfSamples = (key: string) =>
+    (partsOf.get(key) ?? [])
+      .map(totals)
+      .filter((part) => part.n > 0)
+      .map((part) => part.memorized / part.n);
+
+  const rows: MemorizationBreakdownRow[] = [];
+  if (bySampleToo) {
+    for (const group of perSample.values()) rows.push(row(group, null));
+    for (const [key, group] of pooled)
+      if (group.sampleIds.size > 1) rows.push(row(group, ratesOfSamples(key)));
+  } else {
+    for (const [key, group] of pooled) rows.push(row(group, ratesOfSamples(key)));
+  }
+  return rows.sort(
+    (a, b) =>
+      compareNullable(a.dataset, b.dataset) ||
+      compareNullable(a.sampleId === null ? null : 0, b.sampleId === null ? null : 0) ||
+      bySample(a, b) ||
+      SETTING_ORDER.indexOf(a.setting!) - SETTING_ORDER.indexOf(b.setting!) ||
+      compareNullable(a.shots, b.shots) ||
+      (a.regime ? REGIME_ORDER.indexOf(a.regime) : -1) - (b.regime ? REGIME_ORDER.indexOf(b.regime) : -1),
+  );
+}
+
+// Performance

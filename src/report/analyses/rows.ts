@@ -1,0 +1,120 @@
+// The rows the analyses read (what report.sql.ts returns) and the helpers every table shares. Pure.
+
+import { MemorizationSetting } from "../../study/settings";
+
+export interface SampleInfo {
+  sampleId: string;
+  sampleName: string | null;
+  sampleSeed: string;
+  dataset: string;
+}
+
+/** Verdict counts of one memorization cell (sample x setting x k), summed over its runs. */
+export interface CellCount {
+  sampleId: string;
+  setting: MemorizationSetting;
+  shots: number;
+  runs: number;
+  maxRepeats: number;
+  exact: number;
+  nearExact: number;
+  inexact: number;
+  unjudged: number;
+}
+
+/** One instance's judged completions in one memorization cell. */
+export interface InstanceOutcome {
+  sampleId: string;
+  setting: MemorizationSetting;
+  shots: number;
+  sampledInstanceId: string;
+  judged: number;
+  exact: number;
+  nearExact: number;
+}
+
+/** One repeat of a performance cell (sample x k). */
+export interface RepeatPerformance {
+  sampleId: string;
+  shots: number;
+  repeat: number;
+  n: number;
+  correct: number;
+  unparseable: number;
+  failed: number;
+}
+
+/** One instance's answered performance completions (all repeats) in a cell (sample x k). */
+export interface InstancePerformance {
+  sampleId: string;
+  shots: number;
+  sampledInstanceId: string;
+  n: number;
+  correct: number;
+}
+
+export type InstanceVerdict = "EXACT" | "NEAR_EXACT" | "INEXACT";
+
+/**
+ * An instance's verdict in a cell: EXACT when at least half its judged completions are exact, else NEAR_EXACT when
+ * at least half are exact or near-exact, else INEXACT; null when none is judged. With one completion per instance
+ * (the study's design) it is that completion's verdict.
+ */
+export function instanceVerdict(
+  outcome: Pick<InstanceOutcome, "judged" | "exact" | "nearExact">,
+): InstanceVerdict | null {
+  if (outcome.judged === 0) return null;
+  if (2 * outcome.exact >= outcome.judged) return "EXACT";
+  if (2 * (outcome.exact + outcome.nearExact) >= outcome.judged) return "NEAR_EXACT";
+  return "INEXACT";
+}
+
+export const isMemorized = (verdict: InstanceVerdict | null) =>
+  verdict === "EXACT" || verdict === "NEAR_EXACT";
+
+export function sampleFields(info: SampleInfo | undefined) {
+  return {
+    sampleId: info?.sampleId ?? null,
+    sampleName: info?.sampleName ?? null,
+    sampleSeed: info?.sampleSeed ?? null,
+  };
+}
+
+export function compareNullable(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1; // pooled rows after the per-sample ones
+  if (b === null) return -1;
+  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+}
+
+export interface SampleOrdered {
+  dataset: string | null;
+  sampleSeed: string | null;
+  sampleId: string | null;
+}
+
+export function bySample(a: SampleOrdered, b: SampleOrdered): number {
+  return (
+    compareNullable(a.dataset, b.dataset) ||
+    compareNullable(
+      a.sampleSeed === null ? null : Number(a.sampleSeed),
+      b.sampleSeed === null ? null : Number(b.sampleSeed),
+    ) ||
+    compareNullable(a.sampleId, b.sampleId)
+  );
+}
+
+// Memorization breakdown
+
+export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+export function groupItems<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const id = key(item);
+    const group = groups.get(id);
+    if (group) group.push(item);
+    else groups.set(id, [item]);
+  }
+  return groups;
+}

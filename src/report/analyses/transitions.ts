@@ -1,0 +1,53 @@
+// Near-exact -> exact transitions between k values. Pure.
+
+import { wilsonInterval } from "../../statistics/intervals";
+import { SETTING_ORDER } from "../../study/settings";
+import type { TransitionRateRow } from "../report.types";
+import { cellList } from "./paired";
+import { bySample, groupItems, InstanceOutcome, SampleInfo, sampleFields } from "./rows";
+
+/** For every pair of k (from < to) of a sample and setting: near-exact at `from` that are exact at `to`. */
+export function transitionRates(
+  outcomes: readonly InstanceOutcome[],
+  samples: ReadonlyMap<string, SampleInfo>,
+): TransitionRateRow[] {
+  const rows: TransitionRateRow[] = [];
+  for (const cells of groupItems(cellList(outcomes), (cell) => `${cell.sampleId}/${cell.setting}`).values()) {
+    const ordered = [...cells].sort((a, b) => a.shots - b.shots);
+    for (let i = 0; i < ordered.length; i += 1) {
+      for (let j = i + 1; j < ordered.length; j += 1) {
+        let nearExact = 0;
+        let becameExact = 0;
+        for (const [instance, verdict] of ordered[i].verdicts) {
+          const later = ordered[j].verdicts.get(instance);
+          if (verdict !== "NEAR_EXACT" || !later) continue;
+          nearExact += 1;
+          if (later === "EXACT") becameExact += 1;
+        }
+        const interval = wilsonInterval(becameExact, nearExact);
+        const info = samples.get(ordered[i].sampleId);
+        rows.push({
+          dataset: info?.dataset ?? "?",
+          ...sampleFields(info),
+          setting: ordered[i].setting,
+          fromShots: ordered[i].shots,
+          toShots: ordered[j].shots,
+          nearExact,
+          becameExact,
+          rate: nearExact ? becameExact / nearExact : null,
+          ciLow: interval?.low ?? null,
+          ciHigh: interval?.high ?? null,
+        });
+      }
+    }
+  }
+  return rows.sort(
+    (a, b) =>
+      bySample(a, b) ||
+      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
+      a.fromShots - b.fromShots ||
+      a.toShots - b.toShots,
+  );
+}
+
+// Contamination
