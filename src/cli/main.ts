@@ -15,20 +15,24 @@ import { SETTING_NAMES } from "../study/settings";
  */
 const commands = {
   db: () => require("./db.command") as typeof import("./db.command"),
-  manage: () => require("./manage.command") as typeof import("./manage.command"),
+  runActions: () => require("./run-actions.command") as typeof import("./run-actions.command"),
+  delete: () => require("./delete.command") as typeof import("./delete.command"),
   experiment: () => require("./experiment.command") as typeof import("./experiment.command"),
   experiments: () => require("./experiments.command") as typeof import("./experiments.command"),
   export: () => require("./export.command") as typeof import("./export.command"),
   import: () => require("./import.command") as typeof import("./import.command"),
-  judge: () => require("./judge.command") as typeof import("./judge.command"),
+  judgeAgreement: () => require("./judge-agreement.command") as typeof import("./judge-agreement.command"),
+  calibrateJudge: () => require("./calibrate-judge.command") as typeof import("./calibrate-judge.command"),
   keys: () => require("./keys.command") as typeof import("./keys.command"),
   migrate: () => require("./migrate.command") as typeof import("./migrate.command"),
   prompt: () => require("./prompt.command") as typeof import("./prompt.command"),
+  estimate: () => require("./estimate.command") as typeof import("./estimate.command"),
   report: () => require("./report.command") as typeof import("./report.command"),
   sample: () => require("./sample.command") as typeof import("./sample.command"),
   serve: () => require("./serve.command") as typeof import("./serve.command"),
   worker: () => require("./worker.command") as typeof import("./worker.command"),
   workers: () => require("./workers.command") as typeof import("./workers.command"),
+  providers: () => require("./providers.command") as typeof import("./providers.command"),
 };
 
 const list = (value: string) =>
@@ -131,7 +135,7 @@ export function buildProgram(): Command {
       "--provider <name>",
       "check the prompts against this provider's limits (warns of any it can never send)",
     )
-    .action((options) => commands.prompt().runEstimate(loadConfig(), options));
+    .action((options) => commands.estimate().runEstimate(loadConfig(), options));
 
   program
     .command("worker")
@@ -162,7 +166,7 @@ export function buildProgram(): Command {
       "--model <name>",
       "the model to call with --check (default: gpt-4o-mini; simulated for the simulated one)",
     )
-    .action((options) => commands.workers().runProviders(loadConfig(), options));
+    .action((options) => commands.providers().runProviders(loadConfig(), options));
 
   program
     .command("experiment")
@@ -197,7 +201,7 @@ export function buildProgram(): Command {
       "--judge-version <version>",
       "with an LLM judge: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
     )
-    .action((file, options) => commands.judge().runJudgeAgreement(loadConfig(), file, options));
+    .action((file, options) => commands.judgeAgreement().runJudgeAgreement(loadConfig(), file, options));
 
   program
     .command("calibrate-judge")
@@ -208,7 +212,7 @@ export function buildProgram(): Command {
       `the thresholds to fit, comma-separated, of ${THRESHOLD_NAMES.join(", ")}; the others keep their defaults`,
       DEFAULT_FITTED.join(","),
     )
-    .action((file, options) => commands.judge().runCalibrateJudge(file, options));
+    .action((file, options) => commands.calibrateJudge().runCalibrateJudge(file, options));
 
   program
     .command("report")
@@ -239,7 +243,7 @@ export function buildProgram(): Command {
       .command(action)
       .description(description)
       .argument("<id>", "a run id or an experiment id")
-      .action((id) => commands.manage().runRunAction(loadConfig(), action, id));
+      .action((id) => commands.runActions().runRunAction(loadConfig(), action, id));
 
   program
     .command("delete")
@@ -250,7 +254,7 @@ export function buildProgram(): Command {
     .action((kind, id, options) => {
       if (!["experiment", "sample", "dataset"].includes(kind))
         throw new BadInputError(`kind: experiment, sample or dataset, not "${kind}"`);
-      return commands.manage().runDelete(loadConfig(), kind, id, options);
+      return commands.delete().runDelete(loadConfig(), kind, id, options);
     });
 
   const db = program.command("db").description("the embedded database: where it is, and removing it");

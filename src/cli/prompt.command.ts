@@ -1,7 +1,6 @@
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { MemorizationSetting, RunKind, SETTING_NAMES, settingNamed } from "../study/settings";
-import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
 
 export function parseSetting(value: string): MemorizationSetting {
@@ -50,60 +49,6 @@ export async function runPrompt(
     );
     for (const message of messages) out.write(`\n[${message.role}]\n${message.content}\n`);
     if (kind === RunKind.MEMORIZATION) out.write(`\n[expected continuation]\n${item.subsequentSegment}\n`);
-  } finally {
-    await command.close();
-  }
-}
-
-/** `memicl estimate`: calls, tokens and a cost bound for the grid of some samples. */
-export async function runEstimate(
-  config: Config,
-  options: {
-    sample: string[];
-    shots?: number[];
-    repeats: number;
-    inputPrice?: number;
-    outputPrice?: number;
-    provider?: string;
-  },
-): Promise<void> {
-  const command = await openForCommand(config);
-  const { services } = command;
-  try {
-    const provider = options.provider ? services.providers.config(options.provider) : null;
-    const estimate = await estimateGrid(
-      services.prompts,
-      services.samples,
-      {
-        sampleIds: options.sample,
-        kinds: [RunKind.MEMORIZATION, RunKind.PERFORMANCE],
-        settings: Object.values(MemorizationSetting),
-        shots: options.shots,
-        performanceRepeats: options.repeats,
-        memorizationMaxOutputTokens: 100,
-        performanceMaxOutputTokens: 10,
-        inputPricePerMillionTokens: options.inputPrice,
-        outputPricePerMillionTokens: options.outputPrice,
-      },
-      provider,
-    );
-    const out = process.stdout;
-    out.write("sample\tkind\tsetting\tk\tcalls\tprompt_tokens\tmax_output_tokens\n");
-    for (const row of estimate.rows) {
-      out.write(
-        `${row.sample.id}\t${row.kind}\t${row.setting ?? "-"}\t${row.shots}\t${row.calls}\t${row.promptTokens}\t${row.maxOutputTokens}\n`,
-      );
-    }
-    out.write(
-      `total: ${estimate.calls} calls, ${estimate.promptTokens} prompt tokens, at most ${estimate.maxOutputTokens} output tokens`,
-    );
-    out.write(
-      estimate.maxCostUsd === null
-        ? " (pass --input-price and --output-price for a cost bound)\n"
-        : `, at most $${estimate.maxCostUsd.toFixed(2)}\n`,
-    );
-    out.write(`${estimate.note}\n`);
-    for (const warning of estimate.warnings) out.write(`warning: ${warning}\n`);
   } finally {
     await command.close();
   }

@@ -1,0 +1,72 @@
+import { Config } from "../config/config";
+import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
+import { ModelProvider } from "../llm/model-provider";
+import { openForCommand } from "./open-database";
+
+/** `memicl providers [--check]`: the configured providers, whether this process and live workers can call them. */
+export async function runProviders(
+  config: Config,
+  options: { check?: boolean; model?: string },
+): Promise<void> {
+  const command = await openForCommand(config);
+  let failures = 0;
+  try {
+    const out = process.stdout;
+    for (const provider of await command.services.workers.providerStates()) {
+      const here = provider.usableHere ? "usable here" : `NOT usable here: ${provider.unusableReason}`;
+      out.write(
+        `${provider.name} (${provider.type}): ${here}; live workers that can call it: ${provider.liveWorkers}\n`,
+      );
+      if (!options.check || !provider.usableHere) continue;
+      const handle = command.services.providers.get(provider.name);
+      const model = options.model ?? (await checkModelOf(handle.provider, handle.config));
+      if (!model) {
+        failures += 1;
+        out.write(
+          "  check: FAILED: no model to check with: none priced in its configuration and the endpoint lists none; pass --model\n",
+        );
+        continue;
+      }
+      const outcome = await callWithRetries(
+        handle.provider,
+        { model, messages: [{ role: "user", content: "Say OK." }], temperature: 0, maxOutputTokens: 5 },
+        { ...retryPolicyOf(handle.config), maxAttempts: 1 },
+      );
+      if (outcome.ok) {
+        out.write(
+          `  check: ok in ${outcome.latencyMs} ms (model ${outcome.result.reportedModel ?? model} answered ${JSON.stringify(outcome.result.text.slice(0, 40))})\n`,
+        );
+      } else {
+        failures += 1;
+        out.write(`  check: FAILED: ${outcome.error.message}\n`);
+      }
+    }
+  } finally {
+    await command.close();
+  }
+  if (failures > 0) process.exitCode = 1;
+}
+
+/**
+ * The model `providers --check` calls when none is given: the simulated one; else the first model priced in the
+ * provider's configuration; else the first the endpoint lists (vLLM, Ollama and LM Studio list what they serve).
+ * A fixed name (gpt-4o-mini) would be refused by any server that does not serve it.
+ */
+async function checkModelOf(
+  provider: ModelProvider,
+  config: { type: string; prices: Record<string, unknown>; timeoutSeconds: number },
+): Promise<string | null> {
+  if (config.type === "simulated") return "simulated";
+  const priced = Object.keys(config.prices);
+  if (priced.length > 0) return priced[0];
+  if (!provider.listModels) return null;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), config.timeoutSeconds * 1000);
+  try {
+    return (await provider.listModels(controller.signal))[0] ?? null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
