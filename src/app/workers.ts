@@ -12,6 +12,12 @@ import { Services } from "./services";
  */
 export const STOP_GRACE_MS = 5_000;
 
+/** What a process's workers use: the queue and this process's registration, the providers, the two executors. */
+export type WorkerServices = Pick<
+  Services,
+  "dataSource" | "queue" | "worker" | "providers" | "executor" | "judgmentExecutor"
+>;
+
 export interface RunningWorkers {
   stop(): Promise<void>;
 }
@@ -22,7 +28,7 @@ export interface RunningWorkers {
  * worker's items come back within a lease.
  */
 export async function startWorkers(
-  services: Services,
+  services: WorkerServices,
   config: Config,
   options: { role: string; concurrency: number; logger: Logger },
 ): Promise<RunningWorkers> {
