@@ -1,33 +1,16 @@
 import { ArrayMaxSize, IsOptional } from "class-validator";
-import { Field, ID, InputType, Int } from "type-graphql";
+import { Field, ID, InputType } from "type-graphql";
 import { ConnectionType } from "../graphql/connection";
 import { MemorizationMeasure } from "../study/measures";
-import { MemorizationSetting } from "../study/settings";
+import { ReportFilter } from "./report.types";
 import { Metric } from "./report-row.entity";
 
 @InputType({ description: "Which metrics of one experiment; every list given narrows the rows." })
-export class MetricFilter {
-  @Field(() => ID)
-  experimentId: string;
-
+export class MetricFilter extends ReportFilter {
   @Field(() => [String], { nullable: true, description: "Metric names (docs/METRICS.md)." })
   @IsOptional()
   @ArrayMaxSize(100)
   names?: string[];
-
-  @Field(() => [String], { nullable: true, description: "Dataset names." })
-  @IsOptional()
-  @ArrayMaxSize(100)
-  datasets?: string[];
-
-  @Field(() => [MemorizationSetting], { nullable: true })
-  @IsOptional()
-  settings?: MemorizationSetting[];
-
-  @Field(() => [Int], { nullable: true, description: "k values." })
-  @IsOptional()
-  @ArrayMaxSize(100)
-  shots?: number[];
 
   @Field(() => [MemorizationMeasure], { nullable: true })
   @IsOptional()

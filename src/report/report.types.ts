@@ -22,8 +22,12 @@ export abstract class SampleScoped {
 const HOLM =
   "Holm-adjusted over every test of the study report (see StudyReport.multipleComparisons); null outside it.";
 
+/**
+ * What narrows the report of one experiment: the fields every report filter shares. `ResultFilter` (the report's
+ * tables) and `MetricFilter` (its flat rows) extend it; GraphQL keeps their two names, the code has one filter.
+ */
 @InputType()
-export class ResultFilter {
+export class ReportFilter {
   @Field(() => ID)
   experimentId: string;
 
@@ -36,10 +40,14 @@ export class ResultFilter {
   @IsOptional()
   settings?: MemorizationSetting[];
 
-  @Field(() => [Int], { nullable: true })
+  @Field(() => [Int], { nullable: true, description: "k values." })
   @IsOptional()
+  @ArrayMaxSize(100)
   shots?: number[];
+}
 
+@InputType({ description: "Which cells of one experiment's report; every list given narrows the rows." })
+export class ResultFilter extends ReportFilter {
   @Field(() => [Regime], { nullable: true })
   @IsOptional()
   regimes?: Regime[];
