@@ -145,6 +145,15 @@ export function reportCsv(report: StudyReport): string {
       rate: row.rate,
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
+      inexact: row.inexact,
+      inexactBecameExact: row.inexactBecameExact,
+      baselineRate: row.baselineRate,
+      baselineCiLow: row.baselineCiLow,
+      baselineCiHigh: row.baselineCiHigh,
+      difference: row.difference,
+      differenceCiLow: row.differenceCiLow,
+      differenceCiHigh: row.differenceCiHigh,
+      pValue: row.pValue,
     });
   for (const row of report.contamination)
     push("contamination", row, null, {

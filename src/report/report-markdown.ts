@@ -239,6 +239,9 @@ export function reportMarkdown(report: StudyReport): string {
         "exact at to",
         "rate",
         "95% CI",
+        "baseline: inexact -> exact",
+        "difference (95% CI)",
+        "Fisher p",
       ],
       report.transitionRates.map((row) => [
         row.dataset,
@@ -250,6 +253,11 @@ export function reportMarkdown(report: StudyReport): string {
         row.becameExact,
         pct(row.rate),
         interval(row.ciLow, row.ciHigh),
+        row.inexact ? `${pct(row.baselineRate)} (${row.inexactBecameExact}/${row.inexact})` : "",
+        row.difference == null
+          ? ""
+          : `${pct(row.difference)} (${interval(row.differenceCiLow, row.differenceCiHigh)})`,
+        pValue(row.pValue),
       ]),
     ),
     "## Contamination verdict (the original rule on a fixed, seeded 10-instance subset: at least one exact or two near-exact)",

@@ -226,6 +226,17 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
     });
+    push("transition.inexact_to_exact", scope, row.baselineRate, {
+      numerator: row.inexactBecameExact,
+      denominator: row.inexact,
+      ciLow: row.baselineCiLow,
+      ciHigh: row.baselineCiHigh,
+    });
+    push("transition.difference", scope, row.difference, {
+      ciLow: row.differenceCiLow,
+      ciHigh: row.differenceCiHigh,
+    });
+    push("transition.fisher_p", scope, row.pValue);
   }
 
   for (const row of report.contamination) {
@@ -290,6 +301,9 @@ export const METRIC_NAMES = [
   "zero_vs_few_shot.mcnemar_p_holm",
   "zero_vs_few_shot.pairs",
   "transition.near_exact_to_exact",
+  "transition.inexact_to_exact",
+  "transition.difference",
+  "transition.fisher_p",
   "contamination.contaminated",
   "contamination.subset_exact",
   "contamination.subset_near_exact",

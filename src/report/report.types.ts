@@ -399,6 +399,43 @@ export class TransitionRateRow extends SampleScoped {
 
   @Field(() => Float, { nullable: true })
   ciHigh: number | null;
+
+  @Field(() => Int, {
+    description: "The baseline: instances inexact at fromShots and judged at toShots.",
+  })
+  inexact: number;
+
+  @Field(() => Int, { description: "Of those, exact at toShots." })
+  inexactBecameExact: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "inexactBecameExact / inexact: how often an answer becomes exact without having been near-exact.",
+  })
+  baselineRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  baselineCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  baselineCiHigh: number | null;
+
+  @Field(() => Float, { nullable: true, description: "rate - baselineRate, with Newcombe's 95% interval." })
+  difference: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiHigh: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Fisher's exact test (two-sided) between the rate and its baseline; raw, not in the report's Holm family.",
+  })
+  pValue: number | null;
 }
 
 @ObjectType({

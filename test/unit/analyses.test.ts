@@ -225,6 +225,27 @@ describe("paired comparisons", () => {
     ]);
     expect(rows[0].ciLow).toBeCloseTo(wilsonInterval(2, 4)!.low, 12);
   });
+
+  it("sets each near-exact -> exact rate against its baseline, inexact -> exact, with a test between them", () => {
+    const [row] = transitionRates(
+      [...outcomes("s1", FULL, 0, "NNNNIIIIII"), ...outcomes("s1", FULL, 25, "EEENEIIIII")],
+      samples,
+    );
+    expect(row).toMatchObject({ nearExact: 4, becameExact: 3, inexact: 6, inexactBecameExact: 1 });
+    expect(row.baselineRate).toBeCloseTo(1 / 6, 12);
+    expect(row.baselineCiLow).toBeCloseTo(wilsonInterval(1, 6)!.low, 12);
+    const difference = newcombeDifference(3, 4, 1, 6)!;
+    expect(row.difference).toBeCloseTo(3 / 4 - 1 / 6, 12);
+    expect([row.differenceCiLow, row.differenceCiHigh]).toEqual([difference.low, difference.high]);
+    // scipy.stats.fisher_exact([[3, 1], [1, 5]]).pvalue
+    expect(row.pValue).toBeCloseTo(0.19047619047619047, 12);
+    // No baseline without inexact instances: said as null, not as a rate of 0.
+    const [alone] = transitionRates(
+      [...outcomes("s1", FULL, 0, "NN"), ...outcomes("s1", FULL, 25, "EN")],
+      samples,
+    );
+    expect(alone).toMatchObject({ inexact: 0, baselineRate: null, difference: null, pValue: null });
+  });
 });
 
 describe("contamination", () => {

@@ -67,5 +67,3 @@ export function correlations(
       a.measure.localeCompare(b.measure),
   );
 }
-
-// Paired comparisons and transitions

@@ -181,5 +181,3 @@ export function breakdown(
       (a.regime ? REGIME_ORDER.indexOf(a.regime) : -1) - (b.regime ? REGIME_ORDER.indexOf(b.regime) : -1),
   );
 }
-
-// Performance

@@ -80,5 +80,3 @@ export function memorizedVsNot(
       a.shots - b.shots,
   );
 }
-
-// Correlations

@@ -99,5 +99,3 @@ export function performanceRows(
       a.shots - b.shots,
   );
 }
-
-// Memorized vs not

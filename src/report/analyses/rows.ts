@@ -104,8 +104,6 @@ export function bySample(a: SampleOrdered, b: SampleOrdered): number {
   );
 }
 
-// Memorization breakdown
-
 export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 export function groupItems<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
