@@ -113,6 +113,8 @@ export function reportCsv(report: StudyReport): string {
       pearsonCiHigh: row.pearsonCiHigh,
       pearsonP: row.pearsonPValue,
       pearsonPHolm: row.pearsonPValueHolm,
+      pearsonPermutationP: row.pearsonPermutationPValue,
+      pearsonDescriptive: row.pearsonDescriptive,
       spearman: row.spearman,
       spearmanP: row.spearmanPValue,
       spearmanPHolm: row.spearmanPValueHolm,

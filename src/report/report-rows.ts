@@ -187,6 +187,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     });
     push("correlation.pearson_p", scope, row.pearsonPValue, n);
     push("correlation.pearson_p_holm", scope, row.pearsonPValueHolm, n);
+    push("correlation.pearson_permutation_p", scope, row.pearsonPermutationPValue, n);
     push("correlation.spearman", scope, row.spearman, n);
     push("correlation.spearman_p", scope, row.spearmanPValue, n);
     push("correlation.spearman_p_holm", scope, row.spearmanPValueHolm, n);
@@ -291,6 +292,7 @@ export const METRIC_NAMES = [
   "correlation.pearson",
   "correlation.pearson_p",
   "correlation.pearson_p_holm",
+  "correlation.pearson_permutation_p",
   "correlation.spearman",
   "correlation.spearman_p",
   "correlation.spearman_p_holm",

@@ -289,12 +289,29 @@ export class CorrelationRow extends SampleScoped {
 
   @Field(() => Float, {
     nullable: true,
-    description: "Percentile bootstrap interval of r over the points (2,000 resamples, fixed seed).",
+    description:
+      "Percentile bootstrap interval of r over the points (2,000 resamples, fixed seed); null below 10 points, " +
+      "where resampling a handful of points gives an interval that only looks informative (see pearsonDescriptive).",
   })
   pearsonCiLow: number | null;
 
   @Field(() => Float, { nullable: true })
   pearsonCiHigh: number | null;
+
+  @Field(() => Boolean, {
+    description:
+      "True below 10 points (the study's grid has 5 k values): r describes these points; read its exact " +
+      "permutation p, not an interval.",
+  })
+  pearsonDescriptive: boolean;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Two-sided exact permutation p of r over every pairing of the points (3 to 8 points; null otherwise), " +
+      "as scipy's pearsonr with an exact PermutationMethod: no normality assumed.",
+  })
+  pearsonPermutationPValue: number | null;
 
   @Field(() => Float, { nullable: true })
   spearman: number | null;

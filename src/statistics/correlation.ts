@@ -30,6 +30,20 @@ export function pearson(xs: readonly number[], ys: readonly number[]): Correlati
   return { r, n, pValue: tTestOfR(r, n), pValueMethod: n < 3 ? null : "t-distribution" };
 }
 
+/** Largest n whose Pearson permutation p is computed exactly (8! = 40,320 orderings). */
+export const EXACT_PEARSON_MAX_N = 8;
+
+/**
+ * Pearson's r's two-sided exact permutation p (every pairing of ys with xs): what a handful of points can say
+ * without assuming normality. Null below 3 points, above EXACT_PEARSON_MAX_N, or when r is undefined.
+ */
+export function pearsonPermutationP(xs: readonly number[], ys: readonly number[]): number | null {
+  const n = xs.length;
+  if (n < 3 || n > EXACT_PEARSON_MAX_N) return null;
+  if (!Number.isFinite(sampleCorrelation([...xs], [...ys]))) return null;
+  return exactPermutationP(xs, ys, "doubled");
+}
+
 /** Largest n whose Spearman p-value is exact (10! = 3,628,800 orderings); above it, the t-approximation. */
 export const EXACT_SPEARMAN_MAX_N = 10;
 
@@ -62,34 +76,49 @@ export function spearman(xs: readonly number[], ys: readonly number[]): Correlat
   return {
     r,
     n,
-    pValue: exactRankPermutationP(averageRanks(xs), averageRanks(ys)),
+    pValue: exactPermutationP(averageRanks(xs), averageRanks(ys), "absolute"),
     pValueMethod: "exact permutation",
   };
 }
 
-/** Two-sided exact permutation p of the rank correlation: every ordering of ys against xs (Heap's algorithm). */
-function exactRankPermutationP(xRanks: readonly number[], yRanks: readonly number[]): number {
-  const n = xRanks.length;
-  const mean = (n + 1) / 2;
-  const x = xRanks.map((rank) => rank - mean);
-  const y = yRanks.map((rank) => rank - mean);
-  // The denominator of rho does not change under permutation: compare the cross-product sums.
-  const observed = Math.abs(x.reduce((total, value, i) => total + value * y[i], 0));
-  const threshold = observed - 1e-9 * Math.max(1, observed);
+/**
+ * Two-sided exact permutation p of a correlation over every ordering of ys against xs (Heap's algorithm). The
+ * denominator of r does not change under permutation, so the centred cross-product sums are compared.
+ * `absolute`: the share whose |r| reaches the observed |r| (Spearman's, on ranks, whose null is symmetric);
+ * `doubled`: twice the smaller tail, at most 1 (scipy's `pearsonr` with an exact `PermutationMethod`).
+ */
+function exactPermutationP(
+  xValues: readonly number[],
+  yValues: readonly number[],
+  twoSided: "absolute" | "doubled",
+): number {
+  const n = xValues.length;
+  const meanOf = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / n;
+  const xMean = meanOf(xValues);
+  const yMean = meanOf(yValues);
+  const x = xValues.map((value) => value - xMean);
+  const y = yValues.map((value) => value - yMean);
+  const observed = x.reduce((total, value, i) => total + value * y[i], 0);
+  const tolerance = 1e-9 * Math.max(1, Math.abs(observed));
   const permutation = [...y];
   const counters = new Array<number>(n).fill(0);
-  const crossProduct = () => {
-    let total = 0;
-    for (let i = 0; i < n; i += 1) total += x[i] * permutation[i];
-    return Math.abs(total);
+  let atLeastAbsolute = 0;
+  let atLeast = 0;
+  let atMost = 0;
+  const count = () => {
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) sum += x[i] * permutation[i];
+    if (Math.abs(sum) >= Math.abs(observed) - tolerance) atLeastAbsolute += 1;
+    if (sum >= observed - tolerance) atLeast += 1;
+    if (sum <= observed + tolerance) atMost += 1;
   };
-  let extreme = crossProduct() >= threshold ? 1 : 0;
+  count();
   let total = 1;
   for (let i = 1; i < n; ) {
     if (counters[i] < i) {
       const j = i % 2 === 0 ? 0 : counters[i];
       [permutation[j], permutation[i]] = [permutation[i], permutation[j]];
-      if (crossProduct() >= threshold) extreme += 1;
+      count();
       total += 1;
       counters[i] += 1;
       i = 1;
@@ -98,7 +127,9 @@ function exactRankPermutationP(xRanks: readonly number[], yRanks: readonly numbe
       i += 1;
     }
   }
-  return extreme / total;
+  return twoSided === "absolute"
+    ? atLeastAbsolute / total
+    : Math.min(1, (2 * Math.min(atLeast, atMost)) / total);
 }
 
 /** Percentile bootstrap interval of Pearson's r over resampled (x, y) pairs, seeded (null for n < 3). */

@@ -16,7 +16,7 @@ const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
   memorizationByRegime { ${SAMPLE} dataset setting regime n memorized rate ciLow ciHigh intervalMethod }
   performance { ${SAMPLE} dataset shots repeats n correct unparseable failed accuracy ciLow ciHigh intervalMethod meanAccuracy accuracyStandardDeviation }
   memorizedVsNotMemorized { ${SAMPLE} dataset setting shots memorized { instances n correct accuracy correctInstances } notMemorized { instances n correct accuracy correctInstances } difference differenceCiLow differenceCiHigh pValue pValueHolm }
-  correlations { ${SAMPLE} dataset setting measure n pearson pearsonPValue pearsonPValueHolm pearsonCiLow pearsonCiHigh spearman spearmanPValue spearmanPValueHolm spearmanPValueMethod points { shots memorization performance } }
+  correlations { ${SAMPLE} dataset setting measure n pearson pearsonPValue pearsonPValueHolm pearsonCiLow pearsonCiHigh pearsonDescriptive pearsonPermutationPValue spearman spearmanPValue spearmanPValueHolm spearmanPValueMethod points { shots memorization performance } }
   settingComparisons { ${PAIRED} }
   zeroVsK { ${PAIRED} }
   zeroVsFewShot { ${PAIRED} }
@@ -321,6 +321,9 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const xs = row.points.map((p: any) => p.performance);
     const ys = row.points.map((p: any) => p.memorization);
     expect(row.pearson).toBeCloseTo(pearsonReference(xs, ys), 10);
+    // Three points: descriptive, with its exact permutation p (3! orderings) and no interval.
+    expect(row).toMatchObject({ pearsonDescriptive: true, pearsonCiLow: null, pearsonCiHigh: null });
+    expect([1 / 3, 2 / 3, 1].some((p) => Math.abs(p - row.pearsonPermutationPValue) < 1e-12)).toBe(true);
     for (const point of row.points) {
       expect(point.memorization).toBeCloseTo(
         report.memorization.find((r: any) => r.setting === "ONLY_SEGMENT_PAIRS" && r.shots === point.shots)

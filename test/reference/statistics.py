@@ -95,6 +95,12 @@ spearman_cases = [
 ]
 x20 = [0.50, 0.52, 0.55, 0.56, 0.58, 0.60, 0.61, 0.63, 0.65, 0.66, 0.68, 0.70, 0.71, 0.73, 0.75, 0.76, 0.78, 0.80, 0.82, 0.85]
 y20 = [0.10, 0.15, 0.12, 0.20, 0.18, 0.25, 0.22, 0.30, 0.28, 0.35, 0.31, 0.40, 0.33, 0.45, 0.41, 0.50, 0.47, 0.52, 0.58, 0.55]
+pearson_permutation_cases = [
+    ([0.52, 0.61, 0.58, 0.70, 0.74], [0.10, 0.22, 0.18, 0.35, 0.31]),
+    ([1, 2, 3, 4, 5, 6, 7], [2, 1, 4, 3, 7, 5, 6]),
+    ([0.5, 0.6, 0.55], [0.3, 0.1, 0.2]),
+    ([0.61, 0.64, 0.66, 0.70, 0.69, 0.75, 0.73, 0.80], [0.40, 0.38, 0.45, 0.41, 0.52, 0.50, 0.58, 0.55]),
+]
 cluster_successes = [(i * 7) % 5 for i in range(200)]
 cluster_trials = [4] * 200
 
@@ -117,6 +123,14 @@ print(
                     "scipy_permutation_test_p": spearman_permutation_test(x, y),
                 }
                 for x, y in spearman_cases
+            ],
+            "pearson_permutation": [
+                {
+                    "x": x,
+                    "y": y,
+                    "p": stats.pearsonr(x, y, method=stats.PermutationMethod(n_resamples=np.inf)).pvalue,
+                }
+                for x, y in pearson_permutation_cases
             ],
             "pearson_bootstrap": {"x": x20, "y": y20, "r": stats.pearsonr(x20, y20).statistic, "interval": pearson_bootstrap(x20, y20)},
             "cluster_bootstrap": {

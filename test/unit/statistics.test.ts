@@ -1,5 +1,10 @@
 import { clusterBootstrapRate } from "../../src/statistics/bootstrap";
-import { pearson, pearsonBootstrapInterval, spearman } from "../../src/statistics/correlation";
+import {
+  pearson,
+  pearsonBootstrapInterval,
+  pearsonPermutationP,
+  spearman,
+} from "../../src/statistics/correlation";
 import { meanAndSpread } from "../../src/statistics/descriptive";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
@@ -100,6 +105,14 @@ describe("correlations", () => {
   it("gives no correlation for a constant series or too few points", () => {
     expect(pearson([1, 2, 3], [4, 4, 4])).toMatchObject({ r: null, n: 3, pValue: null });
     expect(spearman([1], [2])).toMatchObject({ r: null, n: 1, pValue: null });
+  });
+
+  it("gives Pearson's exact permutation p as scipy's pearsonr with an exact PermutationMethod", () => {
+    for (const { x, y, p } of reference.pearson_permutation as { x: number[]; y: number[]; p: number }[])
+      expect(pearsonPermutationP(x, y)).toBeCloseTo(p, 12);
+    expect(pearsonPermutationP([1, 2], [2, 1])).toBeNull();
+    expect(pearsonPermutationP([1, 2, 3], [4, 4, 4])).toBeNull();
+    expect(pearsonPermutationP([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 5, 6, 7, 8, 9])).toBeNull();
   });
 
   it("bootstraps Pearson's r as scipy.stats.bootstrap does (percentile), and the same seed gives the same interval", () => {

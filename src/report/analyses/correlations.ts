@@ -1,9 +1,17 @@
-import { pearson, pearsonBootstrapInterval, spearman } from "../../statistics/correlation";
+import {
+  pearson,
+  pearsonBootstrapInterval,
+  pearsonPermutationP,
+  spearman,
+} from "../../statistics/correlation";
 import { MemorizationMeasure } from "../../study/measures";
 import { SETTING_ORDER } from "../../study/settings";
 import type { CorrelationRow, PerformanceRow } from "../report.types";
 import { memorizedOf } from "./memorization";
 import { bySample, CellCount, groupItems, SampleInfo, sampleFields } from "./rows";
+
+/** Below this many points, Pearson's r is reported as descriptive: no bootstrap interval, its exact permutation p. */
+export const PEARSON_INTERVAL_MIN_POINTS = 10;
 
 /** Per sample, setting and measure: Pearson and Spearman across k between mean accuracy and memorization rate. */
 export function correlations(
@@ -39,7 +47,8 @@ export function correlations(
       const ys = points.map((point) => point.memorization);
       const p = pearson(xs, ys);
       const s = spearman(xs, ys);
-      const interval = p.r === null ? null : pearsonBootstrapInterval(xs, ys);
+      const descriptive = points.length < PEARSON_INTERVAL_MIN_POINTS;
+      const interval = p.r === null || descriptive ? null : pearsonBootstrapInterval(xs, ys);
       const info = samples.get(series[0].sampleId);
       rows.push({
         dataset: info?.dataset ?? "?",
@@ -53,6 +62,8 @@ export function correlations(
         pearsonPValueHolm: null,
         pearsonCiLow: interval?.low ?? null,
         pearsonCiHigh: interval?.high ?? null,
+        pearsonDescriptive: descriptive,
+        pearsonPermutationPValue: p.r === null ? null : pearsonPermutationP(xs, ys),
         spearman: s.r,
         spearmanPValue: s.pValue,
         spearmanPValueHolm: null,
