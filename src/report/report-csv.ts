@@ -140,6 +140,18 @@ export function reportCsv(report: StudyReport): string {
           mcnemarPHolm: row.pValueHolm,
         },
       );
+  for (const row of report.performanceVsZeroShot ?? [])
+    push("performance_vs_zero_shot", row, null, {
+      pairs: row.pairs,
+      bothCorrect: row.bothCorrect,
+      onlyZeroShot: row.onlyZeroShot,
+      onlyKShot: row.onlyKShot,
+      neither: row.neither,
+      accuracyZeroShot: row.accuracyZeroShot,
+      accuracyKShot: row.accuracyKShot,
+      difference: row.difference,
+      pValue: row.pValue,
+    });
   for (const row of report.transitionRates)
     push("transition_rate", { ...row, shots: row.toShots }, `from_k=${row.fromShots}`, {
       nearExact: row.nearExact,

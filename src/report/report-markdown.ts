@@ -229,6 +229,33 @@ export function reportMarkdown(report: StudyReport): string {
     paired(report.settingComparisons),
     "## Zero-shot against k-shot on the same instances (McNemar)",
     paired(report.zeroVsK),
+    "## Performance with k demonstrations against zero-shot, on the same instances (McNemar, raw p)",
+    table(
+      [
+        "dataset",
+        "sample",
+        "k",
+        "pairs",
+        "accuracy k=0",
+        "accuracy k",
+        "difference",
+        "only k=0",
+        "only k",
+        "p",
+      ],
+      (report.performanceVsZeroShot ?? []).map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.shots,
+        row.pairs,
+        pct(row.accuracyZeroShot),
+        pct(row.accuracyKShot),
+        pct(row.difference),
+        row.onlyZeroShot,
+        row.onlyKShot,
+        pValue(row.pValue),
+      ]),
+    ),
     "## Near-exact matches that become exact as k grows",
     table(
       [

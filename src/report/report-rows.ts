@@ -214,6 +214,15 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     }
   }
 
+  for (const row of report.performanceVsZeroShot ?? []) {
+    const scope = scopeOf({ ...row, otherShots: 0 });
+    push("performance_vs_zero_shot.difference", scope, row.difference, { denominator: row.pairs });
+    push("performance_vs_zero_shot.mcnemar_p", scope, row.pValue, {
+      numerator: row.onlyKShot,
+      denominator: row.onlyKShot + row.onlyZeroShot,
+    });
+  }
+
   for (const row of report.transitionRates) {
     const scope = scopeOf({
       ...row,
@@ -302,6 +311,8 @@ export const METRIC_NAMES = [
   "zero_vs_few_shot.mcnemar_p",
   "zero_vs_few_shot.mcnemar_p_holm",
   "zero_vs_few_shot.pairs",
+  "performance_vs_zero_shot.difference",
+  "performance_vs_zero_shot.mcnemar_p",
   "transition.near_exact_to_exact",
   "transition.inexact_to_exact",
   "transition.difference",

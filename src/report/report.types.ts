@@ -331,6 +331,51 @@ export class CorrelationRow extends SampleScoped {
 
 @ObjectType({
   description:
+    "In-context learning against zero-shot on performance, per sample and k > 0: the instances answered at both " +
+    "k = 0 and k, each correct when more than half its repeats are, and McNemar's exact test on the discordant " +
+    "ones. Raw p (outside the report's Holm family).",
+  implements: SampleScoped,
+})
+export class PerformanceComparisonRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => Int, { description: "k (compared with k = 0)." })
+  shots: number;
+
+  @Field(() => Int, { description: "Instances answered at both k = 0 and k." })
+  pairs: number;
+
+  @Field(() => Int)
+  bothCorrect: number;
+
+  @Field(() => Int, { description: "Correct at k = 0 only." })
+  onlyZeroShot: number;
+
+  @Field(() => Int, { description: "Correct at k only." })
+  onlyKShot: number;
+
+  @Field(() => Int)
+  neither: number;
+
+  @Field(() => Float)
+  accuracyZeroShot: number;
+
+  @Field(() => Float)
+  accuracyKShot: number;
+
+  @Field(() => Float, { description: "accuracyKShot - accuracyZeroShot, over the same instances." })
+  difference: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "McNemar's exact test (two-sided); null with no discordant pair.",
+  })
+  pValue: number | null;
+}
+
+@ObjectType({
+  description:
     "A paired comparison of memorization (exact or near-exact) on the same instances in two cells of one " +
     "sample: two settings at one k, or one setting at k = 0 and at k. McNemar's exact test on the discordant " +
     "instances. An instance with several judged completions in a cell is memorized when at least half are.",
@@ -598,6 +643,11 @@ export class StudyReport {
     description: "McNemar between k = 0 and each k > 0 in each setting, on the same instances.",
   })
   zeroVsK: PairedComparisonRow[];
+
+  @Field(() => [PerformanceComparisonRow], {
+    description: "Performance at each k against k = 0 on the same instances (McNemar, raw p).",
+  })
+  performanceVsZeroShot: PerformanceComparisonRow[];
 
   @Field(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
   transitionRates: TransitionRateRow[];

@@ -8,6 +8,7 @@ import {
   instanceVerdict,
   memorizedVsNot,
   performanceRows,
+  performanceVsZeroShot,
   SampleInfo,
   settingComparisons,
   transitionRates,
@@ -245,6 +246,51 @@ describe("paired comparisons", () => {
       samples,
     );
     expect(alone).toMatchObject({ inexact: 0, baselineRate: null, difference: null, pValue: null });
+  });
+});
+
+describe("performance with k demonstrations against zero-shot", () => {
+  /** One instance's repeats at one k: "CCW" is two correct of three. */
+  const answered = (shots: number, repeats: string[]) =>
+    repeats.map((answers, index) => ({
+      sampleId: "s1",
+      shots,
+      sampledInstanceId: `i${index}`,
+      n: answers.length,
+      correct: [...answers].filter((answer) => answer === "C").length,
+    }));
+
+  it("pairs the instances answered at both k, each correct by the majority of its repeats, with McNemar", () => {
+    const rows = performanceVsZeroShot(
+      [
+        // k = 0: i0-i3 correct (i3 by 2 of 3), i4-i7 wrong (i7 by 1 of 3).
+        ...answered(0, ["CCC", "CCC", "CCC", "CCW", "WWW", "WWW", "WWW", "CWW"]),
+        // k = 25: i0 wrong now; i4-i7 all correct: 1 lost, 4 gained; i8 was never asked at k = 0.
+        ...answered(25, ["WWW", "CCC", "CCC", "CCC", "CCC", "CCC", "CCC", "CCW", "CCC"]),
+      ],
+      samples,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      shots: 25,
+      pairs: 8,
+      bothCorrect: 3,
+      onlyZeroShot: 1,
+      onlyKShot: 4,
+      neither: 0,
+      accuracyZeroShot: 0.5,
+      accuracyKShot: 7 / 8,
+    });
+    expect(rows[0].difference).toBeCloseTo(3 / 8, 12);
+    // scipy.stats.binomtest(1, 5, 0.5).pvalue
+    expect(rows[0].pValue).toBeCloseTo(0.375, 12);
+    expect(rows[0].pValue).toBe(mcnemarExact(4, 1));
+  });
+
+  it("compares nothing without k = 0, and gives no p without a discordant instance", () => {
+    expect(performanceVsZeroShot(answered(25, ["CCC"]), samples)).toEqual([]);
+    const [row] = performanceVsZeroShot([...answered(0, ["CCC"]), ...answered(25, ["CCC"])], samples);
+    expect(row).toMatchObject({ pairs: 1, bothCorrect: 1, pValue: null, difference: 0 });
   });
 });
 

@@ -8,5 +8,6 @@ export * from "./memorization";
 export * from "./memorized-vs-not";
 export * from "./paired";
 export * from "./performance";
+export * from "./performance-vs-zero-shot";
 export * from "./rows";
 export * from "./transitions";
