@@ -22,6 +22,8 @@ const STEPS = [
       "package-lock.json",
     ],
     command: [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    // A module moved or deleted in src/ must not live on in dist/ (Node would still load `x.js` before `x/`).
+    clean: ["dist/src", "dist/migrations", "dist/bench", "dist/chaos"],
   },
   {
     name: "dashboard",
@@ -50,6 +52,7 @@ for (const step of STEPS) {
   const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   const changed = Math.max(...step.inputs.map((input) => newest(path.join(root, input))));
   if (!force && built > changed) continue;
+  for (const output of step.clean ?? []) fs.rmSync(path.join(root, output), { recursive: true, force: true });
   execFileSync(process.execPath, step.command, { cwd: root, stdio: "inherit" });
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
