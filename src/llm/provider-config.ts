@@ -39,6 +39,17 @@ const simulation = z.object({
   /** Accuracy on instances it reproduces, and on the others. */
   accuracyWhenMemorized: z.number().min(0).max(1).default(0.9),
   accuracyOtherwise: z.number().min(0).max(1).default(0.5),
+  /**
+   * Added to the memorized share in each memorization setting (clamped to [0, 1]), so a test can configure a
+   * setting effect and recover it; 0 for every setting by default.
+   */
+  settingShift: z
+    .object({
+      FULL_INFORMATION: z.number().min(-1).max(1).default(0),
+      SEGMENT_PAIRS_AND_LABELS: z.number().min(-1).max(1).default(0),
+      ONLY_SEGMENT_PAIRS: z.number().min(-1).max(1).default(0),
+    })
+    .default({ FULL_INFORMATION: 0, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: 0 }),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),

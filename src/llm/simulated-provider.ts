@@ -12,7 +12,7 @@ export interface SimulationKnowledge {
   labelOf(text: string): Promise<{ label: string; labels: string[]; initialSegment: string } | null>;
 }
 
-export const SIMULATION_VERSION = "memicl-simulation-1";
+export const SIMULATION_VERSION = "memicl-simulation-2";
 
 const UNRELATED = [
   "The committee will meet again next week to discuss the proposal.",
@@ -37,12 +37,21 @@ export class SimulatedProvider implements ModelProvider {
     private readonly knowledge: SimulationKnowledge,
   ) {}
 
-  /** The share of instances remembered at k demonstrations, and of those, the near-exact share. */
-  static rates(settings: SimulationSettings, shots: number): { memorized: number; nearExactShare: number } {
+  /**
+   * The share of instances remembered at k demonstrations in a setting (performance prompts: no setting), and of
+   * those, the near-exact share. What a test configures, and what a study of this model should recover.
+   */
+  static rates(
+    settings: Omit<SimulationSettings, "settingShift"> & Partial<Pick<SimulationSettings, "settingShift">>,
+    shots: number,
+    setting: SimulatedSetting | null = null,
+  ): { memorized: number; nearExactShare: number } {
     const rise = shots / (shots + settings.halfRiseShots);
+    const base =
+      settings.memorizedAtZeroShot + (settings.memorizedAtManyShots - settings.memorizedAtZeroShot) * rise;
+    const shift = setting ? (settings.settingShift?.[setting] ?? 0) : 0;
     return {
-      memorized:
-        settings.memorizedAtZeroShot + (settings.memorizedAtManyShots - settings.memorizedAtZeroShot) * rise,
+      memorized: Math.min(1, Math.max(0, base + shift)),
       nearExactShare: settings.nearExactShare * 0.5 ** (shots / settings.halfRiseShots),
     };
   }
@@ -53,9 +62,14 @@ export class SimulatedProvider implements ModelProvider {
     if (signal.aborted) throw new ProviderCallError("the request was aborted", null, true);
     const user = request.messages.at(-1)?.content ?? "";
     const blocks = user.split("\n\n");
-    const shots = blocks.length - 1;
     const query = blocks.at(-1) ?? "";
-    const text = await this.answer(query, shots);
+    // Demonstrations are the blocks before the instance that hold a field ("Sentence 1:", "Label:", ...); an
+    // instruction at the start of the user message is not one.
+    const demonstrations = blocks.slice(0, -1).filter(isItemBlock);
+    const instructed =
+      request.messages.some((message) => message.role === "system") ||
+      blocks.slice(0, -1).some((block) => !isItemBlock(block));
+    const text = await this.answer(query, demonstrations.length, instructed);
     const words = text.split(/\s+/);
     const limited =
       words.length > request.maxOutputTokens ? words.slice(0, request.maxOutputTokens).join(" ") : text;
@@ -77,12 +91,18 @@ export class SimulatedProvider implements ModelProvider {
     return digest.readUInt32BE(0) / 2 ** 32;
   }
 
-  private async answer(query: string, shots: number): Promise<string> {
+  private async answer(query: string, shots: number, instructed: boolean): Promise<string> {
     const lines = query.split("\n");
     // Field names as both template versions write them ("Sentence 1:" and "SENTENCE 1:").
     const field = (prefix: string) =>
       lines.find((line) => line.toLowerCase().startsWith(prefix.toLowerCase()))?.slice(prefix.length) ?? null;
-    const rates = SimulatedProvider.rates(this.settings, shots);
+    const labelled = lines.some((line) => /^label:/i.test(line));
+    const setting: SimulatedSetting = !labelled
+      ? "ONLY_SEGMENT_PAIRS"
+      : instructed
+        ? "FULL_INFORMATION"
+        : "SEGMENT_PAIRS_AND_LABELS";
+    const rates = SimulatedProvider.rates(this.settings, shots, setting);
 
     if (/(Sentence 2|Second piece):\s*$/i.test(query)) {
       const initial = field("Sentence 1: ") ?? field("First piece: ");
@@ -100,7 +120,9 @@ export class SimulatedProvider implements ModelProvider {
       const known = text === null ? null : await this.knowledge.labelOf(text);
       if (text === null || known === null) return "I do not know.";
       // The same draw as for its memorization prompt: what the model reproduces, it also classifies better.
-      const remembered = this.draw("memorized", known.initialSegment) < rates.memorized;
+      const remembered =
+        this.draw("memorized", known.initialSegment) <
+        SimulatedProvider.rates(this.settings, shots).memorized;
       const accuracy = remembered ? this.settings.accuracyWhenMemorized : this.settings.accuracyOtherwise;
       if (this.draw("answer", text, shots) < accuracy || known.labels.length < 2) return known.label;
       const others = known.labels.filter((label) => label !== known.label);
@@ -108,6 +130,15 @@ export class SimulatedProvider implements ModelProvider {
     }
     return "I cannot tell what is asked.";
   }
+}
+
+export type SimulatedSetting = "FULL_INFORMATION" | "SEGMENT_PAIRS_AND_LABELS" | "ONLY_SEGMENT_PAIRS";
+
+/** A demonstration's or the instance's block: it holds a field line of the templates ("Text:", "Label:", ...). */
+function isItemBlock(block: string): boolean {
+  return block
+    .split("\n")
+    .some((line) => /^(sentence 1|sentence 2|first piece|second piece|text|label):/i.test(line.trim()));
 }
 
 /**

@@ -5,11 +5,13 @@ import { SimulationKnowledge } from "./simulated-provider";
 export function databaseKnowledge(dataSource: DataSource): SimulationKnowledge {
   return {
     async continuationOf(initialSegment) {
+      // Two instances with one initial segment and different continuations are one prompt: the model cannot
+      // tell which it is asked about, so it remembers neither (it never answers one with the other's text).
       const rows: { subsequent_segment: string }[] = await dataSource.query(
-        "SELECT subsequent_segment FROM sampled_instance WHERE md5(initial_segment) = md5($1) AND initial_segment = $1 LIMIT 1",
+        "SELECT DISTINCT subsequent_segment FROM sampled_instance WHERE md5(initial_segment) = md5($1) AND initial_segment = $1 LIMIT 2",
         [initialSegment],
       );
-      return rows[0]?.subsequent_segment ?? null;
+      return rows.length === 1 ? rows[0].subsequent_segment : null;
     },
     async labelOf(text) {
       const rows: { label: string; labels: string[]; initialSegment: string }[] = await dataSource.query(
