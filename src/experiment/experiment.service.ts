@@ -42,6 +42,24 @@ export class ExperimentService {
       query.andWhere("experiment.name ILIKE :pattern", {
         pattern: `%${escapeLike(filter.nameContains)}%`,
       });
+    if (filter.model !== undefined) query.andWhere("experiment.model = :model", { model: filter.model });
+    if (filter.provider !== undefined)
+      query.andWhere("experiment.provider = :provider", { provider: filter.provider });
+    // Samples and datasets are reached through the experiment's runs (the run concept's table, read here by SQL).
+    if (filter.sampleId !== undefined) {
+      if (!isUuid(filter.sampleId)) query.andWhere("false");
+      else
+        query.andWhere(
+          "EXISTS (SELECT 1 FROM run WHERE run.experiment_id = experiment.id AND run.sample_id = :sampleId)",
+          { sampleId: filter.sampleId },
+        );
+    }
+    if (filter.dataset !== undefined)
+      query.andWhere(
+        `EXISTS (SELECT 1 FROM run JOIN sample ON sample.id = run.sample_id JOIN dataset ON dataset.id = sample.dataset_id
+                 WHERE run.experiment_id = experiment.id AND dataset.name = :dataset)`,
+        { dataset: filter.dataset },
+      );
     return query;
   }
 }

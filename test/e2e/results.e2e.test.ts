@@ -718,6 +718,27 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       `{ experiments(first: 5, filter: { nameContains: "TWO" }) { edges { node { name } } } }`,
     );
     expect(filtered.data!.experiments.edges.map((edge: any) => edge.node.name)).toEqual(["two samples"]);
+    // By model, provider, sample and dataset: the question of comparing models across experiments.
+    const sampleId = (
+      await api.gql(`{ experiment(id: "${experimentId}") { runs { sample { id dataset { name } } } } }`)
+    ).data!.experiment.runs[0].sample;
+    const names = async (filter: string) => {
+      const response = await api.gql(
+        `{ experiments(first: 10, filter: ${filter}) { edges { node { name } } } experimentCount(filter: ${filter}) }`,
+      );
+      expect(response.errors).toBeUndefined();
+      const list = response.data!.experiments.edges.map((edge: any) => edge.node.name);
+      expect(response.data!.experimentCount).toBe(list.length);
+      return list;
+    };
+    expect(await names(`{ model: "m", provider: "sim" }`)).toContain("study");
+    expect(await names(`{ model: "no such model" }`)).toEqual([]);
+    expect(await names(`{ provider: "no such provider" }`)).toEqual([]);
+    expect(await names(`{ sampleId: "${sampleId.id}" }`)).toContain("study");
+    expect(await names(`{ sampleId: "00000000-0000-4000-8000-000000000000" }`)).toEqual([]);
+    expect(await names(`{ sampleId: "not a uuid" }`)).toEqual([]);
+    expect(await names(`{ dataset: "${sampleId.dataset.name}", nameContains: "stu" }`)).toEqual(["study"]);
+    expect(await names(`{ dataset: "no such dataset" }`)).toEqual([]);
   });
 
   it("shows a human review in the report at once", async () => {
