@@ -1,3 +1,18 @@
+// The life of a completion, all in this folder unless named:
+//   created   RunLifecycle.startRun / startExperiment (src/run/run-lifecycle.ts): one row per instance and
+//             repeat, and one queue job per row, in one transaction;
+//   claimed   a process's Dispatcher (src/queue/dispatcher.ts) fetches jobs for its free slots; `claim` below
+//             takes their rows (`claimCompletions`, completion.sql.ts); HeldClaims and the worker's beat
+//             (src/worker/) keep the leases; the wiring is startWorkers (src/app/workers.ts);
+//   called    `callAndStore` renders the prompt (src/template/prompt.service.ts), hashes it (prompt-hash.ts),
+//             tries the response cache, then calls the provider with retries and the shared limits (src/llm/);
+//   stored    CompletionWriter (completion-writer.ts) stores answers in batches with the run's counters
+//             (`completeCompletions`), a memorization answer with its heuristic judgment;
+//   judged    the trigger memicl_apply_judgment (migrations/1764442800000-InstanceVerdictCounts.ts) keeps
+//             each completion's effective verdict and the verdict counts; LLM judges run in src/judgment/;
+//   read      CompletionService and completion.resolver.ts (Run.completions, Completion.sampledInstance).
+// docs/ARCHITECTURE.md tells the same with what happens when things go wrong.
+
 import { DataSource } from "typeorm";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
