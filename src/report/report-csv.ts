@@ -140,6 +140,15 @@ export function reportCsv(report: StudyReport): string {
           mcnemarPHolm: row.pValueHolm,
         },
       );
+  for (const row of report.memorizationNonTrivial ?? [])
+    push("memorization_non_trivial", row, "EXACT_OR_NEAR_EXACT", {
+      instances: row.instances,
+      memorized: row.memorized,
+      trivialInstances: row.trivialInstances,
+      rate: row.rate,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
   for (const row of report.performanceVsZeroShot ?? [])
     push("performance_vs_zero_shot", row, null, {
       pairs: row.pairs,

@@ -229,6 +229,21 @@ export function reportMarkdown(report: StudyReport): string {
     paired(report.settingComparisons),
     "## Zero-shot against k-shot on the same instances (McNemar)",
     paired(report.zeroVsK),
+    "## Memorization over non-trivial references (at least 3 words; each instance once, Wilson)",
+    table(
+      ["dataset", "sample", "setting", "k", "instances", "memorized", "rate", "95% CI", "trivial left out"],
+      (report.memorizationNonTrivial ?? []).map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.shots,
+        row.instances,
+        row.memorized,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+        row.trivialInstances,
+      ]),
+    ),
     "## Performance with k demonstrations against zero-shot, on the same instances (McNemar, raw p)",
     table(
       [

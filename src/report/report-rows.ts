@@ -214,6 +214,21 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     }
   }
 
+  for (const row of report.memorizationNonTrivial ?? []) {
+    const scope = scopeOf({
+      ...row,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      judge: EFFECTIVE_JUDGE,
+    });
+    push("memorization_non_trivial.rate", scope, row.rate, {
+      numerator: row.memorized,
+      denominator: row.instances,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+    push("memorization_non_trivial.trivial_left_out", scope, row.trivialInstances);
+  }
+
   for (const row of report.performanceVsZeroShot ?? []) {
     const scope = scopeOf({ ...row, otherShots: 0 });
     push("performance_vs_zero_shot.difference", scope, row.difference, { denominator: row.pairs });
@@ -311,6 +326,8 @@ export const METRIC_NAMES = [
   "zero_vs_few_shot.mcnemar_p",
   "zero_vs_few_shot.mcnemar_p_holm",
   "zero_vs_few_shot.pairs",
+  "memorization_non_trivial.rate",
+  "memorization_non_trivial.trivial_left_out",
   "performance_vs_zero_shot.difference",
   "performance_vs_zero_shot.mcnemar_p",
   "transition.near_exact_to_exact",

@@ -4,6 +4,7 @@ import { isUuid } from "../common/ids";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
+import { isTrivialTarget } from "../study/targets";
 import {
   breakdown,
   CellCount,
@@ -14,6 +15,7 @@ import {
   InstancePerformance,
   memorizedVsNot,
   needsInstanceOutcomes,
+  nonTrivialMemorization,
   performanceRows,
   performanceVsZeroShot,
   RepeatPerformance,
@@ -293,6 +295,17 @@ export class ReportService {
     return contamination(outcomes, subsets, samples);
   }
 
+  /** The sampled instances of the experiment's samples whose reference is trivial (src/study/targets.ts). */
+  private async trivialTargets(samples: ReadonlyMap<string, SampleInfo>): Promise<Set<string>> {
+    const rows: { sampled_instance_id: string; reference: string }[] = await this.dataSource.query(
+      sql.referencesOfSamples,
+      [[...samples.keys()]],
+    );
+    return new Set(
+      rows.filter((row) => isTrivialTarget(row.reference)).map((row) => row.sampled_instance_id),
+    );
+  }
+
   /** The experiment a report is about, its model as asked and as reported, its templates and judges. */
   async subjectOf(experimentId: string): Promise<ReportSubject> {
     const [row]: {
@@ -374,6 +387,7 @@ export class ReportService {
       correlations: correlations(cells, performance, samples),
       settingComparisons: settingComparisons(outcomes, samples),
       zeroVsK: zeroVsK(outcomes, samples),
+      memorizationNonTrivial: nonTrivialMemorization(outcomes, await this.trivialTargets(samples), samples),
       performanceVsZeroShot: performanceVsZeroShot(instancePerformance, samples),
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,

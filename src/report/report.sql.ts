@@ -70,6 +70,12 @@ export const performanceByInstance = `
   GROUP BY r.sample_id, r.shots, c.sampled_instance_id
   ORDER BY r.sample_id, r.shots, c.sampled_instance_id`;
 
+/** The references (subsequent segments) of the instances under test of some samples (`$1` = sample ids). */
+export const referencesOfSamples = `
+  SELECT id::text AS sampled_instance_id, subsequent_segment AS reference
+  FROM sampled_instance
+  WHERE sample_id = ANY($1::uuid[])`;
+
 /** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
 export const sampledInstancesInOrder = `
   SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id

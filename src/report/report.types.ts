@@ -331,6 +331,42 @@ export class CorrelationRow extends SampleScoped {
 
 @ObjectType({
   description:
+    "Memorization over the instances whose reference is not trivial (at least 3 words after lower-casing and " +
+    "dropping punctuation), per sample, setting and k: each instance counts once (the majority of its judged " +
+    "completions), with a Wilson interval; the trivial ones left out are counted.",
+  implements: SampleScoped,
+})
+export class NonTrivialMemorizationRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Judged instances with a non-trivial reference." })
+  instances: number;
+
+  @Field(() => Int, { description: "Of those, memorized (exact or near-exact)." })
+  memorized: number;
+
+  @Field(() => Int, { description: "Judged instances left out because their reference is trivial." })
+  trivialInstances: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+}
+
+@ObjectType({
+  description:
     "In-context learning against zero-shot on performance, per sample and k > 0: the instances answered at both " +
     "k = 0 and k, each correct when more than half its repeats are, and McNemar's exact test on the discordant " +
     "ones. Raw p (outside the report's Holm family).",
@@ -643,6 +679,12 @@ export class StudyReport {
     description: "McNemar between k = 0 and each k > 0 in each setting, on the same instances.",
   })
   zeroVsK: PairedComparisonRow[];
+
+  @Field(() => [NonTrivialMemorizationRow], {
+    description:
+      "Memorization over non-trivial references only (at least 3 words), per sample, setting and k.",
+  })
+  memorizationNonTrivial: NonTrivialMemorizationRow[];
 
   @Field(() => [PerformanceComparisonRow], {
     description: "Performance at each k against k = 0 on the same instances (McNemar, raw p).",

@@ -422,6 +422,23 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(missing.status).toBe(404);
   });
 
+  it("rates memorization over non-trivial references, every judged instance counted in or out", async () => {
+    const response = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) { memorizationNonTrivial { sampleId setting shots instances memorized trivialInstances rate } } }`,
+      { id: experimentId },
+    );
+    expect(response.errors).toBeUndefined();
+    const rows = response.data!.studyReport.memorizationNonTrivial;
+    expect(rows.length).toBe(report.memorization.filter((r: any) => r.sampleId !== null).length);
+    for (const row of rows) {
+      const cell = report.memorization.find(
+        (r: any) => r.sampleId === row.sampleId && r.setting === row.setting && r.shots === row.shots,
+      );
+      expect(row.instances + row.trivialInstances).toBe(cell.n);
+      expect(row.memorized).toBeLessThanOrEqual(cell.memorized);
+    }
+  });
+
   it("names what it reports: the experiment, provider, model as asked and reported, templates, judges", () => {
     expect(report.subject).toEqual({
       experimentName: "study",

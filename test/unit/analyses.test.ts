@@ -7,6 +7,7 @@ import {
   InstanceOutcome,
   instanceVerdict,
   memorizedVsNot,
+  nonTrivialMemorization,
   performanceRows,
   performanceVsZeroShot,
   SampleInfo,
@@ -20,6 +21,7 @@ import { newcombeDifference, wilsonInterval } from "../../src/statistics/interva
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../../src/study/measures";
 import { MemorizationSetting } from "../../src/study/settings";
+import { isTrivialTarget } from "../../src/study/targets";
 
 const FULL = MemorizationSetting.FULL_INFORMATION;
 const PAIRS = MemorizationSetting.SEGMENT_PAIRS_AND_LABELS;
@@ -291,6 +293,27 @@ describe("performance with k demonstrations against zero-shot", () => {
     expect(performanceVsZeroShot(answered(25, ["CCC"]), samples)).toEqual([]);
     const [row] = performanceVsZeroShot([...answered(0, ["CCC"]), ...answered(25, ["CCC"])], samples);
     expect(row).toMatchObject({ pairs: 1, bothCorrect: 1, pValue: null, difference: 0 });
+  });
+});
+
+describe("non-trivial targets", () => {
+  it("calls punctuation and one or two words trivial, three words not", () => {
+    expect(isTrivialTarget("?")).toBe(true);
+    expect(isTrivialTarget(" shadows ? ")).toBe(true);
+    expect(isTrivialTarget("Mount Everest.")).toBe(true);
+    expect(isTrivialTarget("the Pacific Ocean")).toBe(false);
+    expect(isTrivialTarget("--- !!")).toBe(true);
+    expect(isTrivialTarget("two words", 2)).toBe(false);
+  });
+
+  it("rates memorization over the non-trivial instances and counts the trivial ones left out", () => {
+    const cell = outcomes("s1", FULL, 0, "EENIIE");
+    const [row] = nonTrivialMemorization(cell, new Set(["i0", "i5"]), samples);
+    // i0 and i5 (both exact) are trivial: of i1-i4, i1 exact and i2 near-exact are memorized.
+    expect(row).toMatchObject({ instances: 4, memorized: 2, trivialInstances: 2, rate: 0.5 });
+    expect(row.ciLow).toBeCloseTo(wilsonInterval(2, 4)!.low, 12);
+    const [all] = nonTrivialMemorization(cell, new Set(), samples);
+    expect(all).toMatchObject({ instances: 6, memorized: 4, trivialInstances: 0 });
   });
 });
 

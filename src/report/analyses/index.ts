@@ -10,4 +10,5 @@ export * from "./paired";
 export * from "./performance";
 export * from "./performance-vs-zero-shot";
 export * from "./rows";
+export * from "./targets";
 export * from "./transitions";
