@@ -214,6 +214,32 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(reviewed).toEqual({ verdict: "EXACT", judgeKind: "HUMAN", note: "checked by the browser test" });
   }, 60_000);
 
+  it("hides the automatic verdicts in blind mode until the reviewer has decided", async () => {
+    await page.goto(`${serve.url}/#/review/${experimentId}`);
+    const item = page.locator(".review");
+    await item.waitFor();
+    // Blind is the default: nothing of any judge's verdict is on the page before a decision.
+    expect(await page.locator(".blind").isChecked()).toBe(true);
+    expect(await page.locator(".review .verdicts").count()).toBe(0);
+    await page.locator(".blind-note").waitFor();
+    const text = await item.innerText();
+    for (const verdict of ["EXACT", "NEAR_EXACT", "INEXACT", "heuristic"])
+      expect(text).not.toContain(verdict);
+    // Decided: going back shows what the judges said.
+    const first = await item.getAttribute("data-completion");
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("i");
+    await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: 15_000 });
+    expect(await page.locator(".review .verdicts").count()).toBe(0);
+    await page.keyboard.press("ArrowLeft");
+    await page.locator(`.review[data-completion="${first}"] .verdicts li`).first().waitFor();
+    // And blind can be turned off, for review that is not an agreement study.
+    await page.keyboard.press("ArrowRight");
+    await page.locator(".blind").uncheck();
+    await page.locator(".review .verdicts li").first().waitFor();
+    await page.locator(".blind").check();
+  }, 60_000);
+
   it("cancels and resumes a run from its experiment's page", async () => {
     const started = await api.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,

@@ -21,6 +21,7 @@ const VERDICTS = [
 ] as const;
 const REASONS: ReviewReason[] = ["NEAR_EXACT", "UNREVIEWED", "DISAGREEMENT", "UNREADABLE", "SAMPLE"];
 const REVIEWER_STORAGE = "memicl.reviewer";
+const BLIND_STORAGE = "memicl.blindReview";
 
 type Item = ReviewQueueQuery["completionsToReview"]["edges"][number]["node"];
 
@@ -35,6 +36,10 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [reviewer, setReviewer] = useState(localStorage.getItem(REVIEWER_STORAGE) ?? "");
   const [agreement, setAgreement] = useState<AgreementQuery["judgeAgreement"] | null>(null);
   const [recorded, setRecorded] = useState<string[]>([]);
+  // Blind review (the default): an item's automatic verdicts stay hidden until this reviewer has decided it, so
+  // the agreement measured from the decisions is not the judge's own opinion read back.
+  const [blind, setBlind] = useState(localStorage.getItem(BLIND_STORAGE) !== "off");
+  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
 
   const loadQueue = () =>
@@ -74,6 +79,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
           reviewer: reviewer.trim() || null,
         },
       });
+      setDecided((current) => new Set([...current, item.id]));
       setRecorded((current) => [
         ...current,
         `${verdict} ← ${(item.extractedAnswer ?? item.output ?? "").slice(0, 60)}`,
@@ -145,6 +151,19 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               }}
             />
           </label>
+          <label title="The queue's name still says why an item is in it; the sample queue says nothing">
+            <input
+              type="checkbox"
+              class="blind"
+              checked={blind}
+              onChange={(e) => {
+                const on = (e.target as HTMLInputElement).checked;
+                setBlind(on);
+                localStorage.setItem(BLIND_STORAGE, on ? "on" : "off");
+              }}
+            />{" "}
+            Blind: automatic verdicts hidden until I decide
+          </label>
           <span class="muted">
             {queue ? `${queue.length === 0 ? 0 : index + 1} of ${queue.length} in this page` : ""}
           </span>
@@ -185,14 +204,18 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               ) : null}
               <dt>Verdicts so far</dt>
               <dd>
-                <ul class="verdicts">
-                  {item.judgments.map((j) => (
-                    <li key={j.id}>
-                      <strong>{j.verdict}</strong> by {judgeLabel(j.judgeKind, j.judgeName)}
-                      {j.note ? ` — ${j.note}` : ""}
-                    </li>
-                  ))}
-                </ul>
+                {blind && !decided.has(item.id) ? (
+                  <p class="muted blind-note">Hidden until you decide (blind review).</p>
+                ) : (
+                  <ul class="verdicts">
+                    {item.judgments.map((j) => (
+                      <li key={j.id}>
+                        <strong>{j.verdict}</strong> by {judgeLabel(j.judgeKind, j.judgeName)}
+                        {j.note ? ` — ${j.note}` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </dd>
             </dl>
             <label class="note">
