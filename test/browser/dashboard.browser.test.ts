@@ -222,7 +222,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(await page.locator(".blind").isChecked()).toBe(true);
     expect(await page.locator(".review .verdicts").count()).toBe(0);
     await page.locator(".blind-note").waitFor();
-    const text = await item.innerText();
+    const text = (await item.textContent()) ?? "";
     for (const verdict of ["EXACT", "NEAR_EXACT", "INEXACT", "heuristic"])
       expect(text).not.toContain(verdict);
     // Decided: going back shows what the judges said.
