@@ -33,4 +33,9 @@ export class CompletionResolver {
   sampledInstance(@Root() completion: Completion, @Ctx() { loaders }: Context) {
     return loaders.sampledInstance.load(completion.sampledInstanceId);
   }
+
+  @FieldResolver(() => Run, { description: "The run it belongs to (its kind, setting, k, model)." })
+  async run(@Root() completion: Completion, @Ctx() { loaders }: Context) {
+    return loaders.run.load(completion.runId);
+  }
 }

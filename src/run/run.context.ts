@@ -16,11 +16,13 @@ declare module "../graphql/context" {
   }
   interface Loaders {
     experimentRuns: DataLoader<string, Run[]>;
+    run: DataLoader<string, Run | null>;
   }
 }
 
 export function runLoaders(runs: RunService) {
   return {
     experimentRuns: new DataLoader((ids: readonly string[]) => runs.runsByExperiments(ids)),
+    run: new DataLoader((ids: readonly string[]) => runs.runsByIds(ids)),
   };
 }

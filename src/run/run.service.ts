@@ -47,6 +47,19 @@ export class RunService {
     return query;
   }
 
+  /** Runs by id, batched (a per-request loader's batch). */
+  async runsByIds(ids: readonly string[]): Promise<(Run | null)[]> {
+    const valid = ids.filter(isUuid);
+    const runs = valid.length
+      ? await this.dataSource.manager
+          .createQueryBuilder(Run, "run")
+          .where("run.id = ANY(:ids)", { ids: valid })
+          .getMany()
+      : [];
+    const byId = new Map(runs.map((run) => [run.id, run]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   async runsByExperiments(ids: readonly string[]): Promise<Run[][]> {
     const runs = await this.dataSource.manager
       .createQueryBuilder(Run, "run")

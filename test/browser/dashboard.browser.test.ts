@@ -218,6 +218,8 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.goto(`${serve.url}/#/review/${experimentId}`);
     const item = page.locator(".review");
     await item.waitFor();
+    // Where the item comes from: its setting, k and label.
+    expect(await page.locator(".review .where").textContent()).toMatch(/^Setting \d: .+, k = \d+, label .+/);
     // Blind is the default: nothing of any judge's verdict is on the page before a decision.
     expect(await page.locator(".blind").isChecked()).toBe(true);
     expect(await page.locator(".review .verdicts").count()).toBe(0);

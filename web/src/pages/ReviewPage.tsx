@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { apiKey, gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { wordDiff } from "../diff";
+import { SETTING_LABELS } from "../figures/data";
 import { judgeLabel } from "../format";
 import {
   AgreementDocument,
@@ -173,6 +174,11 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
         {item ? (
           <div class="review" data-completion={item.id}>
             <dl>
+              <dt>Where it comes from</dt>
+              <dd class="where">
+                {item.run.setting ? (SETTING_LABELS[item.run.setting] ?? item.run.setting) : "performance"}, k
+                = {item.run.shots}, label {item.sampledInstance.label}
+              </dd>
               <dt>Initial segment</dt>
               <dd class="segment">{item.sampledInstance.initialSegment}</dd>
               <dt>Reference (the dataset's continuation)</dt>
