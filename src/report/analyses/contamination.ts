@@ -2,10 +2,9 @@
 
 import { RandomStream } from "../../common/random";
 import { wilsonInterval } from "../../statistics/intervals";
-import { SETTING_ORDER } from "../../study/settings";
 import type { ContaminationRow } from "../report.types";
 import { cellList } from "./paired";
-import { bySample, InstanceOutcome, isMemorized, SampleInfo, sampleFields } from "./rows";
+import { byCell, InstanceOutcome, isMemorized, SampleInfo, sampleFields } from "./rows";
 
 /** Instances the original method looked at: 10. */
 export const CONTAMINATION_SUBSET_SIZE = 10;
@@ -64,10 +63,5 @@ export function contamination(
       ciHigh: interval?.high ?? null,
     });
   }
-  return rows.sort(
-    (a, b) =>
-      bySample(a, b) ||
-      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
-      a.shots - b.shots,
-  );
+  return rows.sort(byCell);
 }

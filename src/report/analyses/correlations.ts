@@ -5,10 +5,9 @@ import {
   spearman,
 } from "../../statistics/correlation";
 import { MemorizationMeasure } from "../../study/measures";
-import { SETTING_ORDER } from "../../study/settings";
 import type { CorrelationRow, PerformanceRow } from "../report.types";
 import { memorizedOf } from "./memorization";
-import { bySample, CellCount, groupItems, SampleInfo, sampleFields } from "./rows";
+import { bySample, bySetting, CellCount, groupItems, SampleInfo, sampleFields } from "./rows";
 
 /** Below this many points, Pearson's r is reported as descriptive: no bootstrap interval, its exact permutation p. */
 export const PEARSON_INTERVAL_MIN_POINTS = 10;
@@ -71,10 +70,5 @@ export function correlations(
       });
     }
   }
-  return rows.sort(
-    (a, b) =>
-      bySample(a, b) ||
-      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
-      a.measure.localeCompare(b.measure),
-  );
+  return rows.sort((a, b) => bySample(a, b) || bySetting(a, b) || a.measure.localeCompare(b.measure));
 }

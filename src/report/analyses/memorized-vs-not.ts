@@ -2,10 +2,9 @@
 
 import { newcombeDifference } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
-import { SETTING_ORDER } from "../../study/settings";
 import type { MemorizedVsNotRow } from "../report.types";
 import {
-  bySample,
+  byCell,
   groupItems,
   InstanceOutcome,
   InstancePerformance,
@@ -73,10 +72,5 @@ export function memorizedVsNot(
       pValueHolm: null,
     });
   }
-  return rows.sort(
-    (a, b) =>
-      bySample(a, b) ||
-      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
-      a.shots - b.shots,
-  );
+  return rows.sort(byCell);
 }

@@ -1,6 +1,6 @@
 // The rows the analyses read (what report.sql.ts returns) and the helpers every table shares. Pure.
 
-import { MemorizationSetting } from "../../study/settings";
+import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
 
 export interface SampleInfo {
   sampleId: string;
@@ -102,6 +102,19 @@ export function bySample(a: SampleOrdered, b: SampleOrdered): number {
     ) ||
     compareNullable(a.sampleId, b.sampleId)
   );
+}
+
+/** The study's order of settings. */
+export function bySetting(a: { setting: MemorizationSetting }, b: { setting: MemorizationSetting }): number {
+  return SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting);
+}
+
+/** A cell's rows in the report's order: sample, setting (the study's order), k. */
+export function byCell(
+  a: SampleOrdered & { setting: MemorizationSetting; shots: number },
+  b: SampleOrdered & { setting: MemorizationSetting; shots: number },
+): number {
+  return bySample(a, b) || bySetting(a, b) || a.shots - b.shots;
 }
 
 export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

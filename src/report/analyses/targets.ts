@@ -1,10 +1,9 @@
 // Memorization over non-trivial targets only: a match on a one-word reference says nothing about memory. Pure.
 
 import { wilsonInterval } from "../../statistics/intervals";
-import { SETTING_ORDER } from "../../study/settings";
 import type { NonTrivialMemorizationRow } from "../report.types";
 import {
-  bySample,
+  byCell,
   groupItems,
   InstanceOutcome,
   instanceVerdict,
@@ -55,10 +54,5 @@ export function nonTrivialMemorization(
       ciHigh: interval?.high ?? null,
     });
   }
-  return rows.sort(
-    (a, b) =>
-      bySample(a, b) ||
-      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
-      a.shots - b.shots,
-  );
+  return rows.sort(byCell);
 }

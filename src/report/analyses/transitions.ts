@@ -2,10 +2,9 @@
 
 import { newcombeDifference, wilsonInterval } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
-import { SETTING_ORDER } from "../../study/settings";
 import type { TransitionRateRow } from "../report.types";
 import { cellList } from "./paired";
-import { bySample, groupItems, InstanceOutcome, SampleInfo, sampleFields } from "./rows";
+import { bySample, bySetting, groupItems, InstanceOutcome, SampleInfo, sampleFields } from "./rows";
 
 /**
  * For every pair of k (from < to) of a sample and setting: near-exact at `from` that are exact at `to`, against
@@ -70,10 +69,6 @@ export function transitionRates(
     }
   }
   return rows.sort(
-    (a, b) =>
-      bySample(a, b) ||
-      SETTING_ORDER.indexOf(a.setting) - SETTING_ORDER.indexOf(b.setting) ||
-      a.fromShots - b.fromShots ||
-      a.toShots - b.toShots,
+    (a, b) => bySample(a, b) || bySetting(a, b) || a.fromShots - b.fromShots || a.toShots - b.toShots,
   );
 }
