@@ -50,6 +50,13 @@ const simulation = z.object({
       ONLY_SEGMENT_PAIRS: z.number().min(-1).max(1).default(0),
     })
     .default({ FULL_INFORMATION: 0, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: 0 }),
+  /**
+   * What the model does with a memorization prompt: `recall` (the rates above), or answer without any memory, as
+   * the study's controls assume: `copy-input` repeats the instance's initial segment (sentence 1, or the first
+   * piece), `constant` always gives `constantAnswer`. Performance prompts are answered at `accuracyOtherwise`.
+   */
+  behaviour: z.enum(["recall", "copy-input", "constant"]).default("recall"),
+  constantAnswer: z.string().max(1000).default("?"),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),

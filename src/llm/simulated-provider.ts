@@ -42,7 +42,11 @@ export class SimulatedProvider implements ModelProvider {
    * those, the near-exact share. What a test configures, and what a study of this model should recover.
    */
   static rates(
-    settings: Omit<SimulationSettings, "settingShift"> & Partial<Pick<SimulationSettings, "settingShift">>,
+    settings: Pick<
+      SimulationSettings,
+      "memorizedAtZeroShot" | "memorizedAtManyShots" | "halfRiseShots" | "nearExactShare"
+    > &
+      Partial<Pick<SimulationSettings, "settingShift">>,
     shots: number,
     setting: SimulatedSetting | null = null,
   ): { memorized: number; nearExactShare: number } {
@@ -104,8 +108,11 @@ export class SimulatedProvider implements ModelProvider {
         : "SEGMENT_PAIRS_AND_LABELS";
     const rates = SimulatedProvider.rates(this.settings, shots, setting);
 
+    const recalls = this.settings.behaviour === "recall";
     if (/(Sentence 2|Second piece):\s*$/i.test(query)) {
       const initial = field("Sentence 1: ") ?? field("First piece: ");
+      if (this.settings.behaviour === "copy-input") return initial ?? UNRELATED[0];
+      if (this.settings.behaviour === "constant") return this.settings.constantAnswer;
       const continuation = initial === null ? null : await this.knowledge.continuationOf(initial);
       if (initial === null || continuation === null) return UNRELATED[0];
       const u = this.draw("memorized", initial);
@@ -121,8 +128,9 @@ export class SimulatedProvider implements ModelProvider {
       if (text === null || known === null) return "I do not know.";
       // The same draw as for its memorization prompt: what the model reproduces, it also classifies better.
       const remembered =
+        recalls &&
         this.draw("memorized", known.initialSegment) <
-        SimulatedProvider.rates(this.settings, shots).memorized;
+          SimulatedProvider.rates(this.settings, shots).memorized;
       const accuracy = remembered ? this.settings.accuracyWhenMemorized : this.settings.accuracyOtherwise;
       if (this.draw("answer", text, shots) < accuracy || known.labels.length < 2) return known.label;
       const others = known.labels.filter((label) => label !== known.label);

@@ -108,7 +108,7 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
         reportedModel: "simulated:memorizer",
       });
       const completions = await completionsOf(api, run.id);
-      const expected = SimulatedProvider.rates({ ...SIMULATION, latencyMs: 0 }, run.shots);
+      const expected = SimulatedProvider.rates(SIMULATION, run.shots);
       if (run.kind === "MEMORIZATION") {
         const exact = completions.filter((c) => c.output === c.sampledInstance.subsequentSegment).length;
         const near = completions.filter(

@@ -41,6 +41,8 @@ function settings(overrides: Partial<SimulationSettings>): SimulationSettings {
     accuracyWhenMemorized: 0.9,
     accuracyOtherwise: 0.5,
     settingShift: { FULL_INFORMATION: 0, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: 0 },
+    behaviour: "recall",
+    constantAnswer: "?",
     seed: 1,
     latencyMs: 0,
     ...overrides,
