@@ -149,6 +149,22 @@ export function reportCsv(report: StudyReport): string {
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
     });
+  for (const row of report.noMemoryFloor ?? [])
+    push("control_no_memory_floor", row, "EXACT_OR_NEAR_EXACT", {
+      instances: row.instances,
+      memorized: row.memorized,
+      rate: row.rate,
+      floorInstances: row.floorInstances,
+      floorByCopy: row.floorByCopy,
+      floorByConstant: row.floorByConstant,
+      floorRate: row.floorRate,
+      floorCiLow: row.floorCiLow,
+      floorCiHigh: row.floorCiHigh,
+      aboveFloor: row.aboveFloor,
+      aboveFloorRate: row.aboveFloorRate,
+      aboveFloorCiLow: row.aboveFloorCiLow,
+      aboveFloorCiHigh: row.aboveFloorCiHigh,
+    });
   for (const row of report.performanceVsZeroShot ?? [])
     push("performance_vs_zero_shot", row, null, {
       pairs: row.pairs,

@@ -229,6 +229,26 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     push("memorization_non_trivial.trivial_left_out", scope, row.trivialInstances);
   }
 
+  for (const row of report.noMemoryFloor ?? []) {
+    const scope = scopeOf({
+      ...row,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      judge: EFFECTIVE_JUDGE,
+    });
+    push("control.no_memory_floor", scope, row.floorRate, {
+      numerator: row.floorInstances,
+      denominator: row.instances,
+      ciLow: row.floorCiLow,
+      ciHigh: row.floorCiHigh,
+    });
+    push("control.memorized_above_floor", scope, row.aboveFloorRate, {
+      numerator: row.aboveFloor,
+      denominator: row.instances,
+      ciLow: row.aboveFloorCiLow,
+      ciHigh: row.aboveFloorCiHigh,
+    });
+  }
+
   for (const row of report.performanceVsZeroShot ?? []) {
     const scope = scopeOf({ ...row, otherShots: 0 });
     push("performance_vs_zero_shot.difference", scope, row.difference, { denominator: row.pairs });
@@ -328,6 +348,8 @@ export const METRIC_NAMES = [
   "zero_vs_few_shot.pairs",
   "memorization_non_trivial.rate",
   "memorization_non_trivial.trivial_left_out",
+  "control.no_memory_floor",
+  "control.memorized_above_floor",
   "performance_vs_zero_shot.difference",
   "performance_vs_zero_shot.mcnemar_p",
   "transition.near_exact_to_exact",

@@ -7,6 +7,7 @@ import {
   CorrelationRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
+  NoMemoryFloorRow,
   PairedComparisonRow,
   PerformanceRow,
   ResultFilter,
@@ -83,6 +84,15 @@ export class ReportResolver {
   @Query(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
   transitionRates(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.transitionRates(experimentId);
+  }
+
+  @Query(() => [NoMemoryFloorRow], {
+    description:
+      "The no-memory floor beside each memorization rate (a control computed without a model), per sample, " +
+      "setting and k.",
+  })
+  noMemoryFloor(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.noMemoryFloor(experimentId);
   }
 
   @Query(() => [ContaminationRow])

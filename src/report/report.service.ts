@@ -1,6 +1,8 @@
 import { DataSource } from "typeorm";
 import { NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
+import { floorVerdicts, NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
+import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
@@ -11,10 +13,12 @@ import {
   contamination,
   contaminationSubset,
   correlations,
+  InstanceFloor,
   InstanceOutcome,
   InstancePerformance,
   memorizedVsNot,
   needsInstanceOutcomes,
+  noMemoryFloor,
   nonTrivialMemorization,
   performanceRows,
   performanceVsZeroShot,
@@ -30,6 +34,7 @@ import {
   CorrelationRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
+  NoMemoryFloorRow,
   PairedComparisonRow,
   PerformanceRow,
   ReportSubject,
@@ -191,6 +196,9 @@ export const DEFAULT_BREAKDOWN_GROUPS = [
  * repeat and per instance); the pure functions of analyses.ts turn them into the report's tables.
  */
 export class ReportService {
+  /** The no-memory floor of each sample's instances: a sample's instances and texts never change. */
+  private readonly floors = new Map<string, Promise<Map<string, InstanceFloor>>>();
+
   constructor(private readonly dataSource: DataSource) {}
 
   private async data(id: string): Promise<ExperimentData> {
@@ -306,6 +314,61 @@ export class ReportService {
     );
   }
 
+  async noMemoryFloor(experimentId: string): Promise<NoMemoryFloorRow[]> {
+    const data = await this.data(experimentId);
+    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
+    return noMemoryFloor(
+      outcomes,
+      await this.floorsOf([...samples.keys()]),
+      samples,
+      NO_MEMORY_FLOOR_VERSION,
+    );
+  }
+
+  /** The floor verdict of every sampled instance of some samples (judge/no-memory.ts), computed once per sample. */
+  private async floorsOf(sampleIds: readonly string[]): Promise<Map<string, InstanceFloor>> {
+    const pending = new Map(sampleIds.map((id) => [id, this.floors.get(id)]));
+    const missing = sampleIds.filter((id) => !pending.get(id));
+    if (missing.length > 0) {
+      const computed = this.computeFloors(missing);
+      for (const id of missing) {
+        const floors = computed.then((all) => all.get(id) ?? new Map<string, InstanceFloor>());
+        floors.catch(() => this.floors.delete(id));
+        pending.set(id, floors);
+        this.floors.set(id, floors);
+        if (this.floors.size > 200) this.floors.delete(this.floors.keys().next().value!);
+      }
+    }
+    const merged = new Map<string, InstanceFloor>();
+    for (const floors of await Promise.all(pending.values()))
+      for (const [key, floor] of floors!) merged.set(key, floor);
+    return merged;
+  }
+
+  private async computeFloors(sampleIds: string[]): Promise<Map<string, Map<string, InstanceFloor>>> {
+    const [rows, siblings] = await Promise.all([
+      this.dataSource.query(sql.floorInputsOfSamples, [sampleIds]) as Promise<
+        { sample_id: string; sampled_instance_id: string; input: string; reference: string }[]
+      >,
+      loadSiblingContinuations((text, parameters) => this.dataSource.query(text, parameters), sampleIds),
+    ]);
+    const bySample = new Map<string, Map<string, InstanceFloor>>(sampleIds.map((id) => [id, new Map()]));
+    for (const id of sampleIds) {
+      const instances = rows
+        .filter((row) => row.sample_id === id)
+        .map((row) => ({ ...row, siblings: siblings.get(row.sampled_instance_id) ?? [] }));
+      const verdicts = floorVerdicts(instances);
+      instances.forEach((instance, index) => {
+        const verdict = verdicts[index];
+        bySample.get(id)!.set(instance.sampled_instance_id, {
+          memorized: verdict.verdict === "EXACT" || verdict.verdict === "NEAR_EXACT",
+          strategy: verdict.answer?.strategy ?? null,
+        });
+      });
+    }
+    return bySample;
+  }
+
   /** The experiment a report is about, its model as asked and as reported, its templates and judges. */
   async subjectOf(experimentId: string): Promise<ReportSubject> {
     const [row]: {
@@ -388,6 +451,12 @@ export class ReportService {
       settingComparisons: settingComparisons(outcomes, samples),
       zeroVsK: zeroVsK(outcomes, samples),
       memorizationNonTrivial: nonTrivialMemorization(outcomes, await this.trivialTargets(samples), samples),
+      noMemoryFloor: noMemoryFloor(
+        outcomes,
+        await this.floorsOf([...samples.keys()]),
+        samples,
+        NO_MEMORY_FLOOR_VERSION,
+      ),
       performanceVsZeroShot: performanceVsZeroShot(instancePerformance, samples),
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,

@@ -76,6 +76,14 @@ export const referencesOfSamples = `
   FROM sampled_instance
   WHERE sample_id = ANY($1::uuid[])`;
 
+/** What the no-memory floor reads of the sampled instances of some samples (`$1` = sample ids). */
+export const floorInputsOfSamples = `
+  SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id,
+         initial_segment AS input, subsequent_segment AS reference
+  FROM sampled_instance
+  WHERE sample_id = ANY($1::uuid[])
+  ORDER BY sample_id, position, id`;
+
 /** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
 export const sampledInstancesInOrder = `
   SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id

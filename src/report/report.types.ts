@@ -367,6 +367,68 @@ export class NonTrivialMemorizationRow extends SampleScoped {
 
 @ObjectType({
   description:
+    "The no-memory floor of one memorization cell (sample x setting x k), a control computed without a model: " +
+    "each judged instance counts once (the majority of its completions); it is within the floor when an answer " +
+    "a model without memory could give (its input copied whole, by sentence or by clause; the sample's most " +
+    "common other reference; '?' or '.') is judged exact or near-exact by the heuristic judge with its sibling " +
+    "rule. Memorized above the floor: memorized, and not within the floor. Wilson intervals.",
+  implements: SampleScoped,
+})
+export class NoMemoryFloorRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Judged instances of the cell." })
+  instances: number;
+
+  @Field(() => Int, { description: "Of those, memorized (exact or near-exact)." })
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Int, { description: "Instances a no-memory answer gets exact or near-exact: the floor." })
+  floorInstances: number;
+
+  @Field(() => Int, { description: "Of the floor, by copying the input." })
+  floorByCopy: number;
+
+  @Field(() => Int, { description: "Of the floor, by a constant answer only." })
+  floorByConstant: number;
+
+  @Field(() => Float, { nullable: true, description: "floorInstances / instances." })
+  floorRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  floorCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  floorCiHigh: number | null;
+
+  @Field(() => Int, { description: "Memorized instances not within the floor." })
+  aboveFloor: number;
+
+  @Field(() => Float, { nullable: true, description: "aboveFloor / instances: memorized above the floor." })
+  aboveFloorRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiHigh: number | null;
+
+  @Field({ description: "The floor's rule (its no-memory answers), e.g. floor-1." })
+  floorVersion: string;
+}
+
+@ObjectType({
+  description:
     "In-context learning against zero-shot on performance, per sample and k > 0: the instances answered at both " +
     "k = 0 and k, each correct when more than half its repeats are, and McNemar's exact test on the discordant " +
     "ones. Raw p (outside the report's Holm family).",
@@ -685,6 +747,13 @@ export class StudyReport {
       "Memorization over non-trivial references only (at least 3 words), per sample, setting and k.",
   })
   memorizationNonTrivial: NonTrivialMemorizationRow[];
+
+  @Field(() => [NoMemoryFloorRow], {
+    description:
+      "The no-memory floor beside each memorization rate (a control): what copying the input or a constant " +
+      "answer would score, and the rate memorized above it, per sample, setting and k.",
+  })
+  noMemoryFloor: NoMemoryFloorRow[];
 
   @Field(() => [PerformanceComparisonRow], {
     description: "Performance at each k against k = 0 on the same instances (McNemar, raw p).",

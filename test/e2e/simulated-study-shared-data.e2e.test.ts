@@ -24,7 +24,11 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
 
   beforeAll(async () => {
     api = await startTestServer("embedded", {
-      MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated", simulation: SIMULATION } }),
+      MEMICL_PROVIDERS_FILE: providersFile({
+        sim: { type: "simulated", simulation: SIMULATION },
+        copier: { type: "simulated", simulation: { behaviour: "copy-input" } },
+        asker: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "?" } },
+      }),
       MEMICL_IN_PROCESS_WORKERS: "8",
     });
   });
@@ -87,5 +91,88 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
       expect(row.ciLow).toBeLessThanOrEqual(exactRate);
       expect(row.ciHigh).toBeGreaterThanOrEqual(exactRate);
     }
+  }, 180_000);
+
+  /** A model without memory, on a shared file, through a whole experiment: its floor and what it memorized above it. */
+  async function noMemoryStudy(
+    file: string[],
+    options: { datasetName: string; format: "csv" | "trec"; split: string },
+    provider: string,
+  ) {
+    const imported = await new DatasetImportService(api.database.dataSource).importDataset(
+      await fileSource(sharedFile(...file)),
+      options,
+    );
+    const sample = await api.gql(
+      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+      {
+        input: {
+          datasetId: imported.dataset.id,
+          seed: 3,
+          instanceSplit: options.split,
+          demonstrationSplit: options.split,
+          instanceCount: 30,
+          demonstrationCount: 10,
+          shotCounts: [0, 10],
+        },
+      },
+    );
+    expect(sample.errors).toBeUndefined();
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: `${options.datasetName} ${provider}`,
+          sampleIds: [sample.data!.createSample.sample.id],
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION", "ONLY_SEGMENT_PAIRS"],
+          provider,
+          model: "m",
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const report = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) { noMemoryFloor { setting shots instances memorized rate floorInstances floorByCopy floorByConstant floorRate floorCiLow floorCiHigh aboveFloor aboveFloorRate aboveFloorCiLow aboveFloorCiHigh floorVersion } } }`,
+      { id: started.data!.startExperiment.experiment.id },
+    );
+    expect(report.errors).toBeUndefined();
+    return report.data!.studyReport.noMemoryFloor as any[];
+  }
+
+  it("puts a copy-the-input model on WNLI at its floor: memorized above the floor is 0 within its interval", async () => {
+    const rows = await noMemoryStudy(
+      ["datasets", "wnli", "validation.csv"],
+      { datasetName: "WNLI-copy", format: "csv", split: "validation" },
+      "copier",
+    );
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.instances).toBe(30);
+      expect(row.memorized).toBeGreaterThan(0); // the judge does credit copies on WNLI
+      expect(row.floorInstances).toBeGreaterThanOrEqual(row.memorized);
+      expect(row.floorByCopy).toBeGreaterThan(0);
+      expect(row.aboveFloor).toBe(0);
+      expect(row.aboveFloorCiLow).toBe(0);
+      expect(row.aboveFloorCiHigh).toBeGreaterThan(0);
+      expect(row.floorVersion).toBe("floor-1");
+    }
+  }, 180_000);
+
+  it('puts a model answering "?" to every TREC instance at its floor', async () => {
+    const rows = await noMemoryStudy(
+      ["datasets", "trec", "TREC_10.label"],
+      { datasetName: "TREC-asked", format: "trec", split: "test" },
+      "asker",
+    );
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.floorInstances).toBeGreaterThanOrEqual(row.memorized);
+      expect(row.floorByConstant + row.floorByCopy).toBe(row.floorInstances);
+      expect(row.aboveFloor).toBe(0);
+      expect(row.aboveFloorCiLow).toBe(0);
+    }
+    expect(rows.some((row) => row.memorized > 0)).toBe(true);
   }, 180_000);
 });

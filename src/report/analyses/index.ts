@@ -4,6 +4,7 @@
 
 export * from "./contamination";
 export * from "./correlations";
+export * from "./floor";
 export * from "./memorization";
 export * from "./memorized-vs-not";
 export * from "./paired";

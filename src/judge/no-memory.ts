@@ -1,0 +1,146 @@
+// The no-memory floor: what the judge says of answers a model could give without any memory of the instance.
+// Pure.
+
+import { DEFAULT_THRESHOLDS, HeuristicThresholds, judgeHeuristically } from "./heuristic-judge";
+import { normalizeLightly } from "./similarity";
+import { JudgeVerdict } from "./verdicts";
+
+/**
+ * The floor's rule; bump it when the answers below change, so a report says which floor it shows.
+ * floor-1: the input, each of its sentences, clauses and clause tails, its last three words; the most common reference
+ * of the other instances of the sample (when at least two share it); "?" and ".".
+ */
+export const NO_MEMORY_FLOOR_VERSION = "floor-1";
+
+/** Where a no-memory answer comes from. */
+export type NoMemoryStrategy = "copy" | "constant";
+
+export interface NoMemoryAnswer {
+  strategy: NoMemoryStrategy;
+  answer: string;
+}
+
+/** Words that open a clause: an answer copied from the input may start at any of them, or just after. */
+const CLAUSE_OPENERS =
+  /\s+(?=(?:because|but|so|and|or|although|though|since|when|whenever|while|if|unless|that|which|who|whom|whose|where|after|before|until|as|then|than)\b)/i;
+
+/** The constant answers any model can give: a question mark (TREC's questions end in one) and a full stop. */
+export const CONSTANT_ANSWERS = ["?", "."] as const;
+
+/**
+ * The answers a model that knows nothing of the instance could give by copying its input: the whole input, every
+ * clause of it (split at , ; : and before a clause-opening word), every tail of it from a clause boundary on (with
+ * and without the opening word), and its last three words. Distinct, in that order.
+ */
+export function copyAnswers(input: string): string[] {
+  const text = input.trim();
+  if (!text) return [];
+  const answers = new Set<string>([text]);
+  const pieces = text
+    .split(/(?<=[.!?,;:])\s+/)
+    .flatMap((part) => part.split(CLAUSE_OPENERS))
+    .map((piece) => piece.trim())
+    .filter(Boolean);
+  const withoutOpener = (piece: string) => piece.replace(/^\S+\s+/, "");
+  for (let index = 0; index < pieces.length; index++) {
+    const piece = pieces[index].replace(/[,;:]$/, "");
+    if (!piece) continue;
+    const tail = pieces.slice(index).join(" ");
+    for (const answer of [piece, tail]) {
+      answers.add(answer);
+      if (index > 0 && CLAUSE_OPENERS.test(` ${answer}`)) answers.add(withoutOpener(answer));
+    }
+  }
+  const words = text.split(/\s+/);
+  if (words.length > 3) answers.add(words.slice(-3).join(" "));
+  return [...answers].filter((answer) => answer.trim());
+}
+
+/** References counted without case or spacing, most common first (ties: first seen first). */
+function referenceCounts(references: readonly string[]): { key: string; text: string; count: number }[] {
+  const counts = new Map<string, { key: string; text: string; count: number }>();
+  for (const reference of references) {
+    const key = normalizeLightly(reference);
+    if (!key) continue;
+    const entry = counts.get(key) ?? { key, text: reference.trim(), count: 0 };
+    entry.count += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count);
+}
+
+/** The most common reference (compared without case or spacing) that at least two of `references` share. */
+export function mostCommonReference(references: readonly string[]): string | null {
+  const [top] = referenceCounts(references);
+  return top && top.count >= 2 ? top.text : null;
+}
+
+export interface FloorInstance {
+  /** The initial segment: what the prompt shows of the instance. */
+  input: string;
+  reference: string;
+  /** Other rows' continuations of the same initial segment (the judge's sibling rule). */
+  siblings?: readonly string[];
+}
+
+export interface FloorVerdict {
+  /** The best verdict any no-memory answer gets: EXACT, NEAR_EXACT or INEXACT. */
+  verdict: JudgeVerdict;
+  /** The no-memory answer that got it (null when every answer is inexact). */
+  answer: NoMemoryAnswer | null;
+}
+
+const RANK: Record<JudgeVerdict, number> = { EXACT: 2, NEAR_EXACT: 1, INEXACT: 0, UNPARSEABLE: 0 };
+
+/**
+ * The best verdict the heuristic judge (with its sibling rule) gives any no-memory answer to one instance: an
+ * instance whose floor verdict is exact or near-exact would be counted memorized by a model that copies or
+ * guesses a constant, so a match there says nothing about memory. `common` is the sample's most common other
+ * reference, if any.
+ */
+export function floorVerdict(
+  instance: FloorInstance,
+  common: string | null,
+  thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
+): FloorVerdict {
+  const answers: NoMemoryAnswer[] = [
+    ...copyAnswers(instance.input).map((answer) => ({ strategy: "copy" as const, answer })),
+    ...[...(common ? [common] : []), ...CONSTANT_ANSWERS].map((answer) => ({
+      strategy: "constant" as const,
+      answer,
+    })),
+  ];
+  let best: FloorVerdict = { verdict: "INEXACT", answer: null };
+  for (const answer of answers) {
+    const { verdict } = judgeHeuristically(
+      instance.reference,
+      answer.answer,
+      thresholds,
+      instance.siblings ?? [],
+    );
+    if (RANK[verdict] > RANK[best.verdict]) best = { verdict, answer };
+    if (best.verdict === "EXACT") break;
+  }
+  return best;
+}
+
+/**
+ * The floor verdicts of a sample's instances: each instance's constant answer is the most common reference of
+ * the other instances (leave-one-out, so an instance never gets its own reference for free).
+ */
+export function floorVerdicts<T extends FloorInstance>(
+  instances: readonly T[],
+  thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
+): FloorVerdict[] {
+  const [top, second] = referenceCounts(instances.map((instance) => instance.reference));
+  return instances.map((instance) => {
+    // Without this instance, the top reference loses one; the second may then lead (on a tie the top stays).
+    let common: string | null = top && top.count >= 2 ? top.text : null;
+    if (top && normalizeLightly(instance.reference) === top.key) {
+      const left = top.count - 1;
+      const next = second && second.count > left ? second : left >= 2 ? top : second;
+      common = next && (next === top ? left : next.count) >= 2 ? next.text : null;
+    }
+    return floorVerdict(instance, common, thresholds);
+  });
+}

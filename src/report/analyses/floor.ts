@@ -1,0 +1,84 @@
+// The no-memory floor beside each memorization rate: how many instances a model without memory would get
+// memorized by copying its input or giving a constant, and how many the model memorized above that. Pure.
+
+import { wilsonInterval } from "../../statistics/intervals";
+import type { NoMemoryFloorRow } from "../report.types";
+import {
+  byCell,
+  groupItems,
+  InstanceOutcome,
+  instanceVerdict,
+  isMemorized,
+  SampleInfo,
+  sampleFields,
+} from "./rows";
+
+/** What the floor says of one sampled instance: the best verdict a no-memory answer gets, and from where. */
+export interface InstanceFloor {
+  memorized: boolean;
+  strategy: "copy" | "constant" | null;
+}
+
+/**
+ * Per cell (sample x setting x k), over its judged instances (each once, by the majority of its completions):
+ * the memorized ones; those within the floor (a no-memory answer is exact or near-exact for them); and those
+ * memorized above the floor (memorized, and no no-memory answer would have been), each with a Wilson interval.
+ * A model that only copies or guesses constants has no instance above the floor, whatever its rate.
+ */
+export function noMemoryFloor(
+  outcomes: readonly InstanceOutcome[],
+  floors: ReadonlyMap<string, InstanceFloor>,
+  samples: ReadonlyMap<string, SampleInfo>,
+  floorVersion: string,
+): NoMemoryFloorRow[] {
+  const rows: NoMemoryFloorRow[] = [];
+  for (const cell of groupItems(outcomes, (row) =>
+    JSON.stringify([row.sampleId, row.setting, row.shots]),
+  ).values()) {
+    let instances = 0;
+    let memorized = 0;
+    let floorInstances = 0;
+    let byCopy = 0;
+    let byConstant = 0;
+    let aboveFloor = 0;
+    for (const outcome of cell) {
+      const verdict = instanceVerdict(outcome);
+      if (!verdict) continue;
+      instances += 1;
+      const floor = floors.get(outcome.sampledInstanceId);
+      if (floor?.memorized) {
+        floorInstances += 1;
+        if (floor.strategy === "copy") byCopy += 1;
+        else byConstant += 1;
+      }
+      if (isMemorized(verdict)) {
+        memorized += 1;
+        if (!floor?.memorized) aboveFloor += 1;
+      }
+    }
+    const info = samples.get(cell[0].sampleId);
+    const floorInterval = wilsonInterval(floorInstances, instances);
+    const aboveInterval = wilsonInterval(aboveFloor, instances);
+    rows.push({
+      dataset: info?.dataset ?? "?",
+      ...sampleFields(info),
+      setting: cell[0].setting,
+      shots: cell[0].shots,
+      instances,
+      memorized,
+      rate: instances ? memorized / instances : null,
+      floorInstances,
+      floorByCopy: byCopy,
+      floorByConstant: byConstant,
+      floorRate: instances ? floorInstances / instances : null,
+      floorCiLow: floorInterval?.low ?? null,
+      floorCiHigh: floorInterval?.high ?? null,
+      aboveFloor,
+      aboveFloorRate: instances ? aboveFloor / instances : null,
+      aboveFloorCiLow: aboveInterval?.low ?? null,
+      aboveFloorCiHigh: aboveInterval?.high ?? null,
+      floorVersion,
+    });
+  }
+  return rows.sort(byCell);
+}
