@@ -13,7 +13,11 @@ export function wilsonInterval(successes: number, n: number, z = Z95): Interval 
   const denominator = 1 + (z * z) / n;
   const centre = (p + (z * z) / (2 * n)) / denominator;
   const margin = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denominator;
-  return { low: Math.max(0, centre - margin), high: Math.min(1, centre + margin) };
+  // At 0 or n successes the bound is exactly 0 or 1 (centre - margin would round to a few 1e-17 either way).
+  return {
+    low: successes === 0 ? 0 : Math.max(0, centre - margin),
+    high: successes === n ? 1 : Math.min(1, centre + margin),
+  };
 }
 
 export interface Difference extends Interval {

@@ -24,6 +24,11 @@ describe("intervals", () => {
     expect(wilsonInterval(0, 0)).toBeNull();
   });
 
+  it.each([1, 3, 30, 200, 1000])("bounds a rate of 0 or 1 of %i exactly at 0 or 1", (n) => {
+    expect(wilsonInterval(0, n)!.low).toBe(0);
+    expect(wilsonInterval(n, n)!.high).toBe(1);
+  });
+
   it.each(reference.newcombe)("Newcombe's interval of the difference of $table", ({ table, result }) => {
     const [x1, n1, x2, n2] = table;
     const difference = newcombeDifference(x1, n1, x2, n2)!;
