@@ -11,6 +11,7 @@ import { RunLastUpdated1764450000000 } from "./1764450000000-RunLastUpdated";
 import { MetricRows1764453600000 } from "./1764453600000-MetricRows";
 import { RateLimitWaits1764457200000 } from "./1764457200000-RateLimitWaits";
 import { ProviderCallSlots1764460800000 } from "./1764460800000-ProviderCallSlots";
+import { GeneralInstruction1764464400000 } from "./1764464400000-GeneralInstruction";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -28,4 +29,5 @@ export const MIGRATIONS: Function[] = [
   MetricRows1764453600000,
   RateLimitWaits1764457200000,
   ProviderCallSlots1764460800000,
+  GeneralInstruction1764464400000,
 ];

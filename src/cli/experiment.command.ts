@@ -3,7 +3,7 @@ import { MultiBar, Presets } from "cli-progress";
 import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
 import { RunStatus } from "../run/run.entity";
-import { MemorizationSetting, RunKind } from "../study/settings";
+import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { openForCommand } from "./open-database";
 import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
 import { parseSetting } from "./prompt.command";
@@ -38,9 +38,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       provider: options.provider,
       model: options.model,
       kinds: (options.kinds ?? ["memorization", "performance"]).map((kind) => kind.toUpperCase() as RunKind),
-      settings: (
-        options.settings ?? ["full-information", "segment-pairs-and-labels", "only-segment-pairs"]
-      ).map(parseSetting) as MemorizationSetting[],
+      settings: (options.settings ?? [...SETTING_NAMES]).map(parseSetting) as MemorizationSetting[],
       shots: options.shots,
       temperature: 0,
       memorizationMaxOutputTokens: 100,

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, Min } from "class-validator";
 import { Field, ID, InputType, Int } from "type-graphql";
-import { MemorizationSetting, RunKind } from "../study/settings";
+import { DEFAULT_SETTINGS, MemorizationSetting, RunKind } from "../study/settings";
 
 /** The fields that describe a grid, shared by starting an experiment and pricing one. */
 @InputType({
@@ -16,11 +16,8 @@ export abstract class GridInput {
   kinds: RunKind[];
 
   @Field(() => [MemorizationSetting], {
-    defaultValue: [
-      MemorizationSetting.FULL_INFORMATION,
-      MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
-      MemorizationSetting.ONLY_SEGMENT_PAIRS,
-    ],
+    defaultValue: [...DEFAULT_SETTINGS],
+    description: "The study's three settings and the general-instruction control, unless told otherwise.",
   })
   settings: MemorizationSetting[];
 

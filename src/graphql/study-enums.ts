@@ -24,6 +24,11 @@ registerEnumType(MemorizationSetting, {
     },
     SEGMENT_PAIRS_AND_LABELS: { description: "No instruction; demonstrations with labels." },
     ONLY_SEGMENT_PAIRS: { description: "No instruction and no labels anywhere." },
+    GENERAL_INSTRUCTION: {
+      description:
+        "A control: the general instruction of Time Travel (finish the instance so that its label holds), " +
+        "without naming dataset or split; demonstrations and the instance with labels, as full information.",
+    },
   },
 });
 registerEnumType(TaskKind, {

@@ -48,8 +48,14 @@ const simulation = z.object({
       FULL_INFORMATION: z.number().min(-1).max(1).default(0),
       SEGMENT_PAIRS_AND_LABELS: z.number().min(-1).max(1).default(0),
       ONLY_SEGMENT_PAIRS: z.number().min(-1).max(1).default(0),
+      GENERAL_INSTRUCTION: z.number().min(-1).max(1).default(0),
     })
-    .default({ FULL_INFORMATION: 0, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: 0 }),
+    .default({
+      FULL_INFORMATION: 0,
+      SEGMENT_PAIRS_AND_LABELS: 0,
+      ONLY_SEGMENT_PAIRS: 0,
+      GENERAL_INSTRUCTION: 0,
+    }),
   /**
    * What the model does with a memorization prompt: `recall` (the rates above), or answer without any memory, as
    * the study's controls assume: `copy-input` repeats the instance's initial segment (sentence 1, or the first

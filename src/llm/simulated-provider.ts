@@ -70,9 +70,17 @@ export class SimulatedProvider implements ModelProvider {
     // Demonstrations are the blocks before the instance that hold a field ("Sentence 1:", "Label:", ...); an
     // instruction at the start of the user message is not one.
     const demonstrations = blocks.slice(0, -1).filter(isItemBlock);
+    const instructions = [
+      ...request.messages.filter((message) => message.role === "system").map((message) => message.content),
+      ...blocks.slice(0, -1).filter((block) => !isItemBlock(block)),
+    ];
+    // The guided instruction names the dataset; the general one (the control) does not.
     const instructed =
-      request.messages.some((message) => message.role === "system") ||
-      blocks.slice(0, -1).some((block) => !isItemBlock(block));
+      instructions.length === 0
+        ? null
+        : instructions.some((text) => /\bdataset\b/i.test(text))
+          ? "guided"
+          : "general";
     const text = await this.answer(query, demonstrations.length, instructed);
     const words = text.split(/\s+/);
     const limited =
@@ -95,7 +103,11 @@ export class SimulatedProvider implements ModelProvider {
     return digest.readUInt32BE(0) / 2 ** 32;
   }
 
-  private async answer(query: string, shots: number, instructed: boolean): Promise<string> {
+  private async answer(
+    query: string,
+    shots: number,
+    instructed: "guided" | "general" | null,
+  ): Promise<string> {
     const lines = query.split("\n");
     // Field names as both template versions write them ("Sentence 1:" and "SENTENCE 1:").
     const field = (prefix: string) =>
@@ -103,9 +115,11 @@ export class SimulatedProvider implements ModelProvider {
     const labelled = lines.some((line) => /^label:/i.test(line));
     const setting: SimulatedSetting = !labelled
       ? "ONLY_SEGMENT_PAIRS"
-      : instructed
+      : instructed === "guided"
         ? "FULL_INFORMATION"
-        : "SEGMENT_PAIRS_AND_LABELS";
+        : instructed === "general"
+          ? "GENERAL_INSTRUCTION"
+          : "SEGMENT_PAIRS_AND_LABELS";
     const rates = SimulatedProvider.rates(this.settings, shots, setting);
 
     const recalls = this.settings.behaviour === "recall";
@@ -140,7 +154,11 @@ export class SimulatedProvider implements ModelProvider {
   }
 }
 
-export type SimulatedSetting = "FULL_INFORMATION" | "SEGMENT_PAIRS_AND_LABELS" | "ONLY_SEGMENT_PAIRS";
+export type SimulatedSetting =
+  | "FULL_INFORMATION"
+  | "SEGMENT_PAIRS_AND_LABELS"
+  | "ONLY_SEGMENT_PAIRS"
+  | "GENERAL_INSTRUCTION";
 
 /** A demonstration's or the instance's block: it holds a field line of the templates ("Text:", "Label:", ...). */
 function isItemBlock(block: string): boolean {

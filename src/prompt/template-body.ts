@@ -96,6 +96,20 @@ export const DEFAULT_TEMPLATES: Record<string, TemplateBody> = {
     ...TEXT_PAIRS_ONLY,
     separator: SEPARATOR,
   },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.GENERAL_INSTRUCTION)]: {
+    instruction:
+      "Finish Sentence 2 based on Sentence 1, such that the following label shows the logical relationship " +
+      "between Sentence 1 and Sentence 2. Answer with Sentence 2 only.",
+    ...NLI_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.GENERAL_INSTRUCTION)]: {
+    instruction:
+      "Finish the second piece based on the first piece, such that these two pieces become a single instance " +
+      "with the following label. Answer with the second piece only.",
+    ...TEXT_WITH_LABELS,
+    separator: SEPARATOR,
+  },
   [templateKey(RunKind.PERFORMANCE, TaskKind.NLI, null)]: {
     instruction: "Decide whether Sentence 1 entails Sentence 2. Answer with exactly one label: {{labels}}.",
     demonstration: "Sentence 1: {{text}}\nSentence 2: {{secondText}}\nLabel: {{label}}",
@@ -131,7 +145,9 @@ const TEXT_FIELDS = {
  * Version 2 of the memorization templates: the guided instruction of Golchin & Surdeanu ("Time Travel in
  * LLMs") as the study used it, in the user message under an `INSTRUCTION:` header, with its emphasis (EXACTLY,
  * ONLY) kept. The three settings differ only in what the paper says: setting 2 drops the instruction, setting 3
- * the labels too. No setting gets an output-format cue ("Answer with ... only") the others lack.
+ * the labels too. No setting gets an output-format cue ("Answer with ... only") the others lack. The general
+ * instruction (the control) is Time Travel's own (`general_instructions.py`), word for word, in the same place
+ * and with the same fields as full information: only the naming of dataset and split differs.
  */
 export const GUIDED_TEMPLATES: Record<string, TemplateBody> = {
   [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.FULL_INFORMATION)]: {
@@ -170,6 +186,22 @@ export const GUIDED_TEMPLATES: Record<string, TemplateBody> = {
   [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.ONLY_SEGMENT_PAIRS)]: {
     instruction: null,
     ...TEXT_FIELDS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.NLI, MemorizationSetting.GENERAL_INSTRUCTION)]: {
+    instruction:
+      "INSTRUCTION:\nFinish SENTENCE 2 based on SENTENCE 1, such that the following LABEL shows the logical " +
+      "relationship between SENTENCE 1 and SENTENCE 2.",
+    instructionPlacement: "user",
+    ...NLI_FIELDS_WITH_LABELS,
+    separator: SEPARATOR,
+  },
+  [templateKey(RunKind.MEMORIZATION, TaskKind.CLASSIFICATION, MemorizationSetting.GENERAL_INSTRUCTION)]: {
+    instruction:
+      "INSTRUCTION:\nFinish the SECOND PIECE based on the FIRST PIECE, such that these two pieces become a " +
+      "single instance with the following LABEL.",
+    instructionPlacement: "user",
+    ...TEXT_FIELDS_WITH_LABELS,
     separator: SEPARATOR,
   },
 };

@@ -4,22 +4,35 @@ export enum RunKind {
   PERFORMANCE = "PERFORMANCE",
 }
 
-/** How much a memorization prompt contains (the study's three settings). */
+/**
+ * How much a memorization prompt contains: the study's three settings, and the general instruction, a control
+ * (Time Travel's Algorithm 1: the same task and fields as full information, without naming dataset or split).
+ */
 export enum MemorizationSetting {
   FULL_INFORMATION = "FULL_INFORMATION",
   SEGMENT_PAIRS_AND_LABELS = "SEGMENT_PAIRS_AND_LABELS",
   ONLY_SEGMENT_PAIRS = "ONLY_SEGMENT_PAIRS",
+  GENERAL_INSTRUCTION = "GENERAL_INSTRUCTION",
 }
 
-/** The settings in the study's order (most information first): tables and figures list them so. */
+/** The settings in the study's order (most information first, the control last): tables and figures list them so. */
 export const SETTING_ORDER: readonly MemorizationSetting[] = [
   MemorizationSetting.FULL_INFORMATION,
   MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
   MemorizationSetting.ONLY_SEGMENT_PAIRS,
+  MemorizationSetting.GENERAL_INSTRUCTION,
 ];
 
+/** The settings a study runs unless told otherwise: every one, the control included. */
+export const DEFAULT_SETTINGS: readonly MemorizationSetting[] = SETTING_ORDER;
+
 /** The settings as the command line spells them. */
-export const SETTING_NAMES = ["full-information", "segment-pairs-and-labels", "only-segment-pairs"] as const;
+export const SETTING_NAMES = [
+  "full-information",
+  "segment-pairs-and-labels",
+  "only-segment-pairs",
+  "general-instruction",
+] as const;
 
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -27,6 +40,7 @@ const SETTING_BY_NAME: Record<SettingName, MemorizationSetting> = {
   "full-information": MemorizationSetting.FULL_INFORMATION,
   "segment-pairs-and-labels": MemorizationSetting.SEGMENT_PAIRS_AND_LABELS,
   "only-segment-pairs": MemorizationSetting.ONLY_SEGMENT_PAIRS,
+  "general-instruction": MemorizationSetting.GENERAL_INSTRUCTION,
 };
 
 /** A setting from its command-line spelling or its API name; null when it is neither. */

@@ -77,16 +77,16 @@ describe("memicl experiment --wait and the run commands", () => {
       ["experiment", "--sample", sampleId, "--provider", "slow", "--model", "m", "--kinds", "memorization"],
       env,
     );
-    const experimentId = /experiment ([0-9a-f-]{36}): 3 runs/.exec(queued.stdout)![1];
+    const experimentId = /experiment ([0-9a-f-]{36}): 4 runs/.exec(queued.stdout)![1];
 
     const cancelled = await runCli(["cancel", experimentId], env);
     expect(cancelled.code).toBe(0);
-    expect(cancelled.stdout).toMatch(new RegExp(`experiment ${experimentId} \\(3 runs\\): cancelled`));
-    expect(cancelled.stdout.match(/ CANCELLED: /g)).toHaveLength(3);
+    expect(cancelled.stdout).toMatch(new RegExp(`experiment ${experimentId} \\(4 runs\\): cancelled`));
+    expect(cancelled.stdout.match(/ CANCELLED: /g)).toHaveLength(4);
 
     const resumed = await runCli(["resume", experimentId], env);
     expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toMatch(/resumed; items queued again: 18$/m);
+    expect(resumed.stdout).toMatch(/resumed; items queued again: 24$/m);
     const retried = await runCli(["retry-failed", experimentId], env);
     expect(retried.code).toBe(0);
 
@@ -97,10 +97,10 @@ describe("memicl experiment --wait and the run commands", () => {
     expect((await runCli(["cancel", experimentId], env)).code).toBe(0);
     const dry = await runCli(["delete", "experiment", experimentId, "--dry-run"], env);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/would delete experiment .*: 1 experiments, 3 runs, 18 completions/);
+    expect(dry.stdout).toMatch(/would delete experiment .*: 1 experiments, 4 runs, 24 completions/);
     const deleted = await runCli(["delete", "experiment", experimentId], env);
     expect(deleted.code).toBe(0);
-    expect(deleted.stdout).toMatch(/deleted experiment .*3 runs/);
+    expect(deleted.stdout).toMatch(/deleted experiment .*4 runs/);
     const wrong = await runCli(["delete", "run", experimentId], env);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/kind: experiment, sample or dataset, not "run"/);

@@ -104,7 +104,7 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
 
     const listed = await runCli(["experiments"], { DATABASE_URL: api.database.url });
     expect(listed.stdout).toMatch(
-      new RegExp(`${experimentId}  done  sim/m .* 4 runs \\(SUCCEEDED 4\\)  24/24 done, 0 failed`),
+      new RegExp(`${experimentId}  done  sim/m .* 5 runs \\(SUCCEEDED 5\\)  30/30 done, 0 failed`),
     );
 
     const dry = await api.gql(DELETE("deleteExperiment"), { input: { id: experimentId, dryRun: true } });
@@ -116,9 +116,9 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
         instances: 0,
         samples: 0,
         experiments: 1,
-        runs: 4,
-        completions: 24,
-        judgments: 18,
+        runs: 5,
+        completions: 30,
+        judgments: 24,
         queuedJobs: 0,
       },
     });
@@ -129,7 +129,7 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
     const deleted = await api.gql(DELETE("deleteExperiment"), { input: { id: experimentId } });
     expect(deleted.data!.deleteExperiment).toMatchObject({
       deleted: true,
-      counts: { runs: 4, completions: 24 },
+      counts: { runs: 5, completions: 30 },
     });
     const gone = await api.gql(`query($id: ID!) { experiment(id: $id) { id } }`, { id: experimentId });
     expect(gone.errors?.[0].extensions?.code).toBe("NOT_FOUND");

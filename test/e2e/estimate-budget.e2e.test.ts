@@ -24,24 +24,24 @@ describe("the work one request's estimates may do", () => {
     const response = await api.gql(ESTIMATE, { input: { sampleIds: [sampleId] } });
     expect(response.errors?.[0]).toMatchObject({
       message: expect.stringMatching(
-        /would render 160 prompts \(8 cells\) and the request may render 100 more/,
+        /would render 200 prompts \(10 cells\) and the request may render 100 more/,
       ),
       extensions: { code: "BAD_USER_INPUT" },
     });
   });
 
   it("shares the budget among a request's aliases", async () => {
-    // Memorization at k = 0 only: 3 cells, 60 prompts each time.
+    // Memorization at k = 0 only: 4 cells (three settings and the control), 80 prompts each time.
     const input = { sampleIds: [sampleId], kinds: ["MEMORIZATION"], shots: [0] };
     const one = await api.gql(ESTIMATE, { input });
-    expect(one.data?.estimateGrid.calls).toBe(60);
+    expect(one.data?.estimateGrid.calls).toBe(80);
     const two = await api.gql(
       `query($input: EstimateGridInput!) { a: estimateGrid(input: $input) { calls } b: estimateGrid(input: $input) { calls } }`,
       { input },
     );
     expect(two.errors).toHaveLength(1);
     expect(two.errors?.[0].message).toMatch(
-      /would render 60 prompts \(3 cells\) and the request may render 40 more/,
+      /would render 80 prompts \(4 cells\) and the request may render 20 more/,
     );
   });
 });

@@ -183,7 +183,7 @@ describeWithSharedData("the README's examples, as written", () => {
           expect(result.output).toContain(`sample ${ids.sample}`);
         if (filled.startsWith("memicl experiment")) {
           // The study's whole grid on the simulated model; the report and export below read it.
-          expect(result.output).toMatch(/finished: 20 runs succeeded, 0 did not/);
+          expect(result.output).toMatch(/finished: 25 runs succeeded, 0 did not/);
           ids.experiment = /queued experiment ([0-9a-f-]{36})/.exec(result.output)![1];
         }
       }

@@ -108,7 +108,17 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     });
     const started = await api.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
-      { input: { name: "study", sampleIds: [sampleId], provider: "sim", model: "m", performanceRepeats: 2 } },
+      {
+        input: {
+          name: "study",
+          sampleIds: [sampleId],
+          provider: "sim",
+          model: "m",
+          performanceRepeats: 2,
+          // The paper's three settings: the counts below are theirs (the control has tests of its own).
+          settings: ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS"],
+        },
+      },
     );
     experimentId = started.data!.startExperiment.experiment.id;
     for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 60_000);

@@ -238,7 +238,7 @@ describe("run management from the command line", () => {
       env,
     );
     expect(queued.code).toBe(0);
-    expect(queued.stdout).toMatch(/^queued experiment [0-9a-f-]{36}: 4 runs, 24 completions$/m);
+    expect(queued.stdout).toMatch(/^queued experiment [0-9a-f-]{36}: 5 runs, 28 completions$/m);
     expect(queued.stdout).toMatch(
       /^warning: no memicl serve or memicl worker is running on this database: nothing will work on it until one starts$/m,
     );

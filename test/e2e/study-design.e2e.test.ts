@@ -348,10 +348,10 @@ describe.each(BACKENDS)("study design over GraphQL (%s database)", (backend) => 
       },
     );
     const estimate = response.data?.estimateGrid;
-    // 3 k values x (3 memorization settings + 1 performance run)
-    expect(estimate.rows).toHaveLength(12);
-    expect(estimate.calls).toBe(3 * (3 * 30 + 30 * 3));
-    expect(estimate.maxOutputTokens).toBe(3 * (3 * 30 * 100 + 30 * 3 * 10));
+    // 3 k values x (4 memorization settings, the control included, + 1 performance run)
+    expect(estimate.rows).toHaveLength(15);
+    expect(estimate.calls).toBe(3 * (4 * 30 + 30 * 3));
+    expect(estimate.maxOutputTokens).toBe(3 * (4 * 30 * 100 + 30 * 3 * 10));
     const k45 = estimate.rows.find(
       (row: any) => row.kind === "MEMORIZATION" && row.setting === "FULL_INFORMATION" && row.shots === 45,
     );

@@ -1,6 +1,7 @@
 import { toCsv } from "../../web/src/csv";
 import { wordDiff } from "../../web/src/diff";
 import {
+  floorPoints,
   headline,
   memorizationPoints,
   performancePoints,
@@ -66,6 +67,44 @@ describe("the dashboard's figure data", () => {
       { ...rate("s9", "ONLY_SEGMENT_PAIRS", 0, 0.5), dataset: "trec" },
     ],
     memorizationExactOnly: [rate(null, "FULL_INFORMATION", 0, 0.1)],
+    noMemoryFloor: [
+      {
+        sampleId: "s1",
+        dataset: "rte",
+        setting: "FULL_INFORMATION",
+        shots: 0,
+        instances: 10,
+        floorInstances: 1,
+        aboveFloor: 0,
+      },
+      {
+        sampleId: "s2",
+        dataset: "rte",
+        setting: "FULL_INFORMATION",
+        shots: 0,
+        instances: 10,
+        floorInstances: 3,
+        aboveFloor: 0,
+      },
+      {
+        sampleId: "s1",
+        dataset: "rte",
+        setting: "FULL_INFORMATION",
+        shots: 25,
+        instances: 0,
+        floorInstances: 0,
+        aboveFloor: 0,
+      },
+      {
+        sampleId: "s9",
+        dataset: "trec",
+        setting: "ONLY_SEGMENT_PAIRS",
+        shots: 0,
+        instances: 4,
+        floorInstances: 4,
+        aboveFloor: 0,
+      },
+    ],
     performance: [
       {
         sampleId: null,
@@ -108,6 +147,10 @@ describe("the dashboard's figure data", () => {
       ["exact only", "S1", 0, 0.1],
     ]);
     expect(performancePoints(report, "rte")).toMatchObject([{ meanAccuracy: 0.95, sdLow: 0.85, sdHigh: 1 }]);
+    // The floor pools a dataset's samples and settings at each k; a k with no judged instance has no point.
+    expect(floorPoints(report, "rte")).toEqual([
+      { measure: "exact + near-exact", shots: 0, rate: 0.2, label: "floor" },
+    ]);
     expect(transitionCells(report, "rte")).toMatchObject([
       { from: "k=0", to: "k=25", text: "–", rate: null },
     ]);

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { PromptContext, PromptItem, renderPrompt } from "../../src/prompt/rendering";
 import {
   checkTemplateBody,
@@ -7,6 +8,7 @@ import {
   TemplateBody,
 } from "../../src/prompt/template-body";
 import { RunKind } from "../../src/study/settings";
+import { describeWithSharedData, sharedFile } from "../support/shared-data";
 
 const NLI_ITEMS: PromptItem[] = [
   {
@@ -121,6 +123,40 @@ describe("the guided templates (memorization, version 2)", () => {
         full.query.replace("LABEL: {{label}}\n", "").replace("\nLABEL: {{label}}", ""),
       );
     }
+  });
+});
+
+describe("the general instruction (the control)", () => {
+  it("is the full-information template with the instruction alone changed, naming neither dataset nor split", () => {
+    for (const templates of [DEFAULT_TEMPLATES, GUIDED_TEMPLATES])
+      for (const task of ["NLI", "CLASSIFICATION"]) {
+        const full = templates[`memorization/FULL_INFORMATION/${task}`];
+        const general = templates[`memorization/GENERAL_INSTRUCTION/${task}`];
+        expect({ ...general, instruction: null }).toEqual({ ...full, instruction: null });
+        expect(general.instruction).not.toMatch(/dataset|split/i);
+        expect(general.instruction).toMatch(/LABEL/i);
+      }
+  });
+});
+
+describeWithSharedData("the general instruction against Time Travel's own", () => {
+  const source = fs.readFileSync(
+    sharedFile("method-reference", "time-travel", "general_instructions.py"),
+    "utf8",
+  );
+  /** The INSTRUCTION block of one of the method's prompts (its `"nli"` or `"cls"` entry). */
+  const instructionOf = (kind: string) => {
+    const start = source.indexOf(`"${kind}": """`);
+    const block = source.slice(start + kind.length + 7);
+    return block.slice(0, block.indexOf("\n\n"));
+  };
+
+  it.each([
+    ["nli", "NLI"],
+    ["cls", "CLASSIFICATION"],
+  ])("%s: version 2 says what general_instructions.py says, word for word", (kind, task) => {
+    const ours = GUIDED_TEMPLATES[`memorization/GENERAL_INSTRUCTION/${task}`].instruction;
+    expect(ours).toBe(instructionOf(kind));
   });
 });
 

@@ -40,7 +40,12 @@ function settings(overrides: Partial<SimulationSettings>): SimulationSettings {
     nearExactShare: 0.5,
     accuracyWhenMemorized: 0.9,
     accuracyOtherwise: 0.5,
-    settingShift: { FULL_INFORMATION: 0, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: 0 },
+    settingShift: {
+      FULL_INFORMATION: 0,
+      SEGMENT_PAIRS_AND_LABELS: 0,
+      ONLY_SEGMENT_PAIRS: 0,
+      GENERAL_INSTRUCTION: 0,
+    },
     behaviour: "recall",
     constantAnswer: "?",
     seed: 1,
@@ -64,6 +69,12 @@ function memorizationPrompt(i: number, shots: number, setting: SimulatedSetting)
     messages.push({
       role: "system",
       content: "You are given Sentence 1 from the train split of the RTE dataset. Finish Sentence 2.",
+    });
+  if (setting === "GENERAL_INSTRUCTION")
+    messages.push({
+      role: "system",
+      content:
+        "Finish Sentence 2 based on Sentence 1, such that the following label shows their relationship.",
     });
   messages.push({ role: "user", content: [...demonstrations, item(i, true)].join("\n\n") });
   return messages;
@@ -97,12 +108,22 @@ async function memorizedIn(provider: SimulatedProvider, shots: number, setting: 
   return memorized;
 }
 
-const SETTINGS: SimulatedSetting[] = ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS"];
+const SETTINGS: SimulatedSetting[] = [
+  "FULL_INFORMATION",
+  "SEGMENT_PAIRS_AND_LABELS",
+  "ONLY_SEGMENT_PAIRS",
+  "GENERAL_INSTRUCTION",
+];
 const SHOTS = [0, 25, 50];
-const SHIFT = { FULL_INFORMATION: 0.15, SEGMENT_PAIRS_AND_LABELS: 0, ONLY_SEGMENT_PAIRS: -0.05 };
+const SHIFT = {
+  FULL_INFORMATION: 0.15,
+  SEGMENT_PAIRS_AND_LABELS: 0,
+  ONLY_SEGMENT_PAIRS: -0.05,
+  GENERAL_INSTRUCTION: -0.1,
+};
 
 describe("the simulated model", () => {
-  it("counts demonstrations, not the instruction, and tells the three settings apart", async () => {
+  it("counts demonstrations, not the instruction, and tells the four settings apart", async () => {
     const provider = new SimulatedProvider(
       "sim",
       settings({ memorizedAtZeroShot: 0, memorizedAtManyShots: 0 }),
@@ -120,6 +141,7 @@ describe("the simulated model", () => {
             FULL_INFORMATION: 0,
             SEGMENT_PAIRS_AND_LABELS: 0,
             ONLY_SEGMENT_PAIRS: 0,
+            GENERAL_INSTRUCTION: 0,
             [setting]: 1,
           },
         }),

@@ -6,11 +6,13 @@ export const SETTING_LABELS: Record<string, string> = {
   FULL_INFORMATION: "Setting 1: full information",
   SEGMENT_PAIRS_AND_LABELS: "Setting 2: segment pairs + labels",
   ONLY_SEGMENT_PAIRS: "Setting 3: segment pairs only",
+  GENERAL_INSTRUCTION: "Control: general instruction",
 };
 export const SETTING_SHORT: Record<string, string> = {
   FULL_INFORMATION: "S1",
   SEGMENT_PAIRS_AND_LABELS: "S2",
   ONLY_SEGMENT_PAIRS: "S3",
+  GENERAL_INSTRUCTION: "GI",
 };
 export const SETTINGS = Object.keys(SETTING_LABELS);
 
@@ -78,6 +80,29 @@ export function memorizationPoints(report: Report, dataset: string) {
       memorized: row.memorized,
       n: row.n,
       sampleSeed: row.sampleSeed,
+    }));
+}
+
+/**
+ * The no-memory floor vs k (a control): the share of judged instances an answer without memory gets exact or
+ * near-exact, over the dataset's samples and settings at each k.
+ */
+export function floorPoints(report: Report, dataset: string) {
+  const byShots = new Map<number, { floor: number; instances: number }>();
+  for (const row of report.noMemoryFloor.filter((floor) => floor.dataset === dataset)) {
+    const entry = byShots.get(row.shots) ?? { floor: 0, instances: 0 };
+    entry.floor += row.floorInstances;
+    entry.instances += row.instances;
+    byShots.set(row.shots, entry);
+  }
+  return [...byShots]
+    .filter(([, entry]) => entry.instances > 0)
+    .sort(([a], [b]) => a - b)
+    .map(([shots, entry]) => ({
+      measure: MEASURE_LABELS.both,
+      shots,
+      rate: entry.floor / entry.instances,
+      label: "floor",
     }));
 }
 

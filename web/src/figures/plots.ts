@@ -1,6 +1,7 @@
 import * as Plot from "@observablehq/plot";
 import {
   correlationRows,
+  floorPoints,
   MEASURE_LABELS,
   memorizationPoints,
   memorizedVsNotPoints,
@@ -26,13 +27,17 @@ export interface FigureSpec {
 
 const settingColor = {
   domain: Object.values(SETTING_LABELS),
-  range: PALETTE.slice(0, 3),
+  range: PALETTE.slice(0, 4),
   legend: true,
 };
-const settingSymbol = { domain: Object.values(SETTING_LABELS), range: ["circle", "triangle", "square"] };
+const settingSymbol = {
+  domain: Object.values(SETTING_LABELS),
+  range: ["circle", "triangle", "square", "diamond"],
+};
 
 export function figuresOf(report: Report, dataset: string): FigureSpec[] {
   const memorization = memorizationPoints(report, dataset);
+  const floor = floorPoints(report, dataset);
   const performance = performancePoints(report, dataset);
   const groups = memorizedVsNotPoints(report, dataset);
   const transitions = transitionCells(report, dataset);
@@ -42,7 +47,8 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
       title: "Memorization rate vs k",
       caption:
         "Share of judged completions that are exact or near-exact (left) and exact only (right), per setting, " +
-        "with 95% intervals.",
+        "with 95% intervals. The dashed grey line is the no-memory floor (a control): the share an answer " +
+        "without memory (the input copied, a constant) gets exact or near-exact.",
       rows: memorization,
       render: (width) =>
         Plot.plot({
@@ -56,6 +62,14 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
           symbol: settingSymbol,
           marks: [
             Plot.frame({ stroke: "#ddd" }),
+            Plot.line(floor, {
+              x: "shots",
+              y: "rate",
+              fx: "measure",
+              stroke: "#888",
+              strokeDasharray: "4 3",
+              className: "floor",
+            }),
             Plot.ruleX(memorization, {
               x: "shots",
               y1: "ciLow",
