@@ -63,6 +63,8 @@ const simulation = z.object({
    */
   behaviour: z.enum(["recall", "copy-input", "constant"]).default("recall"),
   constantAnswer: z.string().max(1000).default("?"),
+  /** Datasets (by name) the model was never trained on, as a control dataset is: it remembers nothing of them. */
+  unseenDatasets: z.array(z.string().max(200)).max(100).default([]),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),

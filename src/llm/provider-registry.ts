@@ -79,7 +79,11 @@ export class ProviderRegistry {
       );
     const provider =
       config.type === "simulated"
-        ? new SimulatedProvider(name, config.simulation, databaseKnowledge(this.dataSource))
+        ? new SimulatedProvider(
+            name,
+            config.simulation,
+            databaseKnowledge(this.dataSource, config.simulation.unseenDatasets),
+          )
         : new OpenAiProvider(config);
     const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config) };
     this.handles.set(name, handle);

@@ -9,7 +9,9 @@ export interface SimulationKnowledge {
   /** The true continuation of an instance under test, found by its initial segment. */
   continuationOf(initialSegment: string): Promise<string | null>;
   /** The label of an instance under test and the labels of its dataset, found by its text. */
-  labelOf(text: string): Promise<{ label: string; labels: string[]; initialSegment: string } | null>;
+  labelOf(
+    text: string,
+  ): Promise<{ label: string; labels: string[]; initialSegment: string; seen?: boolean } | null>;
 }
 
 export const SIMULATION_VERSION = "memicl-simulation-2";
@@ -143,6 +145,7 @@ export class SimulatedProvider implements ModelProvider {
       // The same draw as for its memorization prompt: what the model reproduces, it also classifies better.
       const remembered =
         recalls &&
+        known.seen !== false &&
         this.draw("memorized", known.initialSegment) <
           SimulatedProvider.rates(this.settings, shots).memorized;
       const accuracy = remembered ? this.settings.accuracyWhenMemorized : this.settings.accuracyOtherwise;

@@ -48,6 +48,7 @@ function settings(overrides: Partial<SimulationSettings>): SimulationSettings {
     },
     behaviour: "recall",
     constantAnswer: "?",
+    unseenDatasets: [],
     seed: 1,
     latencyMs: 0,
     ...overrides,
