@@ -12,6 +12,7 @@ import { MetricRows1764453600000 } from "./1764453600000-MetricRows";
 import { RateLimitWaits1764457200000 } from "./1764457200000-RateLimitWaits";
 import { ProviderCallSlots1764460800000 } from "./1764460800000-ProviderCallSlots";
 import { GeneralInstruction1764464400000 } from "./1764464400000-GeneralInstruction";
+import { ControlDatasets1764468000000 } from "./1764468000000-ControlDatasets";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -30,4 +31,5 @@ export const MIGRATIONS: Function[] = [
   RateLimitWaits1764457200000,
   ProviderCallSlots1764460800000,
   GeneralInstruction1764464400000,
+  ControlDatasets1764468000000,
 ];

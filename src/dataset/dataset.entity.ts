@@ -1,5 +1,13 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from "typeorm";
 import { TaskKind } from "../study/task";
 
 @ObjectType({ description: "A label of a dataset and the words that stand for it in prompts." })
@@ -40,6 +48,17 @@ export class Dataset {
   @Column({ name: "label_verbalizers", type: "jsonb", default: () => "'[]'" })
   @Field(() => [LabelVerbalizer])
   labelVerbalizers: LabelVerbalizer[];
+
+  /**
+   * The dataset this one is a control of: data the model cannot have memorized (published after its cutoff, or
+   * never published), run on the same grid; the report sets each rate of that dataset against this one's.
+   */
+  @Column({ name: "control_of_id", type: "uuid", nullable: true })
+  controlOfId: string | null;
+
+  @ManyToOne(() => Dataset, { nullable: true, onDelete: "SET NULL" })
+  @JoinColumn({ name: "control_of_id" })
+  controlOf?: Dataset | null;
 
   @Column({ name: "instance_count", type: "int", default: 0 })
   @Field(() => Int, { description: "Instances across all splits." })

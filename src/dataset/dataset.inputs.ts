@@ -163,4 +163,14 @@ export class UpdateDatasetInput {
   @ArrayMaxSize(1000)
   @ValidateNested({ each: true })
   labelVerbalizers?: LabelVerbalizerInput[];
+
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "Marks this dataset as the control of another (data the model cannot have memorized: published after its " +
+      "cutoff, or never published); the report then sets each rate of that dataset against this one's. Null " +
+      "clears it.",
+  })
+  @IsOptional()
+  controlOf?: string | null;
 }

@@ -74,12 +74,24 @@ export class DatasetResolver {
     return loaders.labelCounts.load(dataset);
   }
 
-  @Mutation(() => Dataset, { description: "Sets how prompts name the dataset and its labels (verbalizers)." })
+  @Mutation(() => Dataset, {
+    description:
+      "Sets how prompts name the dataset and its labels (verbalizers), and which dataset it is the control of.",
+  })
   updateDataset(@Arg("input") input: UpdateDatasetInput, @Ctx() { services }: Context) {
     return services.datasets.update(input.id, {
       promptName: input.promptName,
       labelVerbalizers: input.labelVerbalizers,
+      controlOf: input.controlOf,
     });
+  }
+
+  @FieldResolver(() => Dataset, {
+    nullable: true,
+    description: "The dataset this one is the control of, if any.",
+  })
+  async controlOf(@Root() dataset: Dataset, @Ctx() { loaders }: Context): Promise<Dataset | null> {
+    return dataset.controlOfId ? loaders.dataset.load(dataset.controlOfId) : null;
   }
 
   @FieldResolver(() => [DatasetSource], { description: "The files imported into this dataset." })

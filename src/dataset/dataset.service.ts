@@ -80,9 +80,11 @@ export class DatasetService {
   /** Sets how prompts name the dataset and its labels. Prompts rendered before keep what they showed. */
   async update(
     id: string,
-    changes: { promptName?: string | null; labelVerbalizers?: LabelVerbalizer[] },
+    changes: { promptName?: string | null; labelVerbalizers?: LabelVerbalizer[]; controlOf?: string | null },
   ): Promise<Dataset> {
     const dataset = await this.get(id);
+    if (changes.controlOf !== undefined)
+      dataset.controlOfId = await this.checkedControlOf(dataset, changes.controlOf);
     if (changes.promptName !== undefined) dataset.promptName = changes.promptName?.trim() || null;
     if (changes.labelVerbalizers) {
       const known = new Map(dataset.labelVerbalizers.map((entry) => [entry.label, entry.verbalizer]));
@@ -111,9 +113,41 @@ export class DatasetService {
     await this.dataSource.manager.update(
       Dataset,
       { id },
-      { promptName: dataset.promptName, labelVerbalizers: dataset.labelVerbalizers },
+      {
+        promptName: dataset.promptName,
+        labelVerbalizers: dataset.labelVerbalizers,
+        controlOfId: dataset.controlOfId,
+      },
     );
     return this.get(id);
+  }
+
+  /** The dataset `dataset` may be the control of (its id), or why not: one level, the same kind of task. */
+  private async checkedControlOf(dataset: Dataset, targetId: string | null): Promise<string | null> {
+    if (targetId === null) return null;
+    const field = { field: "controlOf" };
+    if (targetId === dataset.id) throw new BadInputError("a dataset cannot be its own control", field);
+    const target = await this.get(targetId);
+    if (target.taskKind !== dataset.taskKind)
+      throw new BadInputError(
+        `"${dataset.name}" (${dataset.taskKind}) cannot be the control of "${target.name}" (${target.taskKind}): the grid needs the same kind of task`,
+        field,
+      );
+    if (target.controlOfId)
+      throw new BadInputError(
+        `"${target.name}" is itself a control; a control's target must not be one`,
+        field,
+      );
+    const [controlled] = await this.dataSource.query(
+      "SELECT name FROM dataset WHERE control_of_id = $1 LIMIT 1",
+      [dataset.id],
+    );
+    if (controlled)
+      throw new BadInputError(
+        `"${dataset.name}" has a control of its own ("${controlled.name}"); it cannot also be a control`,
+        field,
+      );
+    return target.id;
   }
 
   async sourcesByDatasetIds(ids: readonly string[]): Promise<DatasetSource[][]> {

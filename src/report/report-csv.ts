@@ -165,6 +165,24 @@ export function reportCsv(report: StudyReport): string {
       aboveFloorCiLow: row.aboveFloorCiLow,
       aboveFloorCiHigh: row.aboveFloorCiHigh,
     });
+  for (const row of report.versusControl ?? [])
+    push("control_dataset", row, `control=${row.controlDataset}`, {
+      instances: row.instances,
+      memorized: row.memorized,
+      rate: row.rate,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+      controlInstances: row.controlInstances,
+      controlMemorized: row.controlMemorized,
+      controlRate: row.controlRate,
+      controlCiLow: row.controlCiLow,
+      controlCiHigh: row.controlCiHigh,
+      difference: row.difference,
+      differenceCiLow: row.differenceCiLow,
+      differenceCiHigh: row.differenceCiHigh,
+      fisherP: row.pValue,
+      fisherPHolm: row.pValueHolm ?? null,
+    });
   for (const row of report.performanceVsZeroShot ?? [])
     push("performance_vs_zero_shot", row, null, {
       pairs: row.pairs,

@@ -275,6 +275,22 @@ export function reportMarkdown(report: StudyReport): string {
         interval(row.aboveFloorCiLow, row.aboveFloorCiHigh),
       ]),
     ),
+    "## Control: each dataset against its control dataset (each instance once; Newcombe, Fisher)",
+    table(
+      ["dataset", "control", "setting", "k", "rate", "control rate", "difference", "95% CI", "p", "p (Holm)"],
+      (report.versusControl ?? []).map((row) => [
+        row.dataset,
+        row.controlDataset,
+        row.setting,
+        row.shots,
+        `${pct(row.rate)} (${row.memorized}/${row.instances})`,
+        `${pct(row.controlRate)} (${row.controlMemorized}/${row.controlInstances})`,
+        pct(row.difference),
+        interval(row.differenceCiLow, row.differenceCiHigh),
+        pValue(row.pValue),
+        pValue(row.pValueHolm ?? null),
+      ]),
+    ),
     "## Performance with k demonstrations against zero-shot, on the same instances (McNemar, raw p)",
     table(
       [

@@ -55,6 +55,9 @@ export class MetricScope implements MetricScopeValues {
 
   @Field(() => Int, { nullable: true, description: "The second k of a paired comparison or a transition." })
   otherShots: number | null;
+
+  @Field(() => String, { nullable: true, description: "The control dataset of a control comparison." })
+  otherDataset: string | null;
 }
 
 /** One number of an experiment's study report, flat, with its counts and the scope it covers. */

@@ -24,6 +24,8 @@ export interface MetricScope {
   /** The second cell of a paired comparison, or the larger k of a transition. */
   otherSetting: MemorizationSetting | null;
   otherShots: number | null;
+  /** The control dataset of a control comparison. */
+  otherDataset: string | null;
 }
 
 export interface MetricRow {
@@ -60,6 +62,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     judge: parts.judge ?? null,
     otherSetting: parts.otherSetting ?? null,
     otherShots: parts.otherShots ?? null,
+    otherDataset: parts.otherDataset ?? null,
   });
   const push = (
     name: string,
@@ -249,6 +252,38 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     });
   }
 
+  for (const row of report.versusControl ?? []) {
+    const scope = scopeOf({
+      sampleId: null,
+      sampleName: null,
+      sampleSeed: null,
+      dataset: row.dataset,
+      setting: row.setting,
+      shots: row.shots,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      judge: EFFECTIVE_JUDGE,
+      otherDataset: row.controlDataset,
+    });
+    push("control.dataset_rate", scope, row.rate, {
+      numerator: row.memorized,
+      denominator: row.instances,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+    push("control.control_rate", scope, row.controlRate, {
+      numerator: row.controlMemorized,
+      denominator: row.controlInstances,
+      ciLow: row.controlCiLow,
+      ciHigh: row.controlCiHigh,
+    });
+    push("control.difference", scope, row.difference, {
+      ciLow: row.differenceCiLow,
+      ciHigh: row.differenceCiHigh,
+    });
+    push("control.fisher_p", scope, row.pValue);
+    push("control.fisher_p_holm", scope, row.pValueHolm ?? null);
+  }
+
   for (const row of report.performanceVsZeroShot ?? []) {
     const scope = scopeOf({ ...row, otherShots: 0 });
     push("performance_vs_zero_shot.difference", scope, row.difference, { denominator: row.pairs });
@@ -350,6 +385,11 @@ export const METRIC_NAMES = [
   "memorization_non_trivial.trivial_left_out",
   "control.no_memory_floor",
   "control.memorized_above_floor",
+  "control.dataset_rate",
+  "control.control_rate",
+  "control.difference",
+  "control.fisher_p",
+  "control.fisher_p_holm",
   "performance_vs_zero_shot.difference",
   "performance_vs_zero_shot.mcnemar_p",
   "transition.near_exact_to_exact",

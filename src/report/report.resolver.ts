@@ -4,6 +4,7 @@ import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
 import {
   ContaminationRow,
+  ControlComparisonRow,
   CorrelationRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
@@ -93,6 +94,13 @@ export class ReportResolver {
   })
   noMemoryFloor(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.noMemoryFloor(experimentId);
+  }
+
+  @Query(() => [ControlComparisonRow], {
+    description: "Each memorization rate against its control dataset's, per dataset, setting and k.",
+  })
+  versusControl(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.versusControl(experimentId);
   }
 
   @Query(() => [ContaminationRow])

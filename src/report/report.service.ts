@@ -26,11 +26,13 @@ import {
   SampleInfo,
   settingComparisons,
   transitionRates,
+  versusControl,
   zeroVsK,
 } from "./analyses";
 import * as sql from "./report.sql";
 import {
   ContaminationRow,
+  ControlComparisonRow,
   CorrelationRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
@@ -99,7 +101,15 @@ class ExperimentData {
 
   samples(): Promise<Map<string, SampleInfo>> {
     this.samplesRead ??= this.dataSource.query(sql.samplesOfExperiment, [this.experimentId]).then(
-      (rows: { sample_id: string; sample_name: string | null; sample_seed: string; dataset: string }[]) =>
+      (
+        rows: {
+          sample_id: string;
+          sample_name: string | null;
+          sample_seed: string;
+          dataset: string;
+          control_of: string | null;
+        }[],
+      ) =>
         new Map(
           rows.map((row) => [
             row.sample_id,
@@ -108,6 +118,7 @@ class ExperimentData {
               sampleName: row.sample_name,
               sampleSeed: row.sample_seed,
               dataset: row.dataset,
+              controlOf: row.control_of,
             },
           ]),
         ),
@@ -314,6 +325,12 @@ export class ReportService {
     );
   }
 
+  async versusControl(experimentId: string): Promise<ControlComparisonRow[]> {
+    const data = await this.data(experimentId);
+    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
+    return versusControl(outcomes, samples);
+  }
+
   async noMemoryFloor(experimentId: string): Promise<NoMemoryFloorRow[]> {
     const data = await this.data(experimentId);
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
@@ -457,6 +474,7 @@ export class ReportService {
         samples,
         NO_MEMORY_FLOOR_VERSION,
       ),
+      versusControl: versusControl(outcomes, samples),
       performanceVsZeroShot: performanceVsZeroShot(instancePerformance, samples),
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,
@@ -477,7 +495,7 @@ export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
     slots.push({ get: () => row.pearsonPValue, set: (p) => (row.pearsonPValueHolm = p) });
     slots.push({ get: () => row.spearmanPValue, set: (p) => (row.spearmanPValueHolm = p) });
   }
-  for (const row of [...report.settingComparisons, ...report.zeroVsK])
+  for (const row of [...report.settingComparisons, ...report.zeroVsK, ...(report.versusControl ?? [])])
     slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
   const adjusted = holmAdjust(slots.map((slot) => slot.get()));
   slots.forEach((slot, index) => {
@@ -487,7 +505,8 @@ export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
   report.hypothesisTests = tests;
   report.multipleComparisons =
     `Holm's step-down adjustment over the ${tests} p-values of this report (memorized vs not: Fisher; ` +
-    "correlations: Pearson and Spearman; settings and zero- vs k-shot: McNemar), family-wise error rate 5%. " +
+    "correlations: Pearson and Spearman; settings and zero- vs k-shot: McNemar; against a control dataset: " +
+    "Fisher), family-wise error rate 5%. " +
     "Each adjusted value is in the *Holm field beside the raw p.";
   return report;
 }

@@ -5,10 +5,12 @@
 
 /** The samples of the experiment's runs, with their dataset. */
 export const samplesOfExperiment = `
-  SELECT DISTINCT s.id::text AS sample_id, s.name AS sample_name, s.seed::text AS sample_seed, d.name AS dataset
+  SELECT DISTINCT s.id::text AS sample_id, s.name AS sample_name, s.seed::text AS sample_seed, d.name AS dataset,
+         t.name AS control_of
   FROM run r
   JOIN sample s ON s.id = r.sample_id
   JOIN dataset d ON d.id = s.dataset_id
+  LEFT JOIN dataset t ON t.id = d.control_of_id
   WHERE r.experiment_id = $1`;
 
 /**

@@ -367,6 +367,77 @@ export class NonTrivialMemorizationRow extends SampleScoped {
 
 @ObjectType({
   description:
+    "A dataset's memorization against its control dataset's (data the model cannot have memorized, marked with " +
+    "updateDataset's controlOf), per setting and k run on both: each instance once (the majority of its " +
+    "completions), over every sample of each; the difference with Newcombe's interval, Fisher's exact test.",
+})
+export class ControlComparisonRow {
+  @Field()
+  dataset: string;
+
+  @Field({ description: "The control dataset." })
+  controlDataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Samples of the dataset in the experiment." })
+  samples: number;
+
+  @Field(() => Int, { description: "Samples of the control." })
+  controlSamples: number;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Int)
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+
+  @Field(() => Int)
+  controlInstances: number;
+
+  @Field(() => Int)
+  controlMemorized: number;
+
+  @Field(() => Float, { nullable: true })
+  controlRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  controlCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  controlCiHigh: number | null;
+
+  @Field(() => Float, { nullable: true, description: "rate - controlRate." })
+  difference: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  differenceCiHigh: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Fisher's exact test, two-sided, raw." })
+  pValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Holm-adjusted over the report's tests." })
+  pValueHolm?: number | null;
+}
+
+@ObjectType({
+  description:
     "The no-memory floor of one memorization cell (sample x setting x k), a control computed without a model: " +
     "each judged instance counts once (the majority of its completions); it is within the floor when an answer " +
     "a model without memory could give (its input copied whole, by sentence or by clause; the sample's most " +
@@ -754,6 +825,12 @@ export class StudyReport {
       "answer would score, and the rate memorized above it, per sample, setting and k.",
   })
   noMemoryFloor: NoMemoryFloorRow[];
+
+  @Field(() => [ControlComparisonRow], {
+    description:
+      "Each rate against its control dataset's (a control), per dataset, setting and k; empty without a control.",
+  })
+  versusControl: ControlComparisonRow[];
 
   @Field(() => [PerformanceComparisonRow], {
     description: "Performance at each k against k = 0 on the same instances (McNemar, raw p).",

@@ -3,6 +3,7 @@
 // table of the report; no I/O anywhere here.
 
 export * from "./contamination";
+export * from "./controls";
 export * from "./correlations";
 export * from "./floor";
 export * from "./memorization";

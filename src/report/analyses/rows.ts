@@ -7,6 +7,8 @@ export interface SampleInfo {
   sampleName: string | null;
   sampleSeed: string;
   dataset: string;
+  /** The dataset this sample's dataset is the control of (no memory of it expected), if any. */
+  controlOf?: string | null;
 }
 
 /** Verdict counts of one memorization cell (sample x setting x k), summed over its runs. */

@@ -1,0 +1,120 @@
+import { SimulatedProvider } from "../../src/llm/simulated-provider";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+const SIMULATION = {
+  memorizedAtZeroShot: 0.4,
+  memorizedAtManyShots: 0.8,
+  halfRiseShots: 5,
+  nearExactShare: 0,
+  seed: 3,
+  // The control's data came out after the model's cutoff: it remembers none of it.
+  unseenDatasets: ["fresh"],
+};
+
+const DATASET = `query($name: String!) { datasets(filter: { nameContains: $name }) { edges { node { id name controlOf { name } } } } }`;
+const UPDATE = `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name controlOf { name } } }`;
+
+/** A control dataset through the API: marked, checked, run on the same grid, and set against in the report. */
+describe("a control dataset (embedded database)", () => {
+  let api: TestServer;
+  const idOf = async (name: string) =>
+    (await api.gql(DATASET, { name })).data!.datasets.edges.find((edge: any) => edge.node.name === name).node
+      .id as string;
+
+  beforeAll(async () => {
+    api = await startTestServer("embedded", {
+      MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated", simulation: SIMULATION } }),
+      MEMICL_IN_PROCESS_WORKERS: "8",
+    });
+  });
+  afterAll(() => api?.close());
+
+  it("sets each rate against its control's, with the difference's interval, and refuses bad marks", async () => {
+    const shots = [0, 10];
+    const studied = await classificationSample(api, "studied", {
+      rows: 160,
+      instances: 60,
+      demonstrations: 10,
+      shots,
+    });
+    const control = await classificationSample(api, "fresh", {
+      rows: 160,
+      instances: 60,
+      demonstrations: 10,
+      shots,
+    });
+    const [studiedId, freshId] = [await idOf("studied"), await idOf("fresh")];
+
+    const marked = await api.gql(UPDATE, { input: { id: freshId, controlOf: studiedId } });
+    expect(marked.errors).toBeUndefined();
+    expect(marked.data!.updateDataset).toEqual({ name: "fresh", controlOf: { name: "studied" } });
+    for (const [input, message] of [
+      [{ id: freshId, controlOf: freshId }, /cannot be its own control/],
+      [{ id: studiedId, controlOf: freshId }, /"fresh" is itself a control/],
+      [{ id: freshId, controlOf: "00000000-0000-0000-0000-000000000000" }, /does not exist/],
+    ] as const) {
+      const refused = await api.gql(UPDATE, { input });
+      expect(refused.errors?.[0].message).toMatch(message);
+    }
+    // A refused change changed nothing.
+    expect((await api.gql(DATASET, { name: "fresh" })).data!.datasets.edges[0].node.controlOf).toEqual({
+      name: "studied",
+    });
+
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "with a control",
+          sampleIds: [studied, control],
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION", "GENERAL_INSTRUCTION"],
+          provider: "sim",
+          model: "m",
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const experimentId = started.data!.startExperiment.experiment.id;
+    const report = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) { versusControl { dataset controlDataset setting shots instances memorized rate controlInstances controlMemorized controlRate difference differenceCiLow differenceCiHigh pValue pValueHolm } } }`,
+      { id: experimentId },
+    );
+    expect(report.errors).toBeUndefined();
+    const rows = report.data!.studyReport.versusControl;
+    expect(
+      rows.map((row: any) => `${row.dataset}/${row.controlDataset}/${row.setting}/${row.shots}`),
+    ).toEqual([
+      "studied/fresh/FULL_INFORMATION/0",
+      "studied/fresh/FULL_INFORMATION/10",
+      "studied/fresh/GENERAL_INSTRUCTION/0",
+      "studied/fresh/GENERAL_INSTRUCTION/10",
+    ]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ instances: 60, controlInstances: 60, controlMemorized: 0, controlRate: 0 });
+      const configured = SimulatedProvider.rates(SIMULATION, row.shots).memorized;
+      // The configured difference (the control remembers nothing) lies inside the reported interval.
+      expect(row.differenceCiLow).toBeLessThanOrEqual(configured);
+      expect(row.differenceCiHigh).toBeGreaterThanOrEqual(configured);
+      expect(row.difference).toBeCloseTo(row.rate - row.controlRate, 12);
+      expect(row.pValue).toBeLessThan(0.001);
+      expect(row.pValueHolm).toBeGreaterThanOrEqual(row.pValue);
+    }
+
+    const metrics = await api.gql(
+      `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
+      { id: experimentId },
+    );
+    expect(metrics.errors).toBeUndefined();
+    expect(metrics.data!.metrics.edges).toHaveLength(4);
+    expect(metrics.data!.metrics.edges[0].node.scope).toMatchObject({
+      dataset: "studied",
+      otherDataset: "fresh",
+    });
+
+    const cleared = await api.gql(UPDATE, { input: { id: freshId, controlOf: null } });
+    expect(cleared.data!.updateDataset.controlOf).toBeNull();
+  }, 180_000);
+});
