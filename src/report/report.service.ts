@@ -146,19 +146,27 @@ class ExperimentData {
   }
 
   instances(): Promise<InstanceOutcome[]> {
-    this.instancesRead ??= this.dataSource
-      .query(sql.memorizationByInstance, [this.experimentId])
-      .then((rows: InstanceOutcomeRow[]) =>
-        rows.map((row) => ({
-          sampleId: row.sample_id,
-          setting: row.setting,
-          shots: row.shots,
-          sampledInstanceId: row.sampled_instance_id,
-          judged: row.judged,
-          exact: row.exact,
-          nearExact: row.near_exact,
-        })),
-      );
+    this.instancesRead ??= Promise.all([
+      this.dataSource.query(sql.memorizationByInstance, [this.experimentId]) as Promise<InstanceOutcomeRow[]>,
+      this.samples().then(
+        (samples) =>
+          this.dataSource.query(sql.instanceIdsOfSamples, [[...samples.keys()]]) as Promise<
+            { sampled_instance_id: string; instance_id: string }[]
+          >,
+      ),
+    ]).then(([rows, ids]) => {
+      const instanceOf = new Map(ids.map((row) => [row.sampled_instance_id, row.instance_id]));
+      return rows.map((row) => ({
+        sampleId: row.sample_id,
+        setting: row.setting,
+        shots: row.shots,
+        sampledInstanceId: row.sampled_instance_id,
+        instanceId: instanceOf.get(row.sampled_instance_id),
+        judged: row.judged,
+        exact: row.exact,
+        nearExact: row.near_exact,
+      }));
+    });
     return this.instancesRead;
   }
 
@@ -236,7 +244,7 @@ export class ReportService {
   ): Promise<MemorizationBreakdownRow[]> {
     const [cells, samples] = await Promise.all([data.cells(), data.samples()]);
     // Instance outcomes are read only when an instance can count more than once in a row (a cluster interval).
-    const instances = needsInstanceOutcomes(cells, groupBy) ? await data.instances() : null;
+    const instances = needsInstanceOutcomes(cells, groupBy, samples) ? await data.instances() : null;
     return breakdown(cells, samples, instances, filter, groupBy, measure);
   }
 

@@ -78,6 +78,12 @@ export const referencesOfSamples = `
   FROM sampled_instance
   WHERE sample_id = ANY($1::uuid[])`;
 
+/** The dataset instance of each sampled instance of some samples (`$1` = sample ids). */
+export const instanceIdsOfSamples = `
+  SELECT id::text AS sampled_instance_id, instance_id::text AS instance_id
+  FROM sampled_instance
+  WHERE sample_id = ANY($1::uuid[])`;
+
 /** What the no-memory floor reads of the sampled instances of some samples (`$1` = sample ids). */
 export const floorInputsOfSamples = `
   SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id,

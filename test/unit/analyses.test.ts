@@ -152,6 +152,29 @@ describe("breakdown", () => {
     ).toThrow(/needs instance outcomes/);
   });
 
+  it("counts a dataset instance two pooled samples drew once: one cluster, not two", () => {
+    const shared = (sampleId: string, withIds: boolean) =>
+      outcomes(sampleId, FULL, 0, "EEEIIIIIII").map((outcome, i) => ({
+        ...outcome,
+        instanceId: withIds ? `instance-${i}` : undefined,
+      }));
+    const both = [cell("s1", FULL, 0, 3, 0, 7), cell("s2", FULL, 0, 3, 0, 7)];
+    const pooled = (withIds: boolean) =>
+      breakdown(
+        both,
+        samples,
+        [...shared("s1", withIds), ...shared("s2", withIds)],
+        {},
+        [BreakdownGroup.DATASET, BreakdownGroup.SETTING, BreakdownGroup.SHOTS],
+        MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      )[0];
+    const once = pooled(true);
+    const twice = pooled(false);
+    expect(once).toMatchObject({ n: 20, memorized: 6, samples: 2, intervalMethod: "CLUSTER_BOOTSTRAP" });
+    // Ten instances, not twenty: the interval is as wide as one sample's ten clusters make it.
+    expect(once.ciHigh! - once.ciLow!).toBeGreaterThan(twice.ciHigh! - twice.ciLow! + 0.05);
+  });
+
   it("counts exact matches only when asked, and filters", () => {
     const rows = breakdown(
       cells,

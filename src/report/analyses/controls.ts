@@ -5,7 +5,7 @@ import { newcombeDifference, wilsonInterval } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
 import { MemorizationSetting } from "../../study/settings";
 import type { ControlComparisonRow } from "../report.types";
-import { bySetting, InstanceOutcome, instanceVerdict, isMemorized, SampleInfo } from "./rows";
+import { bySetting, InstanceOutcome, instanceKeyOf, instanceVerdict, isMemorized, SampleInfo } from "./rows";
 
 interface Tally {
   instances: number;
@@ -15,23 +15,43 @@ interface Tally {
 
 /**
  * Per dataset with a control in the experiment, setting and k run on both: the memorized share of the dataset's
- * instances and of its control's (each instance once, by the majority of its judged completions, over every
- * sample of each), their difference with Newcombe's interval, and Fisher's exact test (two-sided, raw).
+ * instances and of its control's (each dataset instance once, by the majority of its judged completions in
+ * every sample that drew it), their difference with Newcombe's interval, and Fisher's exact test (two-sided, raw).
  */
 export function versusControl(
   outcomes: readonly InstanceOutcome[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): ControlComparisonRow[] {
-  const tallies = new Map<string, Tally>();
+  // An instance two samples of a dataset drew counts once: its completions of both make its verdict.
+  const merged = new Map<string, InstanceOutcome & { dataset: string }>();
   for (const outcome of outcomes) {
     const info = samples.get(outcome.sampleId);
-    const verdict = instanceVerdict(outcome);
-    if (!info || !verdict) continue;
+    if (!info) continue;
+    const key = JSON.stringify([info.dataset, outcome.setting, outcome.shots, instanceKeyOf(outcome)]);
+    const seen = merged.get(key);
+    if (seen) {
+      seen.judged += outcome.judged;
+      seen.exact += outcome.exact;
+      seen.nearExact += outcome.nearExact;
+    } else merged.set(key, { ...outcome, dataset: info.dataset });
+  }
+  const tallies = new Map<string, Tally>();
+  const sampleSets = new Map<string, Set<string>>();
+  for (const outcome of outcomes) {
+    const info = samples.get(outcome.sampleId);
+    if (!info) continue;
     const key = JSON.stringify([info.dataset, outcome.setting, outcome.shots]);
-    const tally = tallies.get(key) ?? { instances: 0, memorized: 0, samples: new Set<string>() };
+    const set = sampleSets.get(key) ?? new Set<string>();
+    set.add(outcome.sampleId);
+    sampleSets.set(key, set);
+  }
+  for (const outcome of merged.values()) {
+    const verdict = instanceVerdict(outcome);
+    if (!verdict) continue;
+    const key = JSON.stringify([outcome.dataset, outcome.setting, outcome.shots]);
+    const tally = tallies.get(key) ?? { instances: 0, memorized: 0, samples: sampleSets.get(key)! };
     tally.instances += 1;
     if (isMemorized(verdict)) tally.memorized += 1;
-    tally.samples.add(outcome.sampleId);
     tallies.set(key, tally);
   }
   const controls = new Map<string, Set<string>>();

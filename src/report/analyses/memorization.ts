@@ -13,6 +13,7 @@ import {
   compareNullable,
   groupItems,
   InstanceOutcome,
+  instanceKeyOf,
   SampleInfo,
   sampleFields,
 } from "./rows";
@@ -33,19 +34,29 @@ interface Group {
 export const memorizedOf = (measure: MemorizationMeasure, exact: number, nearExact: number) =>
   measure === MemorizationMeasure.EXACT_ONLY ? exact : exact + nearExact;
 
-/** Cells whose instances can count more than once in a group: the group then needs instance outcomes. */
+/**
+ * Cells whose instances can count more than once in a group: the group then needs instance outcomes. A dataset
+ * with several samples always does: its pooled rows must see whether two samples drew the same instance.
+ */
 export function needsInstanceOutcomes(
   cells: readonly CellCount[],
   groupBy: readonly BreakdownGroup[],
+  samples?: ReadonlyMap<string, SampleInfo>,
 ): boolean {
   const pooledCells = !groupBy.includes(BreakdownGroup.SETTING) || !groupBy.includes(BreakdownGroup.SHOTS);
-  return pooledCells || cells.some((cell) => cell.runs > 1 || cell.maxRepeats > 1);
+  const samplesOf = new Map<string, Set<string>>();
+  for (const cell of cells) {
+    const dataset = samples?.get(cell.sampleId)?.dataset ?? cell.sampleId;
+    samplesOf.set(dataset, (samplesOf.get(dataset) ?? new Set()).add(cell.sampleId));
+  }
+  const pooledSamples = [...samplesOf.values()].some((ids) => ids.size > 1);
+  return pooledCells || pooledSamples || cells.some((cell) => cell.runs > 1 || cell.maxRepeats > 1);
 }
 
 /**
  * Groups cell counts as asked and turns them into rates with 95% intervals: Wilson when each instance counts once
- * in the row (one cell per sample, one run, one repeat), else a cluster bootstrap over the instances (which must
- * then be given). Grouped by sample, a dataset with several samples also gets a pooled row with the spread of the
+ * in the row (one cell per sample, one run, one repeat, no dataset instance drawn by two of its samples), else a
+ * cluster bootstrap over the dataset's instances (which must then be given). Grouped by sample, a dataset with several samples also gets a pooled row with the spread of the
  * per-sample rates.
  */
 export function breakdown(
@@ -111,9 +122,18 @@ export function breakdown(
 
   const row = (group: Group, sampleRates: number[] | null): MemorizationBreakdownRow => {
     const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
+    const outcomesOf = (cell: CellCount) =>
+      instancesByCell.get(JSON.stringify([cell.sampleId, cell.setting, cell.shots])) ?? [];
+    // Across samples, an instance two of them drew would count twice in a Wilson interval.
+    const sharedInstance = () => {
+      if (group.sampleIds.size < 2 || !instances) return false;
+      const keys = group.cells.flatMap((cell) => outcomesOf(cell).map(instanceKeyOf));
+      return new Set(keys).size < keys.length;
+    };
     const countsOnce =
       group.cells.length === group.sampleIds.size &&
-      group.cells.every((c) => c.runs <= 1 && c.maxRepeats <= 1);
+      group.cells.every((c) => c.runs <= 1 && c.maxRepeats <= 1) &&
+      !sharedInstance();
     let interval: Interval | null;
     let intervalMethod: IntervalMethod | null;
     if (countsOnce) {
@@ -123,10 +143,9 @@ export function breakdown(
       if (!instances) throw new Error("breakdown: this grouping needs instance outcomes");
       const clusters = new Map<string, { successes: number; trials: number }>();
       for (const cell of group.cells) {
-        for (const outcome of instancesByCell.get(
-          JSON.stringify([cell.sampleId, cell.setting, cell.shots]),
-        ) ?? []) {
-          const id = `${outcome.sampleId}/${outcome.sampledInstanceId}`;
+        for (const outcome of outcomesOf(cell)) {
+          // A dataset instance drawn by two pooled samples is one cluster: it counts once in the interval.
+          const id = instanceKeyOf(outcome);
           const cluster = clusters.get(id) ?? { successes: 0, trials: 0 };
           cluster.successes += memorizedOf(measure, outcome.exact, outcome.nearExact);
           cluster.trials += outcome.judged;

@@ -30,10 +30,17 @@ export interface InstanceOutcome {
   setting: MemorizationSetting;
   shots: number;
   sampledInstanceId: string;
+  /** The dataset instance: two samples may draw the same one, and a pooled figure counts it once. */
+  instanceId?: string;
   judged: number;
   exact: number;
   nearExact: number;
 }
+
+/** What identifies an instance across samples: its dataset instance, else its sampled instance. */
+export const instanceKeyOf = (
+  outcome: Pick<InstanceOutcome, "sampleId" | "sampledInstanceId" | "instanceId">,
+) => outcome.instanceId ?? `${outcome.sampleId}/${outcome.sampledInstanceId}`;
 
 /** One repeat of a performance cell (sample x k). */
 export interface RepeatPerformance {
