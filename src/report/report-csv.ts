@@ -183,6 +183,27 @@ export function reportCsv(report: StudyReport): string {
       fisherP: row.pValue,
       fisherPHolm: row.pValueHolm ?? null,
     });
+  for (const row of report.iclThresholds ?? []) {
+    push("icl_threshold", row, "summary", {
+      threshold: row.threshold,
+      highestWithoutGain: row.highestWithoutGain,
+    });
+    for (const point of row.points)
+      push("icl_threshold", { ...row, shots: point.shots }, "point", {
+        memorizationRate: point.memorizationRate,
+        gain: point.gain,
+        gainP: point.pValue,
+        significantGain: point.significantGain,
+      });
+  }
+  for (const row of report.memorizationByTarget ?? [])
+    push("memorization_by_target", row, `${row.groupBy === "LABEL" ? "label" : "length"}=${row.group}`, {
+      instances: row.instances,
+      memorized: row.memorized,
+      rate: row.rate,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
   for (const row of report.performanceVsZeroShot ?? [])
     push("performance_vs_zero_shot", row, null, {
       pairs: row.pairs,

@@ -291,6 +291,38 @@ export function reportMarkdown(report: StudyReport): string {
         pValue(row.pValueHolm ?? null),
       ]),
     ),
+    "## Does ICL beat zero-shot once memorization reaches some level? (the paper's threshold; McNemar, raw p)",
+    table(
+      ["dataset", "sample", "setting", "k: memorized / gain (p)", "threshold", "highest without gain"],
+      (report.iclThresholds ?? []).map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.points
+          .map(
+            (point) =>
+              `k=${point.shots}: ${pct(point.memorizationRate)} / ${pct(point.gain)} (${pValue(point.pValue)})${point.significantGain ? "*" : ""}`,
+          )
+          .join("; "),
+        pct(row.threshold),
+        pct(row.highestWithoutGain),
+      ]),
+    ),
+    "## Memorization by label and by reference length (each instance once, Wilson)",
+    table(
+      ["dataset", "sample", "setting", "k", "group", "instances", "memorized", "rate", "95% CI"],
+      (report.memorizationByTarget ?? []).map((row) => [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        row.shots,
+        `${row.groupBy === "LABEL" ? "label" : "length"} ${row.group}`,
+        row.instances,
+        row.memorized,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+      ]),
+    ),
     "## Performance with k demonstrations against zero-shot, on the same instances (McNemar, raw p)",
     table(
       [

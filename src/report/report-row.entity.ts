@@ -58,6 +58,12 @@ export class MetricScope implements MetricScopeValues {
 
   @Field(() => String, { nullable: true, description: "The control dataset of a control comparison." })
   otherDataset: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "A group of instances within the cell: `label=<label>` or `length=<bucket>` (words).",
+  })
+  group: string | null;
 }
 
 /** One number of an experiment's study report, flat, with its counts and the scope it covers. */

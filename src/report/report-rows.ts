@@ -26,6 +26,8 @@ export interface MetricScope {
   otherShots: number | null;
   /** The control dataset of a control comparison. */
   otherDataset: string | null;
+  /** A group of instances within the cell: `label=<label>` or `length=<bucket>`. */
+  group: string | null;
 }
 
 export interface MetricRow {
@@ -63,6 +65,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     otherSetting: parts.otherSetting ?? null,
     otherShots: parts.otherShots ?? null,
     otherDataset: parts.otherDataset ?? null,
+    group: parts.group ?? null,
   });
   const push = (
     name: string,
@@ -284,6 +287,35 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     push("control.fisher_p_holm", scope, row.pValueHolm ?? null);
   }
 
+  for (const row of report.iclThresholds ?? []) {
+    const scope = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
+    push("icl_threshold.threshold", scope, row.threshold, { denominator: row.points.length });
+    push("icl_threshold.highest_without_gain", scope, row.highestWithoutGain, {
+      denominator: row.points.length,
+    });
+    for (const point of row.points) {
+      const at = scopeOf({ ...row, shots: point.shots, otherShots: 0, judge: EFFECTIVE_JUDGE });
+      push("icl_threshold.memorization_rate", at, point.memorizationRate);
+      push("icl_threshold.gain", at, point.gain);
+      push("icl_threshold.gain_p", at, point.pValue);
+    }
+  }
+
+  for (const row of report.memorizationByTarget ?? []) {
+    const scope = scopeOf({
+      ...row,
+      measure: MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      judge: EFFECTIVE_JUDGE,
+      group: `${row.groupBy === "LABEL" ? "label" : "length"}=${row.group}`,
+    });
+    push("memorization_by_target.rate", scope, row.rate, {
+      numerator: row.memorized,
+      denominator: row.instances,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+  }
+
   for (const row of report.performanceVsZeroShot ?? []) {
     const scope = scopeOf({ ...row, otherShots: 0 });
     push("performance_vs_zero_shot.difference", scope, row.difference, { denominator: row.pairs });
@@ -385,6 +417,12 @@ export const METRIC_NAMES = [
   "memorization_non_trivial.trivial_left_out",
   "control.no_memory_floor",
   "control.memorized_above_floor",
+  "icl_threshold.threshold",
+  "icl_threshold.highest_without_gain",
+  "icl_threshold.memorization_rate",
+  "icl_threshold.gain",
+  "icl_threshold.gain_p",
+  "memorization_by_target.rate",
   "control.dataset_rate",
   "control.control_rate",
   "control.difference",

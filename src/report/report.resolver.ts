@@ -6,6 +6,7 @@ import {
   ContaminationRow,
   ControlComparisonRow,
   CorrelationRow,
+  IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
   NoMemoryFloorRow,
@@ -13,6 +14,7 @@ import {
   PerformanceRow,
   ResultFilter,
   StudyReport,
+  TargetGroupRow,
   TransitionRateRow,
   TransitionRow,
 } from "./report.types";
@@ -94,6 +96,20 @@ export class ReportResolver {
   })
   noMemoryFloor(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.noMemoryFloor(experimentId);
+  }
+
+  @Query(() => [IclThresholdRow], {
+    description: "Does ICL beat zero-shot once memorization reaches some level? Per sample and setting.",
+  })
+  iclThresholds(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.iclThresholds(experimentId);
+  }
+
+  @Query(() => [TargetGroupRow], {
+    description: "Memorization by label and by reference length, per sample, setting and k.",
+  })
+  memorizationByTarget(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.memorizationByTarget(experimentId);
   }
 
   @Query(() => [ControlComparisonRow], {

@@ -6,7 +6,7 @@ import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
-import { isTrivialTarget } from "../study/targets";
+import { isTrivialTarget, targetWords } from "../study/targets";
 import {
   breakdown,
   CellCount,
@@ -16,6 +16,8 @@ import {
   InstanceFloor,
   InstanceOutcome,
   InstancePerformance,
+  iclThresholds,
+  memorizationByTarget,
   memorizedVsNot,
   needsInstanceOutcomes,
   noMemoryFloor,
@@ -25,6 +27,7 @@ import {
   RepeatPerformance,
   SampleInfo,
   settingComparisons,
+  TargetInfo,
   transitionRates,
   versusControl,
   zeroVsK,
@@ -34,6 +37,7 @@ import {
   ContaminationRow,
   ControlComparisonRow,
   CorrelationRow,
+  IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
   NoMemoryFloorRow,
@@ -42,6 +46,7 @@ import {
   ReportSubject,
   ResultFilter,
   StudyReport,
+  TargetGroupRow,
   TransitionRateRow,
   TransitionRow,
 } from "./report.types";
@@ -322,15 +327,40 @@ export class ReportService {
     return contamination(outcomes, subsets, samples);
   }
 
-  /** The sampled instances of the experiment's samples whose reference is trivial (src/study/targets.ts). */
-  private async trivialTargets(samples: ReadonlyMap<string, SampleInfo>): Promise<Set<string>> {
-    const rows: { sampled_instance_id: string; reference: string }[] = await this.dataSource.query(
-      sql.referencesOfSamples,
-      [[...samples.keys()]],
-    );
-    return new Set(
-      rows.filter((row) => isTrivialTarget(row.reference)).map((row) => row.sampled_instance_id),
-    );
+  /** The reference and label of each sampled instance of the experiment's samples. */
+  private async targetsOf(
+    samples: ReadonlyMap<string, SampleInfo>,
+  ): Promise<{ trivial: Set<string>; targets: Map<string, TargetInfo> }> {
+    const rows: { sampled_instance_id: string; reference: string; label: string }[] =
+      await this.dataSource.query(sql.referencesOfSamples, [[...samples.keys()]]);
+    return {
+      // Trivial references: src/study/targets.ts.
+      trivial: new Set(
+        rows.filter((row) => isTrivialTarget(row.reference)).map((row) => row.sampled_instance_id),
+      ),
+      targets: new Map(
+        rows.map((row) => [
+          row.sampled_instance_id,
+          { label: row.label, words: targetWords(row.reference).length },
+        ]),
+      ),
+    };
+  }
+
+  async iclThresholds(experimentId: string): Promise<IclThresholdRow[]> {
+    const data = await this.data(experimentId);
+    const [outcomes, performance, samples] = await Promise.all([
+      data.instances(),
+      data.instancePerformance(),
+      data.samples(),
+    ]);
+    return iclThresholds(outcomes, performanceVsZeroShot(performance, samples), samples);
+  }
+
+  async memorizationByTarget(experimentId: string): Promise<TargetGroupRow[]> {
+    const data = await this.data(experimentId);
+    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
+    return memorizationByTarget(outcomes, (await this.targetsOf(samples)).targets, samples);
   }
 
   async versusControl(experimentId: string): Promise<ControlComparisonRow[]> {
@@ -464,6 +494,8 @@ export class ReportService {
       MemorizationMeasure.EXACT_OR_NEAR_EXACT,
     );
     const performance = await performanceRead;
+    const targets = await this.targetsOf(samples);
+    const gains = performanceVsZeroShot(instancePerformance, samples);
     const report: StudyReport = {
       experimentId,
       subject: await this.subjectOf(experimentId),
@@ -475,7 +507,8 @@ export class ReportService {
       correlations: correlations(cells, performance, samples),
       settingComparisons: settingComparisons(outcomes, samples),
       zeroVsK: zeroVsK(outcomes, samples),
-      memorizationNonTrivial: nonTrivialMemorization(outcomes, await this.trivialTargets(samples), samples),
+      memorizationNonTrivial: nonTrivialMemorization(outcomes, targets.trivial, samples),
+      memorizationByTarget: memorizationByTarget(outcomes, targets.targets, samples),
       noMemoryFloor: noMemoryFloor(
         outcomes,
         await this.floorsOf([...samples.keys()]),
@@ -483,7 +516,8 @@ export class ReportService {
         NO_MEMORY_FLOOR_VERSION,
       ),
       versusControl: versusControl(outcomes, samples),
-      performanceVsZeroShot: performanceVsZeroShot(instancePerformance, samples),
+      performanceVsZeroShot: gains,
+      iclThresholds: iclThresholds(outcomes, gains, samples),
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,
       contamination: await contaminationRead,

@@ -72,9 +72,9 @@ export const performanceByInstance = `
   GROUP BY r.sample_id, r.shots, c.sampled_instance_id
   ORDER BY r.sample_id, r.shots, c.sampled_instance_id`;
 
-/** The references (subsequent segments) of the instances under test of some samples (`$1` = sample ids). */
+/** The references (subsequent segments) and labels of the instances under test of some samples (`$1`). */
 export const referencesOfSamples = `
-  SELECT id::text AS sampled_instance_id, subsequent_segment AS reference
+  SELECT id::text AS sampled_instance_id, subsequent_segment AS reference, label
   FROM sampled_instance
   WHERE sample_id = ANY($1::uuid[])`;
 

@@ -365,6 +365,87 @@ export class NonTrivialMemorizationRow extends SampleScoped {
   ciHigh: number | null;
 }
 
+@ObjectType({ description: "One k of a threshold analysis: memorization there, and the performance gain." })
+export class IclThresholdPoint {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Float, { description: "Memorized share of the instances at this k (each once)." })
+  memorizationRate: number;
+
+  @Field(() => Float, { description: "Accuracy at k minus at k = 0, on the same instances." })
+  gain: number;
+
+  @Field(() => Float, { nullable: true, description: "McNemar's exact test of the gain, raw." })
+  pValue: number | null;
+
+  @Field({ description: "The gain is positive and p < 0.05." })
+  significantGain: boolean;
+}
+
+@ObjectType({
+  description:
+    "The paper's threshold per sample and memorization setting: at each k > 0 the memorization rate beside the " +
+    "performance gain over zero-shot; the lowest memorization rate with a significant gain (raw p < 0.05), and " +
+    "the highest without one. Null where no k shows (or every k shows) a significant gain.",
+  implements: SampleScoped,
+})
+export class IclThresholdRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => [IclThresholdPoint])
+  points: IclThresholdPoint[];
+
+  @Field(() => Float, { nullable: true })
+  threshold: number | null;
+
+  @Field(() => Float, { nullable: true })
+  highestWithoutGain: number | null;
+}
+
+@ObjectType({
+  description:
+    "Memorization per sample, setting and k within one group of instances: their label, or their reference's " +
+    "length in words (lower case, punctuation dropped). Each instance once (the majority of its completions), " +
+    "Wilson intervals.",
+  implements: SampleScoped,
+})
+export class TargetGroupRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting)
+  setting: MemorizationSetting;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field({ description: "LABEL or REFERENCE_LENGTH." })
+  groupBy: string;
+
+  @Field({ description: "The label, or the length bucket (0-2, 3-5, 6-10, 11-20, 21+ words)." })
+  group: string;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Int)
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+}
+
 @ObjectType({
   description:
     "A dataset's memorization against its control dataset's (data the model cannot have memorized, marked with " +
@@ -825,6 +906,16 @@ export class StudyReport {
       "answer would score, and the rate memorized above it, per sample, setting and k.",
   })
   noMemoryFloor: NoMemoryFloorRow[];
+
+  @Field(() => [IclThresholdRow], {
+    description: "Does ICL beat zero-shot once memorization reaches some level? Per sample and setting.",
+  })
+  iclThresholds: IclThresholdRow[];
+
+  @Field(() => [TargetGroupRow], {
+    description: "Memorization by label and by reference length, per sample, setting and k.",
+  })
+  memorizationByTarget: TargetGroupRow[];
 
   @Field(() => [ControlComparisonRow], {
     description:

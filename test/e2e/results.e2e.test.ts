@@ -41,7 +41,7 @@ function pearsonReference(xs: number[], ys: number[]): number {
 
 const METRICS = `query($filter: MetricFilter!, $after: String) { metrics(filter: $filter, first: 500, after: $after) {
   edges { node { id name value numerator denominator ciLow ciHigh computedAt
-    scope { experimentId sampleId sampleSeed dataset setting shots regime measure judge otherSetting otherShots } } }
+    scope { experimentId sampleId sampleSeed dataset setting shots regime measure judge otherSetting otherShots otherDataset group } } }
   pageInfo { hasNextPage endCursor } } }`;
 
 /** Every metric row of a filter, page after page. */
@@ -430,6 +430,40 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(served.has(lines[0])).toBe(true);
     const missing = await fetch(`${base}/export/experiments/00000000-0000-0000-0000-000000000000/report.csv`);
     expect(missing.status).toBe(404);
+  });
+
+  it("splits memorization by label and by reference length, and finds the ICL threshold", async () => {
+    const response = await api.gql(
+      `query($id: ID!) {
+        memorizationByTarget(experimentId: $id) { sampleId setting shots groupBy group instances memorized }
+        iclThresholds(experimentId: $id) { setting threshold highestWithoutGain points { shots memorizationRate gain pValue significantGain } }
+      }`,
+      { id: experimentId },
+    );
+    expect(response.errors).toBeUndefined();
+    const { memorizationByTarget, iclThresholds } = response.data!;
+    for (const cell of report.memorization.filter((r: any) => r.sampleId !== null)) {
+      const parts = memorizationByTarget.filter(
+        (r: any) => r.sampleId === cell.sampleId && r.setting === cell.setting && r.shots === cell.shots,
+      );
+      for (const groupBy of ["LABEL", "REFERENCE_LENGTH"]) {
+        const within = parts.filter((r: any) => r.groupBy === groupBy);
+        // Every judged instance (one completion each here) is in exactly one group of each kind.
+        expect(within.reduce((sum: number, r: any) => sum + r.instances, 0)).toBe(cell.n);
+        expect(within.reduce((sum: number, r: any) => sum + r.memorized, 0)).toBe(cell.memorized);
+      }
+      expect(parts.filter((r: any) => r.groupBy === "LABEL").map((r: any) => r.group)).toEqual(["alpha", "beta"]);
+    }
+    expect(iclThresholds.map((row: any) => row.setting)).toEqual([
+      "FULL_INFORMATION",
+      "SEGMENT_PAIRS_AND_LABELS",
+      "ONLY_SEGMENT_PAIRS",
+    ]);
+    for (const row of iclThresholds) {
+      expect(row.points.map((point: any) => point.shots)).toEqual([5, 20]);
+      const gains = row.points.filter((point: any) => point.significantGain);
+      expect(row.threshold).toBe(gains.length ? Math.min(...gains.map((p: any) => p.memorizationRate)) : null);
+    }
   });
 
   it("rates memorization over non-trivial references, every judged instance counted in or out", async () => {

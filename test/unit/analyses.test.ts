@@ -5,7 +5,10 @@ import {
   contamination,
   contaminationSubset,
   InstanceOutcome,
+  iclThresholds,
   instanceVerdict,
+  lengthBucket,
+  memorizationByTarget,
   memorizedVsNot,
   nonTrivialMemorization,
   performanceRows,
@@ -16,7 +19,7 @@ import {
   zeroVsK,
 } from "../../src/report/analyses";
 import { adjustForMultipleComparisons } from "../../src/report/report.service";
-import { StudyReport } from "../../src/report/report.types";
+import { PerformanceComparisonRow, StudyReport } from "../../src/report/report.types";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../../src/study/measures";
@@ -337,6 +340,65 @@ describe("non-trivial targets", () => {
     expect(row.ciLow).toBeCloseTo(wilsonInterval(2, 4)!.low, 12);
     const [all] = nonTrivialMemorization(cell, new Set(), samples);
     expect(all).toMatchObject({ instances: 6, memorized: 4, trivialInstances: 0 });
+  });
+});
+
+describe("memorization by target", () => {
+  it("splits each cell by label and by reference length, each instance once", () => {
+    const data = outcomes("s1", FULL, 0, "EINIEI");
+    const targets = new Map(
+      [
+        ["a", 1],
+        ["a", 4],
+        ["b", 4],
+        ["b", 12],
+        ["a", 30],
+        ["b", 0],
+      ].map(([label, words], index) => [`i${index}`, { label: label as string, words: words as number }]),
+    );
+    const rows = memorizationByTarget(data, targets, samples);
+    expect(rows.map((row) => [row.groupBy, row.group, row.instances, row.memorized])).toEqual([
+      ["LABEL", "a", 3, 2],
+      ["LABEL", "b", 3, 1],
+      ["REFERENCE_LENGTH", "0-2", 2, 1],
+      ["REFERENCE_LENGTH", "3-5", 2, 1],
+      ["REFERENCE_LENGTH", "11-20", 1, 0],
+      ["REFERENCE_LENGTH", "21+", 1, 1],
+    ]);
+    expect(rows[0].ciLow).toBeCloseTo(wilsonInterval(2, 3)!.low, 12);
+    expect([2, 3, 5, 6, 10, 11, 20, 21].map(lengthBucket)).toEqual([
+      "0-2",
+      "3-5",
+      "3-5",
+      "6-10",
+      "6-10",
+      "11-20",
+      "11-20",
+      "21+",
+    ]);
+  });
+});
+
+describe("the ICL threshold", () => {
+  it("is the lowest memorization level with a significant gain over zero-shot", () => {
+    const data = [
+      ...outcomes("s1", FULL, 0, "IIIIIIIIII"),
+      ...outcomes("s1", FULL, 5, "EEIIIIIIII"),
+      ...outcomes("s1", FULL, 20, "EEEEENIIII"),
+      ...outcomes("s1", FULL, 50, "EEEEEEEIII"),
+    ];
+    const gain = (shots: number, difference: number, pValue: number | null) =>
+      ({ sampleId: "s1", shots, difference, pValue }) as PerformanceComparisonRow;
+    const [row] = iclThresholds(data, [gain(5, 0.1, 0.3), gain(20, 0.3, 0.01), gain(50, -0.2, 0.001)], samples);
+    expect(row.points.map((point) => [point.shots, point.memorizationRate, point.significantGain])).toEqual([
+      [5, 0.2, false],
+      [20, 0.6, true],
+      [50, 0.7, false], // a significant loss is not a gain
+    ]);
+    expect(row.threshold).toBe(0.6);
+    expect(row.highestWithoutGain).toBe(0.7);
+    expect(iclThresholds(data, [gain(5, 0.1, 0.3)], samples)[0].threshold).toBeNull();
+    expect(iclThresholds(data, [], samples)).toEqual([]);
   });
 });
 

@@ -13,4 +13,5 @@ export * from "./performance";
 export * from "./performance-vs-zero-shot";
 export * from "./rows";
 export * from "./targets";
+export * from "./threshold";
 export * from "./transitions";

@@ -1,7 +1,7 @@
 // Memorization over non-trivial targets only: a match on a one-word reference says nothing about memory. Pure.
 
 import { wilsonInterval } from "../../statistics/intervals";
-import type { NonTrivialMemorizationRow } from "../report.types";
+import type { NonTrivialMemorizationRow, TargetGroupRow } from "../report.types";
 import {
   byCell,
   groupItems,
@@ -55,4 +55,74 @@ export function nonTrivialMemorization(
     });
   }
   return rows.sort(byCell);
+}
+
+/** What the breakdown by target reads of a sampled instance. */
+export interface TargetInfo {
+  label: string;
+  /** Words of the reference (lower case, punctuation dropped). */
+  words: number;
+}
+
+const LENGTH_BUCKETS: [number, string][] = [
+  [2, "0-2"],
+  [5, "3-5"],
+  [10, "6-10"],
+  [20, "11-20"],
+  [Number.POSITIVE_INFINITY, "21+"],
+];
+
+/** The length bucket of a reference of `words` words. */
+export const lengthBucket = (words: number) => LENGTH_BUCKETS.find(([most]) => words <= most)![1];
+
+/**
+ * Per cell (sample x setting x k): memorization within each label and each reference-length bucket, each
+ * instance once (the majority of its completions), with Wilson intervals: does the model remember short targets
+ * only, or one label's instances?
+ */
+export function memorizationByTarget(
+  outcomes: readonly InstanceOutcome[],
+  targets: ReadonlyMap<string, TargetInfo>,
+  samples: ReadonlyMap<string, SampleInfo>,
+): TargetGroupRow[] {
+  const groups = new Map<
+    string,
+    { outcome: InstanceOutcome; groupBy: string; group: string; n: number; m: number }
+  >();
+  for (const outcome of outcomes) {
+    const target = targets.get(outcome.sampledInstanceId);
+    const verdict = instanceVerdict(outcome);
+    if (!target || !verdict) continue;
+    for (const [groupBy, group] of [
+      ["LABEL", target.label],
+      ["REFERENCE_LENGTH", lengthBucket(target.words)],
+    ]) {
+      const key = JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots, groupBy, group]);
+      const entry = groups.get(key) ?? { outcome, groupBy, group, n: 0, m: 0 };
+      entry.n += 1;
+      if (isMemorized(verdict)) entry.m += 1;
+      groups.set(key, entry);
+    }
+  }
+  const order = (row: TargetGroupRow) =>
+    row.groupBy === "LABEL" ? row.group : String(LENGTH_BUCKETS.findIndex(([, name]) => name === row.group));
+  return [...groups.values()]
+    .map(({ outcome, groupBy, group, n, m }) => {
+      const info = samples.get(outcome.sampleId);
+      const interval = wilsonInterval(m, n);
+      return {
+        dataset: info?.dataset ?? "?",
+        ...sampleFields(info),
+        setting: outcome.setting,
+        shots: outcome.shots,
+        groupBy,
+        group,
+        instances: n,
+        memorized: m,
+        rate: n ? m / n : null,
+        ciLow: interval?.low ?? null,
+        ciHigh: interval?.high ?? null,
+      };
+    })
+    .sort((a, b) => byCell(a, b) || a.groupBy.localeCompare(b.groupBy) || order(a).localeCompare(order(b)));
 }
