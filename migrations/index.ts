@@ -13,6 +13,7 @@ import { RateLimitWaits1764457200000 } from "./1764457200000-RateLimitWaits";
 import { ProviderCallSlots1764460800000 } from "./1764460800000-ProviderCallSlots";
 import { GeneralInstruction1764464400000 } from "./1764464400000-GeneralInstruction";
 import { ControlDatasets1764468000000 } from "./1764468000000-ControlDatasets";
+import { SampleMinTargetWords1764471600000 } from "./1764471600000-SampleMinTargetWords";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -32,4 +33,5 @@ export const MIGRATIONS: Function[] = [
   ProviderCallSlots1764460800000,
   GeneralInstruction1764464400000,
   ControlDatasets1764468000000,
+  SampleMinTargetWords1764471600000,
 ];

@@ -110,6 +110,8 @@ export function buildProgram(): Command {
     .option("--shots <list>", "k values", integers, [0, 25, 50, 100, 200])
     .option("--cut <min,max>", "share of a single text's tokens in its initial segment", cutRange, [0.6, 0.8])
     .option("--name <name>", "a name for the sample")
+    .option("--design-version <n>", "3 (the default), or 2 to reproduce a sample drawn before it", integer, 3)
+    .option("--min-target-words <n>", "design 3: the fewest words a reference should have", integer, 3)
     .action((options) => commands.sample().runSample(loadConfig(), options));
 
   program

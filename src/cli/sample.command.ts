@@ -13,6 +13,8 @@ export interface SampleCommandOptions {
   shots: number[];
   cut: [number, number];
   name?: string;
+  designVersion: number;
+  minTargetWords: number;
 }
 
 /** `memicl sample`: draws (or finds) a study sample and prints what it holds. */
@@ -32,6 +34,8 @@ export async function runSample(config: Config, options: SampleCommandOptions): 
       shotCounts: options.shots,
       cutMin: options.cut[0],
       cutMax: options.cut[1],
+      designVersion: options.designVersion,
+      minTargetWords: options.minTargetWords,
     });
     const [instances] = await services.samples.instanceCounts([sample.id]);
     const [demonstrations] = await services.samples.demonstrationCounts([sample.id]);

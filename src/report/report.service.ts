@@ -6,7 +6,7 @@ import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
-import { isTrivialTarget, targetWords } from "../study/targets";
+import { isTrivialTarget, TRIVIAL_TARGET_WORDS, targetWords } from "../study/targets";
 import {
   breakdown,
   CellCount,
@@ -331,12 +331,18 @@ export class ReportService {
   private async targetsOf(
     samples: ReadonlyMap<string, SampleInfo>,
   ): Promise<{ trivial: Set<string>; targets: Map<string, TargetInfo> }> {
-    const rows: { sampled_instance_id: string; reference: string; label: string }[] =
-      await this.dataSource.query(sql.referencesOfSamples, [[...samples.keys()]]);
+    const rows: {
+      sampled_instance_id: string;
+      reference: string;
+      label: string;
+      min_target_words: number | null;
+    }[] = await this.dataSource.query(sql.referencesOfSamples, [[...samples.keys()]]);
     return {
-      // Trivial references: src/study/targets.ts.
+      // Trivial references (src/study/targets.ts), by the sample's own minimum where it has one.
       trivial: new Set(
-        rows.filter((row) => isTrivialTarget(row.reference)).map((row) => row.sampled_instance_id),
+        rows
+          .filter((row) => isTrivialTarget(row.reference, row.min_target_words ?? TRIVIAL_TARGET_WORDS))
+          .map((row) => row.sampled_instance_id),
       ),
       targets: new Map(
         rows.map((row) => [

@@ -74,9 +74,10 @@ export const performanceByInstance = `
 
 /** The references (subsequent segments) and labels of the instances under test of some samples (`$1`). */
 export const referencesOfSamples = `
-  SELECT id::text AS sampled_instance_id, subsequent_segment AS reference, label
-  FROM sampled_instance
-  WHERE sample_id = ANY($1::uuid[])`;
+  SELECT si.id::text AS sampled_instance_id, si.subsequent_segment AS reference, si.label,
+         s.min_target_words
+  FROM sampled_instance si JOIN sample s ON s.id = si.sample_id
+  WHERE si.sample_id = ANY($1::uuid[])`;
 
 /** The dataset instance of each sampled instance of some samples (`$1` = sample ids). */
 export const instanceIdsOfSamples = `

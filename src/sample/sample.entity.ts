@@ -86,8 +86,15 @@ export class Sample {
   contentHash: string;
 
   @Column({ name: "algorithm_version", type: "int" })
-  @Field(() => Int)
+  @Field(() => Int, { description: "The design version it was drawn by (see createSample's designVersion)." })
   algorithmVersion: number;
+
+  @Column({ name: "min_target_words", type: "int", nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Design version 3: the fewest words a reference should have; null for earlier versions.",
+  })
+  minTargetWords: number | null;
 
   @Column({ type: "jsonb", default: () => "'[]'" })
   @Field(() => [String], { description: "What was done where the data could not give what was asked." })

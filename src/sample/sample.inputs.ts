@@ -1,5 +1,17 @@
-import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, Matches, Max, MaxLength, Min } from "class-validator";
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { TRIVIAL_TARGET_WORDS } from "../study/targets";
+import { SAMPLE_ALGORITHM_VERSION, SAMPLE_ALGORITHM_VERSIONS } from "./design/design-sample";
 import { Sample } from "./sample.entity";
 
 @InputType({ description: "What to draw. Same dataset files + seed + parameters = the same sample, reused." })
@@ -57,6 +69,28 @@ export class CreateSampleInput {
   @Min(0.01)
   @Max(0.99)
   cutMax: number;
+
+  @Field(() => Int, {
+    defaultValue: SAMPLE_ALGORITHM_VERSION,
+    description:
+      "The design version: 3 (the default) draws cuts that leave a non-trivial reference where the range allows " +
+      "and leaves out instances under test that share an initial segment with another or begin a " +
+      "demonstration's text; 2 reproduces samples drawn before it.",
+  })
+  @IsIn([...SAMPLE_ALGORITHM_VERSIONS], {
+    message: `designVersion: one of ${SAMPLE_ALGORITHM_VERSIONS.join(", ")}`,
+  })
+  designVersion?: number;
+
+  @Field(() => Int, {
+    defaultValue: TRIVIAL_TARGET_WORDS,
+    description:
+      "Design version 3: the fewest words (lower case, punctuation dropped) a reference should have; fewer " +
+      "makes it trivial (a one- or two-word match says nothing about memory).",
+  })
+  @Min(1)
+  @Max(50)
+  minTargetWords?: number;
 }
 
 @ObjectType()

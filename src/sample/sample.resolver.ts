@@ -4,6 +4,7 @@ import { Instance } from "../dataset/instance.entity";
 import { ConnectionType } from "../graphql/connection";
 import { Context } from "../graphql/context";
 import { PageArgs } from "../graphql/page-args";
+import { isTrivialTarget, TRIVIAL_TARGET_WORDS } from "../study/targets";
 import { Demonstration } from "./demonstration.entity";
 import { presentationOrder } from "./design/design-sample";
 import { Sample } from "./sample.entity";
@@ -87,6 +88,16 @@ export class SampledInstanceResolver {
   @FieldResolver(() => Instance, { description: "The dataset row." })
   instance(@Root() item: SampledInstance, @Ctx() { loaders }: Context) {
     return loaders.instance.load(item.instanceId);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      "Whether the reference is trivial: punctuation only, or fewer words (lower case, punctuation dropped) than " +
+      "the sample's minTargetWords (3 for samples drawn before design version 3). Reports can leave these out.",
+  })
+  async trivialTarget(@Root() item: SampledInstance, @Ctx() { loaders }: Context): Promise<boolean> {
+    const sample = await loaders.sample.load(item.sampleId);
+    return isTrivialTarget(item.subsequentSegment, sample?.minTargetWords ?? TRIVIAL_TARGET_WORDS);
   }
 }
 

@@ -5,14 +5,15 @@ import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { DatasetService } from "../dataset/dataset.service";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
+import { TRIVIAL_TARGET_WORDS } from "../study/targets";
 import { Demonstration } from "./demonstration.entity";
 import {
   Candidate,
-  chooseSample,
+  designSample,
   SAMPLE_ALGORITHM_VERSION,
+  SAMPLE_ALGORITHM_VERSIONS,
   SampleDesign,
   SampleParameters,
-  segmentChoice,
   siblingKeyOf,
 } from "./design/design-sample";
 import { countTokens } from "./design/segmentation";
@@ -75,7 +76,14 @@ export class SampleService {
     const dataset = await this.datasets.get(input.datasetId);
     if (input.cutMin >= input.cutMax)
       throw new BadInputError("cutMin must be smaller than cutMax", { field: "cutMin" });
-    const parameters: SampleParameters = {
+    const version = input.designVersion ?? SAMPLE_ALGORITHM_VERSION;
+    if (!(SAMPLE_ALGORITHM_VERSIONS as readonly number[]).includes(version))
+      throw new BadInputError(`designVersion: one of ${SAMPLE_ALGORITHM_VERSIONS.join(", ")}`, {
+        field: "designVersion",
+      });
+    if (input.minTargetWords !== undefined && !(input.minTargetWords >= 1 && input.minTargetWords <= 50))
+      throw new BadInputError("minTargetWords: 1 to 50", { field: "minTargetWords" });
+    const base = {
       seed: input.seed ?? randomInt(0, 2_147_483_647),
       instanceSplit: input.instanceSplit,
       demonstrationSplit: input.demonstrationSplit,
@@ -84,8 +92,11 @@ export class SampleService {
       shotCounts: [...new Set(input.shotCounts)].sort((a, b) => a - b),
       cutRange: { min: input.cutMin, max: input.cutMax },
     };
+    const minTargetWords = version >= 3 ? (input.minTargetWords ?? TRIVIAL_TARGET_WORDS) : undefined;
+    const parameters: SampleParameters = { ...base, version, minTargetWords };
+    // The hash of a version-2 sample is as version 2 wrote it, so asking again finds it.
     const parametersHash = createHash("sha256")
-      .update(JSON.stringify({ algorithm: SAMPLE_ALGORITHM_VERSION, ...parameters }))
+      .update(JSON.stringify({ algorithm: version, ...base, ...(minTargetWords ? { minTargetWords } : {}) }))
       .digest("hex");
     const datasetFingerprint = await this.datasetFingerprint(dataset.id);
     const existing = await this.dataSource.manager.findOneBy(Sample, {
@@ -116,7 +127,8 @@ export class SampleService {
         { field: role === "demonstrations" ? "demonstrationSplit" : "instanceSplit" },
       );
     }
-    const choice = chooseSample(candidates, parameters);
+    const design = await designSample(candidates, parameters, (rows) => this.loadTexts(rows));
+    const choice = design;
     const positiveShots = parameters.shotCounts.filter((shots) => shots > 0);
     if (positiveShots.length > 0 && positiveShots.every((shots) => shots > choice.demonstrations.length)) {
       // Every k-shot prompt above 0 asked for would be refused later, by every run: say so now.
@@ -128,9 +140,6 @@ export class SampleService {
         { field: "shotCounts" },
       );
     }
-    const chosen = [...choice.instances, ...choice.demonstrations];
-    const texts = await this.loadTexts(chosen);
-    const design = segmentChoice(choice, texts, parameters);
 
     try {
       const sample = await this.dataSource.transaction((manager) =>
@@ -233,7 +242,8 @@ export class SampleService {
         datasetFingerprint,
         parametersHash,
         contentHash: design.contentHash,
-        algorithmVersion: SAMPLE_ALGORITHM_VERSION,
+        algorithmVersion: parameters.version ?? SAMPLE_ALGORITHM_VERSION,
+        minTargetWords: parameters.minTargetWords ?? null,
         notes,
         exclusions: design.exclusions
           .slice(0, MAX_STORED_EXCLUSIONS)

@@ -1,8 +1,10 @@
 import { RandomStream } from "../../src/common/random";
 import { interleaveByLabel, labelQuotas } from "../../src/sample/design/balanced-sampling";
 import {
+  ambiguousInstances,
   Candidate,
   chooseSample,
+  designSample as designSampleV3,
   presentationOrder,
   SampleParameters,
   segmentChoice,
@@ -13,6 +15,7 @@ import {
   DEFAULT_CUT_RANGE,
   segmentInstance,
 } from "../../src/sample/design/segmentation";
+import { isTrivialTarget } from "../../src/study/targets";
 
 const PARAMETERS: SampleParameters = {
   seed: 7,
@@ -250,5 +253,109 @@ describe("designSample", () => {
     expect([...order].sort((a, b) => a - b)).toEqual(ranked.slice(0, 25));
     expect(order).not.toEqual(ranked.slice(0, 25));
     expect(presentationOrder(ranked, 25, 7)).toEqual(order);
+  });
+});
+
+describe("design version 3", () => {
+  const texts = (entries: [string, string, string][]) => {
+    const candidates: Candidate<number>[] = entries.map(([key, label, text], index) => ({
+      key,
+      label,
+      split: "train",
+      tokenCount: countTokens(text),
+      siblingKey: text.toLowerCase(),
+      ref: index,
+    }));
+    const sources = new Map(entries.map(([key, , text]) => [key, { text, secondText: null }]));
+    return {
+      candidates,
+      textsOf: async (rows: Candidate<number>[]) =>
+        new Map(rows.map((row) => [row.key, sources.get(row.key)!])),
+    };
+  };
+
+  it("cuts where the second segment keeps at least minTargetWords words, and says when no cut can", () => {
+    // Eleven tokens: cuts 7 and 8 leave "ship to sail ?" and "to sail ?"; only the first has three words.
+    const text = "what is the name of the first ship to sail ?";
+    for (let seed = 0; seed < 20; seed += 1) {
+      const result = segmentInstance(text, null, {
+        seed,
+        instanceKey: "k",
+        cutRange: DEFAULT_CUT_RANGE,
+        minTargetWords: 3,
+      });
+      expect(result.ok && result.segments).toMatchObject({
+        subsequentSegment: "ship to sail ?",
+        shortTarget: false,
+      });
+    }
+    const short = segmentInstance("who wrote this book ?", null, {
+      seed: 1,
+      instanceKey: "k",
+      cutRange: DEFAULT_CUT_RANGE,
+      minTargetWords: 3,
+    });
+    expect(short.ok && short.segments.shortTarget).toBe(true);
+    // Without the option (design version 2) the cut is drawn from the whole range, as before.
+    const cuts = new Set(
+      Array.from({ length: 40 }, (_, seed) => {
+        const result = segmentInstance(text, null, { seed, instanceKey: "k", cutRange: DEFAULT_CUT_RANGE });
+        return result.ok ? result.segments.cutTokenIndex : null;
+      }),
+    );
+    expect([...cuts].sort()).toEqual([7, 8]);
+  });
+
+  it("finds instances that share an opening with another, or open a demonstration's text", () => {
+    const item = (key: string, initialSegment: string, subsequentSegment: string) => ({
+      candidate: { key, label: "x", split: "train", tokenCount: null, ref: 0 },
+      segments: { initialSegment, subsequentSegment, cutTokenIndex: 1, tokenCount: 5 },
+    });
+    const found = ambiguousInstances({
+      instances: [
+        item("a", "What is a fear of", "shadows ?"),
+        item("b", "what is a  FEAR of", "cold ?"),
+        item("c", "Who wrote", "Hamlet ?"),
+        item("d", "Who wro", "te it ?"),
+        item("e", "Where is", "Peru ?"),
+      ],
+      demonstrations: [item("z", "Who wrote the", "Iliad ?")],
+    });
+    expect([...found.keys()].sort()).toEqual(["a", "b", "c"]);
+    expect(found.get("a")).toMatch(/shares its initial segment/);
+    expect(found.get("c")).toMatch(/begins a demonstration's text/);
+  });
+
+  it("leaves ambiguous instances out, draws others in their place, and says so; version 2 keeps them", async () => {
+    const rows: [string, string, string][] = [];
+    for (let i = 0; i < 30; i += 1)
+      rows.push([
+        `r${String(i).padStart(3, "0")}`,
+        i % 2 ? "a" : "b",
+        `what is a fear of thing number ${i} in the list`,
+      ]);
+    for (let i = 30; i < 60; i += 1)
+      rows.push([
+        `r${String(i).padStart(3, "0")}`,
+        i % 2 ? "a" : "b",
+        `row ${i} has its own words and many more of them`,
+      ]);
+    const { candidates, textsOf } = texts(rows);
+    const parameters = { ...PARAMETERS, instanceCount: 20, demonstrationCount: 10, shotCounts: [0, 10] };
+    const v3 = await designSampleV3(candidates, { ...parameters, version: 3 }, textsOf);
+    const openings = v3.instances.map((item) => item.segments.initialSegment.toLowerCase());
+    expect(new Set(openings).size).toBe(openings.length);
+    expect(v3.instances).toHaveLength(20);
+    expect(ambiguousInstances(v3).size).toBe(0);
+    for (const item of v3.instances) expect(isTrivialTarget(item.segments.subsequentSegment)).toBe(false);
+    const v2 = await designSampleV3(candidates, { ...parameters, version: 2 }, textsOf);
+    expect(v2.notes.join("\n")).not.toMatch(/left out/);
+    expect(v2.contentHash).toBe(
+      segmentChoice(chooseSample(candidates, { ...parameters, version: 2 }), await textsOf(candidates), {
+        ...parameters,
+        version: 2,
+      }).contentHash,
+    );
+    expect(v3.contentHash).not.toBe(v2.contentHash);
   });
 });

@@ -1,15 +1,26 @@
 import { createHash } from "node:crypto";
 import { RandomStream } from "../../common/random";
+import { TRIVIAL_TARGET_WORDS } from "../../study/targets";
 import { groupByLabel, interleaveByLabel, labelQuotas } from "./balanced-sampling";
 import { CutRange, cutProblem, Segments, segmentInstance } from "./segmentation";
 
 /**
  * The study design's algorithm version; bump it when any choice below changes, so old samples stay explained.
  * 2: no demonstration shares an initial segment with an instance under test (siblings, e.g. WNLI's pairs).
+ * 3: single-text cuts leave a subsequent segment of at least `minTargetWords` words where the cut range allows;
+ * no two instances under test share an initial segment, and none's initial segment begins a demonstration's
+ * text (each left out, with its replacement drawn as for any unusable row).
  */
-export const SAMPLE_ALGORITHM_VERSION = 2;
+export const SAMPLE_ALGORITHM_VERSION = 3;
+
+/** The versions a new sample may be drawn by (an older one reproduces a sample drawn before it). */
+export const SAMPLE_ALGORITHM_VERSIONS = [2, 3] as const;
 
 export interface SampleParameters {
+  /** The design version (SAMPLE_ALGORITHM_VERSION when absent). */
+  version?: number;
+  /** Version 3: the fewest words a subsequent segment should have (TRIVIAL_TARGET_WORDS by default). */
+  minTargetWords?: number;
   seed: number;
   instanceSplit: string;
   demonstrationSplit: string;
@@ -74,20 +85,25 @@ const byKey = <T extends { key: string }>(a: T, b: T) => (a.key < b.key ? -1 : a
 export function chooseSample<Ref>(
   candidates: readonly Candidate<Ref>[],
   parameters: SampleParameters,
+  /** Version 3: rows that cannot be instances under test (keys, with the reason), found by `ambiguousInstances`. */
+  excludedInstances: ReadonlyMap<string, string> = new Map(),
 ): SampleChoice<Ref> {
   const notes: string[] = [];
   const exclusions: { candidate: Candidate<Ref>; reason: string }[] = [];
   const sorted = [...candidates].sort(byKey);
+  let role = "";
   const problemOf = (candidate: Candidate<Ref>) =>
-    candidate.tokenCount === null ? null : cutProblem(candidate.tokenCount, parameters.cutRange);
+    (role === "instance" ? excludedInstances.get(candidate.key) : undefined) ??
+    (candidate.tokenCount === null ? null : cutProblem(candidate.tokenCount, parameters.cutRange));
 
   const pick = (
     split: string,
     count: number,
     taken: ReadonlySet<string>,
-    role: string,
+    pickedRole: string,
     siblingsOf: ReadonlySet<string> = new Set(),
   ) => {
+    role = pickedRole;
     const inSplit = sorted.filter((candidate) => candidate.split === split && !taken.has(candidate.key));
     const siblings = inSplit.filter(
       (candidate) => candidate.siblingKey && siblingsOf.has(candidate.siblingKey),
@@ -192,6 +208,8 @@ export function segmentChoice<Ref>(
   parameters: SampleParameters,
 ): SampleDesign<Ref> {
   const hash = createHash("sha256");
+  const version = parameters.version ?? SAMPLE_ALGORITHM_VERSION;
+  const minTargetWords = version >= 3 ? (parameters.minTargetWords ?? TRIVIAL_TARGET_WORDS) : undefined;
   const segmentAll = (role: string, rows: Candidate<Ref>[]) =>
     rows.map((candidate) => {
       const source = texts.get(candidate.key);
@@ -200,6 +218,7 @@ export function segmentChoice<Ref>(
         seed: parameters.seed,
         instanceKey: candidate.key,
         cutRange: parameters.cutRange,
+        minTargetWords,
       });
       if (!result.ok) throw new Error(`${candidate.key} was chosen but cannot be cut: ${result.reason}`);
       const { initialSegment, subsequentSegment, cutTokenIndex } = result.segments;
@@ -217,7 +236,90 @@ export function segmentChoice<Ref>(
     });
   const instances = segmentAll("instance", choice.instances);
   const demonstrations = segmentAll("demonstration", choice.demonstrations);
-  return { ...choice, instances, demonstrations, contentHash: hash.digest("hex") };
+  const notes = [...choice.notes];
+  if (minTargetWords !== undefined) {
+    const short = instances.filter((item) => item.segments.shortTarget).length;
+    if (short > 0)
+      notes.push(
+        `instances: ${short} of ${instances.length} have a reference of fewer than ${minTargetWords} words whatever the cut in range (their target is trivial; reports can leave them out)`,
+      );
+  }
+  return { ...choice, notes, instances, demonstrations, contentHash: hash.digest("hex") };
+}
+
+const SHARED_OPENING = "shares its initial segment with another instance under test (the same prompt)";
+const OPENS_A_DEMONSTRATION = "its initial segment begins a demonstration's text";
+const EXCLUSION_NOTES: Record<string, string> = {
+  [SHARED_OPENING]:
+    "sharing an initial segment with another instance under test (their prompts are the same)",
+  [OPENS_A_DEMONSTRATION]:
+    "whose initial segment begins a demonstration's text (the prompt shows a continuation)",
+};
+
+/** A text as the design compares openings: Unicode form, case and spacing do not matter. */
+const openingKey = (text: string) => siblingKeyOf(text);
+
+/**
+ * Version 3: the instances under test a model could not tell apart or could copy from its prompt: those that
+ * share an initial segment with another instance under test (their prompts are the same), and those whose
+ * initial segment begins a demonstration's text at a word boundary (the demonstration shows a continuation).
+ * Keys, with the reason; empty when the design is clear.
+ */
+export function ambiguousInstances<Ref>(
+  design: Pick<SampleDesign<Ref>, "instances" | "demonstrations">,
+): Map<string, string> {
+  const found = new Map<string, string>();
+  const byOpening = new Map<string, string[]>();
+  for (const item of design.instances) {
+    const key = openingKey(item.segments.initialSegment);
+    byOpening.set(key, [...(byOpening.get(key) ?? []), item.candidate.key]);
+  }
+  for (const keys of byOpening.values())
+    if (keys.length > 1) for (const key of keys) found.set(key, SHARED_OPENING);
+  // Every word-boundary opening of every demonstration's text, so each instance is one lookup.
+  const openings = new Set<string>();
+  for (const item of design.demonstrations) {
+    const words = openingKey(`${item.segments.initialSegment} ${item.segments.subsequentSegment}`).split(" ");
+    for (let end = 1; end <= words.length; end += 1) openings.add(words.slice(0, end).join(" "));
+  }
+  for (const item of design.instances)
+    if (!found.has(item.candidate.key) && openings.has(openingKey(item.segments.initialSegment)))
+      found.set(item.candidate.key, OPENS_A_DEMONSTRATION);
+  return found;
+}
+
+/**
+ * The whole design: choose, segment, and (version 3) leave out the ambiguous instances under test, choosing
+ * again until none is left (each round only adds exclusions, and rows are finite). `textsOf` reads the texts
+ * of the rows chosen. Pure but for `textsOf`.
+ */
+export async function designSample<Ref>(
+  candidates: readonly Candidate<Ref>[],
+  parameters: SampleParameters,
+  textsOf: (
+    chosen: Candidate<Ref>[],
+  ) => Promise<ReadonlyMap<string, { text: string; secondText: string | null }>>,
+): Promise<SampleDesign<Ref>> {
+  const version = parameters.version ?? SAMPLE_ALGORITHM_VERSION;
+  const excluded = new Map<string, string>();
+  const texts = new Map<string, { text: string; secondText: string | null }>();
+  for (;;) {
+    const choice = chooseSample(candidates, parameters, excluded);
+    const missing = [...choice.instances, ...choice.demonstrations].filter((row) => !texts.has(row.key));
+    if (missing.length > 0) for (const [key, text] of await textsOf(missing)) texts.set(key, text);
+    const design = segmentChoice(choice, texts, parameters);
+    const ambiguous = version >= 3 ? ambiguousInstances(design) : new Map<string, string>();
+    if (ambiguous.size === 0) {
+      if (excluded.size > 0) {
+        const reasons = new Map<string, number>();
+        for (const reason of excluded.values()) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        for (const [reason, count] of reasons)
+          design.notes.push(`instances: left out ${count} candidate(s) ${EXCLUSION_NOTES[reason]}`);
+      }
+      return design;
+    }
+    for (const [key, reason] of ambiguous) excluded.set(key, reason);
+  }
 }
 
 /**

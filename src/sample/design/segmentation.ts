@@ -1,4 +1,5 @@
 import { RandomStream } from "../../common/random";
+import { targetWords } from "../../study/targets";
 
 export interface CutRange {
   /** Smallest share of the tokens in the initial segment, e.g. 0.6. */
@@ -16,6 +17,11 @@ export interface Segments {
   cutTokenIndex: number | null;
   /** Whitespace tokens in the whole instance (both texts for NLI). */
   tokenCount: number;
+  /**
+   * With `minTargetWords`: no cut in range (or, for NLI, the second text itself) gives a subsequent segment of
+   * that many words, so the reference stays trivial.
+   */
+  shortTarget?: boolean;
 }
 
 export type Segmentation = { ok: true; segments: Segments } | { ok: false; reason: string };
@@ -51,13 +57,17 @@ export function cutProblem(tokenCount: number, range: CutRange): string | null {
  * Splits an instance into the initial and subsequent segment.
  * NLI: the first text, then the second. One text: cut at a random whitespace token drawn from
  * `allowedCuts`, from a stream derived from the seed and the instance's key (so each instance has its own cut).
- * Whitespace inside each segment is kept as written; the whitespace at the cut is dropped.
+ * With `minTargetWords` (design version 3), the cut is drawn from the cuts in range whose subsequent segment has
+ * at least that many words (lower case, punctuation dropped), when there are any; otherwise from the whole
+ * range, and the segments say `shortTarget`. Whitespace inside each segment is kept as written; the whitespace
+ * at the cut is dropped.
  */
 export function segmentInstance(
   text: string,
   secondText: string | null,
-  options: { seed: number | string; instanceKey: string; cutRange: CutRange },
+  options: { seed: number | string; instanceKey: string; cutRange: CutRange; minTargetWords?: number },
 ): Segmentation {
+  const minWords = options.minTargetWords;
   if (secondText !== null) {
     return {
       ok: true,
@@ -66,13 +76,24 @@ export function segmentInstance(
         subsequentSegment: secondText,
         cutTokenIndex: null,
         tokenCount: countTokens(text) + countTokens(secondText),
+        ...(minWords !== undefined ? { shortTarget: targetWords(secondText).length < minWords } : {}),
       },
     };
   }
   const offsets = tokenOffsets(text);
   const cuts = allowedCuts(offsets.length, options.cutRange);
   if (!cuts) return { ok: false, reason: cutProblem(offsets.length, options.cutRange)! };
-  const cut = RandomStream.derive(options.seed, "cut", options.instanceKey).integer(cuts.from, cuts.to);
+  const stream = RandomStream.derive(options.seed, "cut", options.instanceKey);
+  let cut: number;
+  let shortTarget: boolean | undefined;
+  if (minWords === undefined) cut = stream.integer(cuts.from, cuts.to);
+  else {
+    const long: number[] = [];
+    for (let at = cuts.from; at <= cuts.to; at += 1)
+      if (targetWords(text.slice(offsets[at])).length >= minWords) long.push(at);
+    shortTarget = long.length === 0;
+    cut = shortTarget ? stream.integer(cuts.from, cuts.to) : long[stream.integer(0, long.length - 1)];
+  }
   return {
     ok: true,
     segments: {
@@ -80,6 +101,7 @@ export function segmentInstance(
       subsequentSegment: text.slice(offsets[cut]).trimEnd(),
       cutTokenIndex: cut,
       tokenCount: offsets.length,
+      ...(shortTarget !== undefined ? { shortTarget } : {}),
     },
   };
 }
