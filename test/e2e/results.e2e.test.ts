@@ -452,7 +452,10 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
         expect(within.reduce((sum: number, r: any) => sum + r.instances, 0)).toBe(cell.n);
         expect(within.reduce((sum: number, r: any) => sum + r.memorized, 0)).toBe(cell.memorized);
       }
-      expect(parts.filter((r: any) => r.groupBy === "LABEL").map((r: any) => r.group)).toEqual(["alpha", "beta"]);
+      expect(parts.filter((r: any) => r.groupBy === "LABEL").map((r: any) => r.group)).toEqual([
+        "alpha",
+        "beta",
+      ]);
     }
     expect(iclThresholds.map((row: any) => row.setting)).toEqual([
       "FULL_INFORMATION",
@@ -462,7 +465,9 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     for (const row of iclThresholds) {
       expect(row.points.map((point: any) => point.shots)).toEqual([5, 20]);
       const gains = row.points.filter((point: any) => point.significantGain);
-      expect(row.threshold).toBe(gains.length ? Math.min(...gains.map((p: any) => p.memorizationRate)) : null);
+      expect(row.threshold).toBe(
+        gains.length ? Math.min(...gains.map((p: any) => p.memorizationRate)) : null,
+      );
     }
   });
 

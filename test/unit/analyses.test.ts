@@ -389,7 +389,11 @@ describe("the ICL threshold", () => {
     ];
     const gain = (shots: number, difference: number, pValue: number | null) =>
       ({ sampleId: "s1", shots, difference, pValue }) as PerformanceComparisonRow;
-    const [row] = iclThresholds(data, [gain(5, 0.1, 0.3), gain(20, 0.3, 0.01), gain(50, -0.2, 0.001)], samples);
+    const [row] = iclThresholds(
+      data,
+      [gain(5, 0.1, 0.3), gain(20, 0.3, 0.01), gain(50, -0.2, 0.001)],
+      samples,
+    );
     expect(row.points.map((point) => [point.shots, point.memorizationRate, point.significantGain])).toEqual([
       [5, 0.2, false],
       [20, 0.6, true],
