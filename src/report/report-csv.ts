@@ -136,6 +136,7 @@ export function reportCsv(report: StudyReport): string {
           neither: row.neither,
           rateA: row.rateA,
           rateB: row.rateB,
+          difference: row.difference ?? null,
           mcnemarP: row.pValue,
           mcnemarPHolm: row.pValueHolm,
         },

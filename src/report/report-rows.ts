@@ -217,6 +217,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       push(`${prefix}.mcnemar_p`, scope, row.pValue, discordant);
       push(`${prefix}.mcnemar_p_holm`, scope, row.pValueHolm, discordant);
       push(`${prefix}.pairs`, scope, row.pairs);
+      push(`${prefix}.difference`, scope, row.difference ?? null, { denominator: row.pairs });
     }
   }
 
@@ -410,9 +411,11 @@ export const METRIC_NAMES = [
   "setting_comparison.mcnemar_p",
   "setting_comparison.mcnemar_p_holm",
   "setting_comparison.pairs",
+  "setting_comparison.difference",
   "zero_vs_few_shot.mcnemar_p",
   "zero_vs_few_shot.mcnemar_p_holm",
   "zero_vs_few_shot.pairs",
+  "zero_vs_few_shot.difference",
   "memorization_non_trivial.rate",
   "memorization_non_trivial.trivial_left_out",
   "control.no_memory_floor",

@@ -670,6 +670,13 @@ export class PairedComparisonRow extends SampleScoped {
 
   @Field(() => Float, {
     nullable: true,
+    description:
+      "rateA - rateB over the same instances (guided against general: FULL_INFORMATION - GENERAL_INSTRUCTION).",
+  })
+  difference: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
     description: "McNemar's exact test (two-sided); null with no discordant pair.",
   })
   pValue: number | null;

@@ -108,7 +108,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     const counts = page.locator(`tr[data-experiment="${experimentId}"] .counts`);
     await counts.waitFor({ timeout: 30_000 });
     const expected = Number(await counts.getAttribute("data-expected"));
-    expect(expected).toBe(30 * 3 * 2 + 30 * 2 * 2);
+    expect(expected).toBe(30 * 4 * 2 + 30 * 2 * 2); // 4 settings (the control too) x 2 k, and performance
     const seen = new Set<number>();
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -138,7 +138,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     const rated = (rows: any[]) => rows.filter((row) => row.rate !== null).length;
     const points = (figure: string) => page.locator(`figure[data-figure="${figure}"] g.point > *`).count();
     expect(await points("memorization")).toBe(rated(r.memorization) + rated(r.memorizationExactOnly));
-    expect(await points("memorization")).toBe(12);
+    expect(await points("memorization")).toBe(16);
     expect(await points("performance")).toBe(r.performance.length);
     const groups = r.memorizedVsNotMemorized.flatMap((row: any) =>
       [row.memorized.accuracy, row.notMemorized.accuracy].filter((accuracy) => accuracy !== null),
@@ -150,7 +150,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     );
     // Each run's bar shows it finished; each figure offers its downloads.
     const runs = page.locator("tr[data-run] .counts");
-    expect(await runs.count()).toBe(8);
+    expect(await runs.count()).toBe(10);
     for (const counts of await runs.all())
       expect(await counts.getAttribute("data-done")).toBe(await counts.getAttribute("data-expected"));
     const download = page.waitForEvent("download");
@@ -159,7 +159,7 @@ describeWithBrowser("the dashboard in a browser", () => {
       .readFileSync((await (await download).path())!, "utf8")
       .trim()
       .split("\n");
-    expect(csv).toHaveLength(13);
+    expect(csv).toHaveLength(17);
     expect(csv[0]).toContain("rate");
     const svgDownload = page.waitForEvent("download");
     await page.locator(`figure[data-figure="memorization"] button`, { hasText: "SVG" }).click();
@@ -280,7 +280,7 @@ describeWithBrowser("the dashboard in a browser", () => {
       },
     );
     const calls = estimate.data!.estimateGrid.calls;
-    expect(calls).toBe(30 * 3 * 2 + 30 * 3 * 2);
+    expect(calls).toBe(30 * 4 * 2 + 30 * 3 * 2);
     expect(await page.locator(".estimate dd").first().textContent()).toBe(calls.toLocaleString("en-US"));
     await shoot("preview");
   }, 60_000);

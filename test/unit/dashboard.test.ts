@@ -67,6 +67,7 @@ describe("the dashboard's figure data", () => {
       { ...rate("s9", "ONLY_SEGMENT_PAIRS", 0, 0.5), dataset: "trec" },
     ],
     memorizationExactOnly: [rate(null, "FULL_INFORMATION", 0, 0.1)],
+    versusControl: [],
     noMemoryFloor: [
       {
         sampleId: "s1",

@@ -63,6 +63,7 @@ function compare(
     neither,
     rateA: pairs ? (both + onlyA) / pairs : null,
     rateB: pairs ? (both + onlyB) / pairs : null,
+    difference: pairs ? (onlyA - onlyB) / pairs : null,
     pValue: mcnemarExact(onlyA, onlyB),
     pValueHolm: null,
   };

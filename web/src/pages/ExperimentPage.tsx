@@ -219,6 +219,7 @@ export function ExperimentPage({ id }: { id: string }) {
               <Figure key={`${shown}-${spec.key}`} spec={spec} dataset={shown} />
             ))}
             <CorrelationTable rows={report ? correlationRows(report, shown) : []} />
+            <ControlTable rows={report ? report.versusControl.filter((row) => row.dataset === shown) : []} />
           </div>
         ) : null}
       </Section>
@@ -234,6 +235,56 @@ function byGridOrder(a: RunItem, b: RunItem): number {
     a.kind.localeCompare(b.kind) ||
     SETTINGS.indexOf(a.setting ?? "") - SETTINGS.indexOf(b.setting ?? "") ||
     a.shots - b.shots
+  );
+}
+
+const percent = (value: number | null | undefined) => (value == null ? "–" : `${(value * 100).toFixed(1)}%`);
+
+/** A control: the dataset's memorization against its control dataset's, per setting and k. */
+function ControlTable({ rows }: { rows: Report["versusControl"] }) {
+  if (rows.length === 0) return null;
+  return (
+    <figure class="figure" data-figure="control" data-points={rows.length}>
+      <figcaption>
+        <h3>Control: against data the model cannot have seen</h3>
+        <p>
+          Memorization (exact or near-exact, each instance once) of this dataset and of its control dataset,
+          their difference with Newcombe's 95% interval, and Fisher's p, Holm-adjusted.
+        </p>
+      </figcaption>
+      <table>
+        <thead>
+          <tr>
+            <th>Control</th>
+            <th>Setting</th>
+            <th>k</th>
+            <th>Rate</th>
+            <th>Control rate</th>
+            <th>Difference</th>
+            <th>95% interval</th>
+            <th>p (Holm)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.controlDataset}-${row.setting}-${row.shots}`}>
+              <td>{row.controlDataset}</td>
+              <td>{SETTING_LABELS[row.setting] ?? row.setting}</td>
+              <td>{row.shots}</td>
+              <td>{percent(row.rate)}</td>
+              <td>{percent(row.controlRate)}</td>
+              <td>{percent(row.difference)}</td>
+              <td>
+                {row.differenceCiLow == null
+                  ? "–"
+                  : `${percent(row.differenceCiLow)} to ${percent(row.differenceCiHigh)}`}
+              </td>
+              <td>{number(row.pValueHolm ?? null)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
   );
 }
 
