@@ -12,6 +12,16 @@ const SIMULATION = {
   unseenDatasets: ["fresh"],
 };
 
+/** A model the guided instruction helps and the general one does not: a setting effect to recover. */
+const SHIFTED = {
+  memorizedAtZeroShot: 0.3,
+  memorizedAtManyShots: 0.5,
+  halfRiseShots: 10,
+  nearExactShare: 0,
+  seed: 9,
+  settingShift: { FULL_INFORMATION: 0.3, GENERAL_INSTRUCTION: -0.2 },
+};
+
 const DATASET = `query($name: String!) { datasets(filter: { nameContains: $name }) { edges { node { id name controlOf { name } } } } }`;
 const UPDATE = `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name controlOf { name } } }`;
 
@@ -24,7 +34,10 @@ describe("a control dataset (embedded database)", () => {
 
   beforeAll(async () => {
     api = await startTestServer("embedded", {
-      MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated", simulation: SIMULATION } }),
+      MEMICL_PROVIDERS_FILE: providersFile({
+        sim: { type: "simulated", simulation: SIMULATION },
+        shifted: { type: "simulated", simulation: SHIFTED },
+      }),
       MEMICL_IN_PROCESS_WORKERS: "8",
     });
   });
@@ -117,5 +130,56 @@ describe("a control dataset (embedded database)", () => {
 
     const cleared = await api.gql(UPDATE, { input: { id: freshId, controlOf: null } });
     expect(cleared.data!.updateDataset.controlOf).toBeNull();
+  }, 180_000);
+
+  it("recovers a configured setting effect: every cell inside its interval, guided above general", async () => {
+    const sampleId = await classificationSample(api, "shifted", {
+      rows: 240,
+      instances: 100,
+      demonstrations: 10,
+      shots: [0, 10],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "a setting effect",
+          sampleIds: [sampleId],
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "GENERAL_INSTRUCTION"],
+          provider: "shifted",
+          model: "m",
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const report = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) {
+        memorization { sampleId setting shots n rate ciLow ciHigh }
+        settingComparisons { settingA settingB shotsA difference pValue } } }`,
+      { id: started.data!.startExperiment.experiment.id },
+    );
+    expect(report.errors).toBeUndefined();
+    const { memorization, settingComparisons } = report.data!.studyReport;
+    expect(memorization).toHaveLength(6);
+    let covered = 0;
+    for (const row of memorization) {
+      const configured = SimulatedProvider.rates(SHIFTED, row.shots, row.setting).memorized;
+      if (row.ciLow <= configured && configured <= row.ciHigh) covered += 1;
+    }
+    // Six 95% intervals over the same instances' draws: all of them, or all but one, cover.
+    expect(covered).toBeGreaterThanOrEqual(5);
+    for (const shots of [0, 10]) {
+      const guidedVsGeneral = settingComparisons.find(
+        (row: any) =>
+          row.settingA === "FULL_INFORMATION" &&
+          row.settingB === "GENERAL_INSTRUCTION" &&
+          row.shotsA === shots,
+      );
+      // Configured: +0.5 (0.3 up, 0.2 down); found large and significant on the same instances.
+      expect(guidedVsGeneral.difference).toBeGreaterThan(0.3);
+      expect(guidedVsGeneral.pValue).toBeLessThan(0.001);
+    }
   }, 180_000);
 });
