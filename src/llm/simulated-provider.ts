@@ -47,8 +47,7 @@ export class SimulatedProvider implements ModelProvider {
     settings: Pick<
       SimulationSettings,
       "memorizedAtZeroShot" | "memorizedAtManyShots" | "halfRiseShots" | "nearExactShare"
-    > &
-      Partial<Pick<SimulationSettings, "settingShift">>,
+    > & { settingShift?: Partial<SimulationSettings["settingShift"]> },
     shots: number,
     setting: SimulatedSetting | null = null,
   ): { memorized: number; nearExactShare: number } {
