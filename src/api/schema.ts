@@ -8,7 +8,7 @@ import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
-import { ReportResolver, StudyReportResolver } from "../report/report.resolver";
+import { ExperimentComparisonResolver, ReportResolver, StudyReportResolver } from "../report/report.resolver";
 import { ReportRowResolver } from "../report/report-row.resolver";
 import { ExperimentRunsResolver, RunResolver } from "../run/run.resolver";
 import {
@@ -38,6 +38,7 @@ export const RESOLVERS = [
   CompletionJudgmentResolver,
   ReportResolver,
   StudyReportResolver,
+  ExperimentComparisonResolver,
   ReportRowResolver,
   WorkerResolver,
   VersionResolver,

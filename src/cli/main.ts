@@ -28,6 +28,7 @@ const commands = {
   prompt: () => require("./prompt.command") as typeof import("./prompt.command"),
   estimate: () => require("./estimate.command") as typeof import("./estimate.command"),
   report: () => require("./report.command") as typeof import("./report.command"),
+  compare: () => require("./compare.command") as typeof import("./compare.command"),
   sample: () => require("./sample.command") as typeof import("./sample.command"),
   serve: () => require("./serve.command") as typeof import("./serve.command"),
   worker: () => require("./worker.command") as typeof import("./worker.command"),
@@ -222,6 +223,13 @@ export function buildProgram(): Command {
     .argument("<experiment>", "experiment id")
     .option("--format <format>", "markdown, json or csv", "markdown")
     .action((experiment, options) => commands.report().runReport(loadConfig(), experiment, options));
+
+  program
+    .command("compare")
+    .description("experiments (models) side by side on the instances both ran: paired tests, cell by cell")
+    .argument("<experiments...>", "two to ten experiment ids")
+    .option("--format <format>", "markdown, json or csv", "markdown")
+    .action((experiments, options) => commands.compare().runCompare(loadConfig(), experiments, options));
 
   program
     .command("export")

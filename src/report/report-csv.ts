@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { StudyReport } from "./report.types";
+import { ExperimentComparison, StudyReport } from "./report.types";
 
 type CsvValue = number | boolean | null;
 
@@ -246,5 +246,62 @@ export function reportCsv(report: StudyReport): string {
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
     });
+  return stringify(rows);
+}
+
+/**
+ * A comparison as one long CSV: one row per number, with both experiments, their providers and models, and
+ * the cell (dataset, kind, setting, k, measure).
+ */
+export function comparisonCsv(comparison: ExperimentComparison): string {
+  const subjects = new Map(comparison.experiments.map((e) => [e.experimentId, e.subject]));
+  const rows: (string | number | null)[][] = [
+    [
+      "experiment_a",
+      "provider_a",
+      "model_a",
+      "experiment_b",
+      "provider_b",
+      "model_b",
+      "dataset",
+      "kind",
+      "setting",
+      "shots",
+      "measure",
+      "statistic",
+      "value",
+    ],
+  ];
+  for (const row of comparison.rows) {
+    const [a, b] = [subjects.get(row.experimentA), subjects.get(row.experimentB)];
+    const values: Record<string, number | null> = {
+      pairs: row.pairs,
+      both: row.both,
+      onlyA: row.onlyA,
+      onlyB: row.onlyB,
+      neither: row.neither,
+      rateA: row.rateA,
+      rateB: row.rateB,
+      difference: row.difference,
+      mcnemarP: row.pValue,
+      mcnemarPHolm: row.pValueHolm,
+    };
+    for (const [statistic, value] of Object.entries(values))
+      rows.push([
+        row.experimentA,
+        a?.provider ?? null,
+        a?.requestedModel ?? null,
+        row.experimentB,
+        b?.provider ?? null,
+        b?.requestedModel ?? null,
+        row.dataset,
+        row.kind,
+        row.setting,
+        row.shots,
+        row.measure,
+        statistic,
+        value,
+      ]);
+  }
   return stringify(rows);
 }

@@ -1,4 +1,4 @@
-import { StudyReport } from "./report.types";
+import { ExperimentComparison, StudyReport } from "./report.types";
 
 const pct = (value: number | null | undefined) => (value == null ? "" : `${(value * 100).toFixed(1)}%`);
 const num = (value: number | null | undefined, digits = 3) => (value == null ? "" : value.toFixed(digits));
@@ -426,4 +426,59 @@ function subjectLines(report: StudyReport): string {
     `- templates: ${subject.templateVersions.join(", ") || "none"}`,
     `- judges: ${subject.judges.join(", ") || "none"}`,
   ].join("\n");
+}
+
+/** A comparison as Markdown: which experiments (models), then each pair's cells, paired, with Holm's p. */
+export function comparisonMarkdown(comparison: ExperimentComparison): string {
+  const name = new Map(
+    comparison.experiments.map((e) => [
+      e.experimentId,
+      `${e.subject.experimentName} (${e.subject.provider}/${e.subject.requestedModel})`,
+    ]),
+  );
+  return [
+    "# Experiments compared",
+    comparison.experiments
+      .map(
+        (e) =>
+          `- ${e.experimentId}: ${e.subject.experimentName}, ${e.subject.provider} / ${e.subject.requestedModel} (reported: ${e.subject.reportedModels.join(", ") || "none yet"})`,
+      )
+      .join("\n"),
+    `Datasets every experiment ran: ${comparison.datasets.join(", ") || "none"}.`,
+    "## Cell by cell, on the instances both ran (McNemar)",
+    table(
+      [
+        "A",
+        "B",
+        "dataset",
+        "kind",
+        "setting",
+        "k",
+        "measure",
+        "pairs",
+        "rate A",
+        "rate B",
+        "A - B",
+        "p",
+        "p (Holm)",
+      ],
+      comparison.rows.map((row) => [
+        name.get(row.experimentA) ?? row.experimentA,
+        name.get(row.experimentB) ?? row.experimentB,
+        row.dataset,
+        row.kind,
+        row.setting ?? "",
+        row.shots,
+        row.measure ?? "",
+        row.pairs,
+        pct(row.rateA),
+        pct(row.rateB),
+        pct(row.difference),
+        pValue(row.pValue),
+        pValue(row.pValueHolm),
+      ]),
+    ),
+    `Multiple comparisons: ${comparison.multipleComparisons}`,
+    "",
+  ].join("\n\n");
 }

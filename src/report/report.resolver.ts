@@ -6,6 +6,7 @@ import {
   ContaminationRow,
   ControlComparisonRow,
   CorrelationRow,
+  ExperimentComparison,
   IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
@@ -124,6 +125,18 @@ export class ReportResolver {
     return services.report.contamination(experimentId);
   }
 
+  @Query(() => ExperimentComparison, {
+    description:
+      "Two to ten experiments that share datasets (models on the same samples), compared pair by pair, cell by " +
+      "cell, on the instances both ran (McNemar, Holm over the comparison).",
+  })
+  compareExperiments(
+    @Arg("experimentIds", () => [ID]) experimentIds: string[],
+    @Ctx() { services }: Context,
+  ) {
+    return services.report.compare(experimentIds);
+  }
+
   @Query(() => StudyReport, { description: "Every table of the study for one experiment." })
   studyReport(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.studyReport(experimentId);
@@ -138,5 +151,14 @@ export class StudyReportResolver {
   })
   zeroVsFewShot(@Root() report: StudyReport): PairedComparisonRow[] {
     return report.zeroVsK;
+  }
+}
+
+/** A comparison's per-experiment reports, computed only when asked for. */
+@Resolver(() => ExperimentComparison)
+export class ExperimentComparisonResolver {
+  @FieldResolver(() => [StudyReport], { description: "Each experiment's whole study report, in order." })
+  reports(@Root() comparison: ExperimentComparison, @Ctx() { services }: Context): Promise<StudyReport[]> {
+    return Promise.all(comparison.experiments.map((e) => services.report.studyReport(e.experimentId)));
   }
 }

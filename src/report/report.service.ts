@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { NotFoundError } from "../common/errors";
+import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { floorVerdicts, NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
 import { loadSiblingContinuations } from "../sample/sample.sql";
@@ -10,6 +10,8 @@ import { isTrivialTarget, TRIVIAL_TARGET_WORDS, targetWords } from "../study/tar
 import {
   breakdown,
   CellCount,
+  ComparedData,
+  compareExperiments,
   contamination,
   contaminationSubset,
   correlations,
@@ -27,6 +29,7 @@ import {
   RepeatPerformance,
   SampleInfo,
   settingComparisons,
+  sharedDatasets,
   TargetInfo,
   transitionRates,
   versusControl,
@@ -37,9 +40,11 @@ import {
   ContaminationRow,
   ControlComparisonRow,
   CorrelationRow,
+  ExperimentComparison,
   IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
+  ModelComparisonRow,
   NoMemoryFloorRow,
   PairedComparisonRow,
   PerformanceRow,
@@ -428,6 +433,55 @@ export class ReportService {
       });
     }
     return bySample;
+  }
+
+  /**
+   * Two or more experiments side by side (`analyses/comparison.ts`): every pair, cell by cell on the dataset
+   * instances both ran, Holm over every test of the comparison. Refuses experiments that share no dataset.
+   */
+  async compare(experimentIds: readonly string[]): Promise<ExperimentComparison> {
+    const ids = [...new Set(experimentIds)];
+    if (ids.length < 2 || ids.length > 10)
+      throw new BadInputError("compare 2 to 10 distinct experiments", { field: "experimentIds" });
+    const compared: ComparedData[] = [];
+    for (const id of ids) {
+      const data = await this.data(id);
+      const [outcomes, performance, samples] = await Promise.all([
+        data.instances(),
+        data.instancePerformance(),
+        data.samples(),
+      ]);
+      compared.push({ experimentId: id, outcomes, performance, samples });
+    }
+    const rows: ModelComparisonRow[] = [];
+    let datasets: string[] | null = null;
+    for (let i = 0; i < compared.length; i += 1)
+      for (let j = i + 1; j < compared.length; j += 1) {
+        const shared = sharedDatasets(compared[i], compared[j]);
+        if (shared.length === 0)
+          throw new BadInputError(
+            `experiments ${compared[i].experimentId} and ${compared[j].experimentId} share no dataset: nothing to compare`,
+            { field: "experimentIds" },
+          );
+        datasets = (datasets ?? shared).filter((name) => shared.includes(name));
+        rows.push(...compareExperiments(compared[i], compared[j]));
+      }
+    const adjusted = holmAdjust(rows.map((row) => row.pValue));
+    rows.forEach((row, index) => {
+      row.pValueHolm = adjusted[index];
+    });
+    const tests = adjusted.filter((p) => p !== null).length;
+    return {
+      experiments: await Promise.all(
+        ids.map(async (experimentId) => ({ experimentId, subject: await this.subjectOf(experimentId) })),
+      ),
+      datasets: datasets ?? [],
+      rows,
+      hypothesisTests: tests,
+      multipleComparisons:
+        `Holm's step-down adjustment over the ${tests} McNemar p-values of this comparison (memorized or not, ` +
+        "and correct or not, on the instances both experiments ran), family-wise error rate 5%.",
+    };
   }
 
   /** The experiment a report is about, its model as asked and as reported, its templates and judges. */

@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsOptional } from "class-validator";
 import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType } from "type-graphql";
 import { IntervalMethod, MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
-import { MemorizationSetting } from "../study/settings";
+import { MemorizationSetting, RunKind } from "../study/settings";
 
 /** Which sample a row describes; all null on a row pooled over several samples. */
 @InterfaceType({
@@ -948,5 +948,98 @@ export class StudyReport {
   hypothesisTests: number;
 
   @Field({ description: "How the report's p-values are adjusted for multiple comparisons." })
+  multipleComparisons: string;
+}
+
+@ObjectType({
+  description:
+    "Experiment A against experiment B in one cell (dataset x setting x k for memorization, dataset x k for " +
+    "performance), on the dataset instances both ran: memorized (or correct) or not, each instance by the " +
+    "majority of its completions; McNemar's exact test on the discordant instances, Holm over the comparison.",
+})
+export class ModelComparisonRow {
+  @Field(() => ID)
+  experimentA: string;
+
+  @Field(() => ID)
+  experimentB: string;
+
+  @Field(() => RunKind)
+  kind: RunKind;
+
+  @Field(() => MemorizationMeasure, { nullable: true, description: "Memorization rows: the measure." })
+  measure: MemorizationMeasure | null;
+
+  @Field()
+  dataset: string;
+
+  @Field(() => MemorizationSetting, { nullable: true })
+  setting: MemorizationSetting | null;
+
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Instances both experiments ran (and judged) in this cell." })
+  pairs: number;
+
+  @Field(() => Int)
+  both: number;
+
+  @Field(() => Int, { description: "Memorized (or correct) in A only." })
+  onlyA: number;
+
+  @Field(() => Int, { description: "In B only." })
+  onlyB: number;
+
+  @Field(() => Int)
+  neither: number;
+
+  @Field(() => Float)
+  rateA: number;
+
+  @Field(() => Float)
+  rateB: number;
+
+  @Field(() => Float, { description: "rateA - rateB over the same instances." })
+  difference: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "McNemar's exact test (two-sided); null with no discordant pair.",
+  })
+  pValue: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Holm-adjusted over the comparison's tests." })
+  pValueHolm: number | null;
+}
+
+@ObjectType({ description: "One experiment of a comparison: which model it ran." })
+export class ComparedExperiment {
+  @Field(() => ID)
+  experimentId: string;
+
+  @Field(() => ReportSubject)
+  subject: ReportSubject;
+}
+
+@ObjectType({
+  description:
+    "Two or more experiments that share datasets, side by side: each pair compared cell by cell on the instances " +
+    "both ran, and each experiment's whole study report.",
+})
+export class ExperimentComparison {
+  @Field(() => [ComparedExperiment])
+  experiments: ComparedExperiment[];
+
+  @Field(() => [String], { description: "The datasets every experiment ran." })
+  datasets: string[];
+
+  @Field(() => [ModelComparisonRow])
+  rows: ModelComparisonRow[];
+
+  @Field(() => Int)
+  hypothesisTests: number;
+
+  @Field()
   multipleComparisons: string;
 }

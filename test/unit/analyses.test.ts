@@ -2,6 +2,7 @@ import { RandomStream } from "../../src/common/random";
 import {
   breakdown,
   CellCount,
+  compareExperiments,
   contamination,
   contaminationSubset,
   InstanceOutcome,
@@ -15,6 +16,7 @@ import {
   performanceVsZeroShot,
   SampleInfo,
   settingComparisons,
+  sharedDatasets,
   transitionRates,
   zeroVsK,
 } from "../../src/report/analyses";
@@ -376,6 +378,34 @@ describe("memorization by target", () => {
       "11-20",
       "21+",
     ]);
+  });
+});
+
+describe("comparing experiments", () => {
+  it("pairs the dataset instances both ran, cell by cell, with McNemar on the discordant ones", () => {
+    const withIds = (rows: InstanceOutcome[]) =>
+      rows.map((row) => ({ ...row, instanceId: row.sampledInstanceId }));
+    const a = {
+      experimentId: "A",
+      outcomes: withIds(outcomes("s1", FULL, 0, "EEEEEENIII")),
+      performance: [],
+      samples,
+    };
+    // B drew another sample of the same dataset: its instances meet A's through their dataset instance.
+    const b = {
+      experimentId: "B",
+      outcomes: withIds(outcomes("s2", FULL, 0, "EIIIIIIII")),
+      performance: [],
+      samples,
+    };
+    expect(sharedDatasets(a, b)).toEqual(["RTE"]);
+    const rows = compareExperiments(a, b);
+    expect(rows.map((row) => [row.measure, row.pairs, row.both, row.onlyA, row.onlyB])).toEqual([
+      ["EXACT_ONLY", 9, 1, 5, 0],
+      ["EXACT_OR_NEAR_EXACT", 9, 1, 6, 0],
+    ]);
+    expect(rows[1].difference).toBeCloseTo(6 / 9, 12);
+    expect(rows[1].pValue).toBeCloseTo(mcnemarExact(6, 0)!, 12);
   });
 });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
 import { StudyReport } from "../../src/report/report.types";
-import { reportCsv } from "../../src/report/report-csv";
+import { comparisonCsv, reportCsv } from "../../src/report/report-csv";
 
 const METRICS_DOC = fs.readFileSync(path.resolve(__dirname, "../../docs/METRICS.md"), "utf8");
 const section = METRICS_DOC.slice(METRICS_DOC.indexOf("## Every column a notebook sees"));
@@ -27,5 +27,13 @@ describe("the documented columns", () => {
     const source = fs.readFileSync(path.resolve(__dirname, "../../src/report/report-csv.ts"), "utf8");
     const tables = new Set([...source.matchAll(/(?:push\(|\[)"([a-z_]+)"/g)].map((match) => match[1]));
     for (const table of tables) if (!header.includes(table)) expect(section).toContain(`\`${table}\``);
+  });
+
+  it("list the comparison CSV's header", () => {
+    const listed = section.slice(section.indexOf("**A comparison as one long CSV**"));
+    const header = comparisonCsv({ experiments: [], rows: [] } as never)
+      .trim()
+      .split(",");
+    for (const column of header) expect(listed.slice(0, 600)).toContain(`\`${column}\``);
   });
 });

@@ -4,7 +4,7 @@ import { DomainError } from "../../common/errors";
 import { Logger } from "../../logging/logger";
 import { exportCompletions } from "../../report/export.service";
 import { ReportService } from "../../report/report.service";
-import { reportCsv } from "../../report/report-csv";
+import { comparisonCsv, reportCsv } from "../../report/report-csv";
 
 /**
  * Streamed exports (any live key may read): an experiment's completions with every judgment (CSV or JSONL),
@@ -32,6 +32,20 @@ export function exportRoutes(
       const text = reportCsv(await report.studyReport(id));
       response.setHeader("content-type", "text/csv; charset=utf-8");
       response.setHeader("content-disposition", `attachment; filename="report-${id}.csv"`);
+      response.end(text);
+    } catch (error) {
+      fail(response, error);
+    }
+  });
+  router.get("/export/comparison.csv", requireKey, async (request, response) => {
+    const ids = String(request.query.experiments ?? "")
+      .split(",")
+      .map((id) => id.trim())
+      .filter(Boolean);
+    try {
+      const text = comparisonCsv(await report.compare(ids));
+      response.setHeader("content-type", "text/csv; charset=utf-8");
+      response.setHeader("content-disposition", `attachment; filename="comparison.csv"`);
       response.end(text);
     } catch (error) {
       fail(response, error);
