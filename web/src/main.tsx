@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { apiKey, gql, setApiKey } from "./api";
 import { VersionDocument } from "./generated/operations";
+import { ComparePage } from "./pages/ComparePage";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
 import { PreviewPage } from "./pages/PreviewPage";
@@ -73,6 +74,7 @@ function App() {
   if (page === "experiments" && id) content = <ExperimentPage key={id} id={id} />;
   else if (page === "review" && id) content = <ReviewPage key={id} experimentId={id} />;
   else if (page === "preview") content = <PreviewPage />;
+  else if (page === "compare" && id) content = <ComparePage key={id} ids={id.split(",")} />;
   const current = page ?? "experiments";
   return (
     <>

@@ -254,6 +254,13 @@ export type ReviewCompletionMutationVariables = Exact<{
 
 export type ReviewCompletionMutation = { reviewCompletion: { judgment: { id: string, verdict: Verdict } } };
 
+export type CompareQueryVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type CompareQuery = { compareExperiments: { datasets: Array<string>, multipleComparisons: string, experiments: Array<{ experimentId: string, subject: { experimentName: string, provider: string, requestedModel: string } }>, rows: Array<{ experimentA: string, experimentB: string, kind: RunKind, measure: MemorizationMeasure | null, dataset: string, setting: MemorizationSetting | null, shots: number, pairs: number, rateA: number, rateB: number, difference: number, pValueHolm: number | null }>, reports: Array<{ experimentId: string, memorization: Array<{ dataset: string | null, sampleId: string | null, setting: MemorizationSetting | null, shots: number | null, rate: number | null, ciLow: number | null, ciHigh: number | null, n: number, memorized: number }> }> } };
+
 /** An operation's text, carrying its result and variable types for `gql` and `subscribe` (web/src/api.ts). */
 export type TypedDocument<Result, Variables> = string & { readonly __types?: [Result, Variables] };
 
@@ -273,3 +280,4 @@ export const StartExperimentDocument = "mutation StartExperiment($input: StartEx
 export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
 export const AgreementDocument = "query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {\n  judgeAgreement(scope: $scope, judgeA: {kind: $judge}, judgeB: {kind: HUMAN}) {\n    n\n    total\n    coverage\n    agreed\n    percentAgreement\n    kappa\n    kappaBinary\n  }\n}" as TypedDocument<AgreementQuery, AgreementQueryVariables>;
 export const ReviewCompletionDocument = "mutation ReviewCompletion($input: ReviewCompletionInput!) {\n  reviewCompletion(input: $input) {\n    judgment {\n      id\n      verdict\n    }\n  }\n}" as TypedDocument<ReviewCompletionMutation, ReviewCompletionMutationVariables>;
+export const CompareDocument = "query Compare($ids: [ID!]!) {\n  compareExperiments(experimentIds: $ids) {\n    experiments {\n      experimentId\n      subject {\n        experimentName\n        provider\n        requestedModel\n      }\n    }\n    datasets\n    multipleComparisons\n    rows {\n      experimentA\n      experimentB\n      kind\n      measure\n      dataset\n      setting\n      shots\n      pairs\n      rateA\n      rateB\n      difference\n      pValueHolm\n    }\n    reports {\n      experimentId\n      memorization {\n        dataset\n        sampleId\n        setting\n        shots\n        rate\n        ciLow\n        ciHigh\n        n\n        memorized\n      }\n    }\n  }\n}" as TypedDocument<CompareQuery, CompareQueryVariables>;

@@ -10,6 +10,7 @@ export function ExperimentsPage() {
   const [items, setItems] = useState<ExperimentItem[] | null>(null);
   const [count, setCount] = useState(0);
   const [error, setError] = useState<unknown>(null);
+  const [picked, setPicked] = useState<string[]>([]);
 
   useEffect(() => {
     let alive = true;
@@ -66,10 +67,22 @@ export function ExperimentsPage() {
           <code>memicl experiment --sample &lt;id&gt; --provider simulated --model demo</code>.
         </p>
       ) : null}
+      {items && items.length > 1 ? (
+        <p class="compare-bar">
+          {picked.length >= 2 ? (
+            <a class="compare-link" href={`#/compare/${picked.join(",")}`}>
+              Compare the {picked.length} experiments picked
+            </a>
+          ) : (
+            <span class="muted">Pick two or more experiments to compare their models.</span>
+          )}
+        </p>
+      ) : null}
       {items && items.length > 0 ? (
         <table class="experiments">
           <thead>
             <tr>
+              <th aria-label="compare" />
               <th>Experiment</th>
               <th>Model</th>
               <th>Status</th>
@@ -81,6 +94,21 @@ export function ExperimentsPage() {
           <tbody>
             {items.map((item) => (
               <tr key={item.id} data-experiment={item.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    class="compare-pick"
+                    aria-label={`compare ${item.name}`}
+                    checked={picked.includes(item.id)}
+                    onChange={(e) =>
+                      setPicked((current) =>
+                        (e.target as HTMLInputElement).checked
+                          ? [...current, item.id]
+                          : current.filter((id) => id !== item.id),
+                      )
+                    }
+                  />
+                </td>
                 <td>
                   <a href={`#/experiments/${item.id}`}>{item.name}</a>
                   <div class="muted">{new Date(item.createdAt).toLocaleString()}</div>
