@@ -13,6 +13,12 @@ export class MetricScope implements MetricScopeValues {
   @Field(() => ID)
   experimentId: string;
 
+  @Field(() => String, { nullable: true, description: "The experiment's provider." })
+  provider: string | null;
+
+  @Field(() => String, { nullable: true, description: "The experiment's model, as requested." })
+  model: string | null;
+
   @Field(() => ID, {
     nullable: true,
     description: "The sample; null on a row pooled over a dataset's samples.",

@@ -6,7 +6,7 @@ import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Logger } from "../logging/logger";
 import { ReportService } from "./report.service";
 import { Metric } from "./report-row.entity";
-import { MetricFilter } from "./report-row.types";
+import { MetricFilter, MetricsAcrossFilter } from "./report-row.types";
 import { METRIC_NAMES, metricRowsOf } from "./report-rows";
 
 const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
@@ -26,9 +26,15 @@ interface ResultsState {
   readAt: Date;
 }
 
+/**
+ * What the rows are made of: bump it when `metricRowsOf` writes other rows or scopes, so rows written by an
+ * earlier version are stale and rewritten on the next read.
+ */
+export const METRIC_ROWS_VERSION = "rows-2";
+
 /** A fingerprint of every run's lastUpdatedAt: any change to any run of the experiment changes it. */
 const FINGERPRINT = `
-  SELECT md5(coalesce(string_agg(run.id::text || '@' || run.updated_at::text, ',' ORDER BY run.id), '')) AS fingerprint,
+  SELECT md5('${METRIC_ROWS_VERSION}:' || coalesce(string_agg(run.id::text || '@' || run.updated_at::text, ',' ORDER BY run.id), '')) AS fingerprint,
          coalesce(bool_or(run.status IN ('QUEUED', 'RUNNING')), false) AS active
   FROM run WHERE run.experiment_id = e.id`;
 
@@ -82,6 +88,71 @@ export class ReportRowService {
       (row): Metric => ({
         id: String(row.id),
         experimentId: filter.experimentId,
+        name: row.name as string,
+        scope: row.scope as Metric["scope"],
+        value: row.value as number | null,
+        numerator: row.numerator as number | null,
+        denominator: row.denominator as number | null,
+        ciLow: row.ci_low as number | null,
+        ciHigh: row.ci_high as number | null,
+        computedAt: row.computed_at as Date,
+      }),
+    );
+    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
+  }
+
+  /**
+   * The metrics of several experiments at once, chosen by provider, model or id (at most 50 experiments), each
+   * brought up to date first: "model A against model B" across the experiments that ran them.
+   */
+  async listAcross(filter: MetricsAcrossFilter, first: number, after: string | null): Promise<Page<Metric>> {
+    checkPageSize(first);
+    if (!filter.providers && !filter.models && !filter.experimentIds)
+      throw new BadInputError("metricsAcross: name providers, models or experimentIds", { field: "filter" });
+    const unknown = (filter.names ?? []).filter((name) => !KNOWN_NAMES.has(name));
+    if (unknown.length > 0)
+      throw new BadInputError(
+        `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
+        { field: "names" },
+      );
+    const experiments: { id: string }[] = await this.dataSource.query(
+      `SELECT id::text FROM experiment
+       WHERE ($1::text[] IS NULL OR provider = ANY($1)) AND ($2::text[] IS NULL OR model = ANY($2))
+         AND ($3::text[] IS NULL OR id::text = ANY($3))
+       ORDER BY created_at, id LIMIT 51`,
+      [filter.providers ?? null, filter.models ?? null, filter.experimentIds ?? null],
+    );
+    if (experiments.length > 50)
+      throw new BadInputError("metricsAcross: more than 50 experiments match; narrow the filter", {
+        field: "filter",
+      });
+    for (const { id } of experiments) await this.ensureFresh(id);
+    const afterId = after ? String(decodeCursor("Metric", after)[0]) : "0";
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT id, experiment_id::text, name, scope, value, numerator, denominator, ci_low, ci_high, computed_at
+       FROM metric
+       WHERE experiment_id::text = ANY($1) AND id > $2
+         AND ($3::text[] IS NULL OR name = ANY($3))
+         AND ($4::text[] IS NULL OR scope->>'dataset' = ANY($4))
+         AND ($5::text[] IS NULL OR scope->>'setting' = ANY($5))
+         AND ($6::int[] IS NULL OR (scope->>'shots')::int = ANY($6))
+         AND ($7::text[] IS NULL OR scope->>'measure' = ANY($7))
+       ORDER BY id LIMIT $8`,
+      [
+        experiments.map((row) => row.id),
+        afterId,
+        filter.names ?? null,
+        filter.datasets ?? null,
+        filter.settings ?? null,
+        filter.shots ?? null,
+        filter.measures ?? null,
+        first + 1,
+      ],
+    );
+    const metrics = rows.map(
+      (row): Metric => ({
+        id: String(row.id),
+        experimentId: row.experiment_id as string,
         name: row.name as string,
         scope: row.scope as Metric["scope"],
         value: row.value as number | null,

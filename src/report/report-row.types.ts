@@ -1,7 +1,8 @@
 import { ArrayMaxSize, IsOptional } from "class-validator";
-import { Field, ID, InputType } from "type-graphql";
+import { Field, ID, InputType, Int } from "type-graphql";
 import { ConnectionType } from "../graphql/connection";
 import { MemorizationMeasure } from "../study/measures";
+import { MemorizationSetting } from "../study/settings";
 import { ReportFilter } from "./report.types";
 import { Metric } from "./report-row.entity";
 
@@ -27,6 +28,51 @@ export class MetricFilter extends ReportFilter {
   })
   @IsOptional()
   pooled?: boolean;
+}
+
+@InputType({
+  description:
+    "Which metrics of several experiments: those of the providers, models or experiments named (at most 50 " +
+    "experiments), narrowed by every other list given.",
+})
+export class MetricsAcrossFilter {
+  @Field(() => [String], { nullable: true, description: "Providers (as experiments name them)." })
+  @IsOptional()
+  @ArrayMaxSize(50)
+  providers?: string[];
+
+  @Field(() => [String], { nullable: true, description: "Models, as requested." })
+  @IsOptional()
+  @ArrayMaxSize(50)
+  models?: string[];
+
+  @Field(() => [ID], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(50)
+  experimentIds?: string[];
+
+  @Field(() => [String], { nullable: true, description: "Metric names (docs/METRICS.md)." })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  names?: string[];
+
+  @Field(() => [String], { nullable: true, description: "Dataset names." })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  datasets?: string[];
+
+  @Field(() => [MemorizationSetting], { nullable: true })
+  @IsOptional()
+  settings?: MemorizationSetting[];
+
+  @Field(() => [Int], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(100)
+  shots?: number[];
+
+  @Field(() => [MemorizationMeasure], { nullable: true })
+  @IsOptional()
+  measures?: MemorizationMeasure[];
 }
 
 export const MetricConnection = ConnectionType("Metric", Metric);

@@ -10,6 +10,9 @@ import type { StudyReport } from "./report.types";
  */
 export interface MetricScope {
   experimentId: string;
+  /** The experiment's provider and requested model: rows of several experiments stay apart. */
+  provider: string | null;
+  model: string | null;
   /** Null on a row pooled over the samples of a dataset. */
   sampleId: string | null;
   sampleName: string | null;
@@ -53,6 +56,8 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
   const rows: MetricRow[] = [];
   const scopeOf = (parts: ScopeParts): MetricScope => ({
     experimentId: report.experimentId,
+    provider: report.subject?.provider ?? null,
+    model: report.subject?.requestedModel ?? null,
     sampleId: parts.sampleId,
     sampleName: parts.sampleName,
     sampleSeed: parts.sampleSeed,

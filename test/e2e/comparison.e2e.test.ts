@@ -131,6 +131,34 @@ describe("comparing experiments (embedded database)", () => {
     expect(records.some((r) => r.statistic === "mcnemarPHolm")).toBe(true);
   });
 
+  it("serves the flat rows of several experiments by model, each row naming its provider and model", async () => {
+    const query = `query($filter: MetricsAcrossFilter!, $after: String) {
+      metricsAcross(filter: $filter, first: 100, after: $after) {
+        edges { node { name value scope { experimentId provider model dataset setting shots measure } } }
+        pageInfo { hasNextPage endCursor } } }`;
+    const rows: any[] = [];
+    for (let after: string | null = null; ; ) {
+      const page: any = await api.gql(query, {
+        filter: { models: ["strong-model", "weak-model"], names: ["memorization.rate"] },
+        after,
+      });
+      expect(page.errors).toBeUndefined();
+      rows.push(...page.data.metricsAcross.edges.map((edge: any) => edge.node));
+      if (!page.data.metricsAcross.pageInfo.hasNextPage) break;
+      after = page.data.metricsAcross.pageInfo.endCursor;
+    }
+    // Per model: 2 k x 2 measures of memorization.rate on the one sample (the by-regime rows have another name).
+    expect(rows).toHaveLength(2 * 4);
+    expect(new Set(rows.map((row) => `${row.scope.provider}/${row.scope.model}`))).toEqual(
+      new Set(["strong/strong-model", "weak/weak-model"]),
+    );
+    expect(new Set(rows.map((row) => row.scope.experimentId))).toEqual(
+      new Set([ids.get("strong"), ids.get("weak")]),
+    );
+    const none = await api.gql(query, { filter: { names: ["memorization.rate"] } });
+    expect(none.errors?.[0].message).toMatch(/name providers, models or experimentIds/);
+  });
+
   it("refuses one experiment, or experiments that share no dataset, saying why", async () => {
     const one = await api.gql(COMPARE, { ids: [ids.get("strong")] });
     expect(one.errors?.[0].message).toMatch(/compare 2 to 10 distinct experiments/);

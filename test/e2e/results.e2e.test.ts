@@ -1,6 +1,7 @@
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
 import { reportCsv } from "../../src/report/report-csv";
 import { reportMarkdown } from "../../src/report/report-markdown";
+import { METRIC_ROWS_VERSION } from "../../src/report/report-row.service";
 import { METRIC_NAMES } from "../../src/report/report-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
@@ -867,9 +868,9 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const stale = async () =>
       (
         await api.database.dataSource.query(
-          `SELECT s.fingerprint <> md5(coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS stale
+          `SELECT s.fingerprint <> md5($2 || ':' || coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS stale
          FROM metric_state s JOIN run r ON r.experiment_id = s.experiment_id WHERE s.experiment_id = $1 GROUP BY s.fingerprint`,
-          [experimentId],
+          [experimentId, METRIC_ROWS_VERSION],
         )
       )[0]?.stale as boolean | undefined;
     const deadline = Date.now() + 60_000;
