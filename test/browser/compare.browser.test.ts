@@ -93,6 +93,8 @@ describeWithBrowser("comparing models in the dashboard", () => {
     await page.locator("a.compare-link").click();
     const figure = page.locator(`figure[data-figure="compare-memorization"]`);
     await figure.locator("svg").first().waitFor({ timeout: 30_000 });
+    const screenshots = process.env.MEMICL_SCREENSHOTS;
+    if (screenshots) await page.screenshot({ path: path.join(screenshots, "compare.png"), fullPage: true });
     // 2 models x 2 settings x 2 k.
     expect(await figure.locator("g.point > *").count()).toBe(8);
     const labels = await figure.locator("g.series-label text").allTextContents();

@@ -48,6 +48,15 @@ const SYMBOLS = ["circle", "square", "triangle", "diamond", "cross", "star", "wy
 export function comparisonFigure(comparison: Comparison, dataset: string): FigureSpec {
   const points = comparisonPoints(comparison, dataset);
   const models = [...new Set(points.map((point) => point.model))];
+  const header = points.length
+    ? [
+        {
+          setting: points[0].setting,
+          title: `${dataset}: memorization (exact or near-exact) by model`,
+          models: models.join("  ·  "),
+        },
+      ]
+    : [];
   const nudge = (model: string) => (models.indexOf(model) - (models.length - 1) / 2) * 12;
   return {
     key: "compare-memorization",
@@ -60,7 +69,7 @@ export function comparisonFigure(comparison: Comparison, dataset: string): Figur
       Plot.plot({
         width,
         height: 340,
-        marginTop: 50,
+        marginTop: 72,
         marginRight: 120,
         x: { type: "point", label: "k (demonstrations; evenly spaced, not to scale)", inset: 20 },
         y: { domain: [0, 100], percent: true, label: "memorized (%)", grid: true },
@@ -69,13 +78,22 @@ export function comparisonFigure(comparison: Comparison, dataset: string): Figur
         symbol: { domain: models, range: SYMBOLS.slice(0, models.length) },
         marks: [
           Plot.frame({ stroke: "#ddd" }),
-          Plot.text([`${dataset}: memorization (exact or near-exact) by model`], {
+          // The title and the models inside the SVG (in the first panel only), so an exported file says what it shows.
+          Plot.text(header, {
+            text: "title",
+            fx: "setting",
             frameAnchor: "top-left",
-            dy: -40,
+            dy: -58,
             fontWeight: "bold",
             fontSize: 13,
           }),
-          Plot.text([models.join("  ·  ")], { frameAnchor: "top-left", dy: -24, fill: "#555" }),
+          Plot.text(header, {
+            text: "models",
+            fx: "setting",
+            frameAnchor: "top-left",
+            dy: -42,
+            fill: "#555",
+          }),
           Plot.ruleX(points, {
             x: "shots",
             y1: "ciLow",

@@ -55,13 +55,26 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
           width,
           height: 300,
           marginRight: 40,
-          x: { type: "point", label: "k (demonstrations)", inset: 20 },
+          marginTop: 48,
+          x: { type: "point", label: "k (demonstrations; evenly spaced, not to scale)", inset: 20 },
           y: { domain: [0, 100], percent: true, label: "memorized (%)", grid: true },
           fx: { domain: [MEASURE_LABELS.both, MEASURE_LABELS.exact], label: null },
           color: settingColor,
           symbol: settingSymbol,
           marks: [
             Plot.frame({ stroke: "#ddd" }),
+            // The title inside the SVG, so an exported file says what it shows.
+            Plot.text(
+              [{ measure: MEASURE_LABELS.both, title: `${dataset}: memorization vs k, by setting` }],
+              {
+                text: "title",
+                fx: "measure",
+                frameAnchor: "top-left",
+                dy: -30,
+                fontWeight: "bold",
+                fontSize: 12,
+              },
+            ),
             Plot.line(floor, {
               x: "shots",
               y: "rate",
@@ -91,18 +104,22 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
               tip: true,
               channels: { memorized: "memorized", n: "n" },
             }),
-            Plot.text(
-              memorization,
-              Plot.selectLast({
-                x: "shots",
-                y: "rate",
-                z: "setting",
-                fx: "measure",
-                text: "label",
-                dx: 8,
-                textAnchor: "start",
-                fill: "setting",
-              }),
+            // One end label per setting, each nudged by its own offset: coinciding series stay readable.
+            ...Object.values(SETTING_LABELS).map((setting, index, all) =>
+              Plot.text(
+                memorization.filter((point) => point.setting === setting),
+                Plot.selectLast({
+                  x: "shots",
+                  y: "rate",
+                  z: "measure",
+                  fx: "measure",
+                  text: "label",
+                  dx: 8,
+                  dy: (index - (all.length - 1) / 2) * 11,
+                  textAnchor: "start",
+                  fill: "setting",
+                }),
+              ),
             ),
           ],
         }),
@@ -117,7 +134,7 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
         Plot.plot({
           width,
           height: 260,
-          x: { type: "point", label: "k (demonstrations)", inset: 20 },
+          x: { type: "point", label: "k (demonstrations; evenly spaced, not to scale)", inset: 20 },
           y: { domain: [0, 100], percent: true, label: "accuracy (%)", grid: true },
           marks: [
             Plot.frame({ stroke: "#ddd" }),
