@@ -184,6 +184,17 @@ export function reportCsv(report: StudyReport): string {
       fisherP: row.pValue,
       fisherPHolm: row.pValueHolm ?? null,
     });
+  for (const row of report.guidedVsGeneral ?? [])
+    push("guided_vs_general", row, "ROUGE-L", {
+      instances: row.instances,
+      guidedMean: row.guidedMean,
+      generalMean: row.generalMean,
+      difference: row.difference,
+      pValuePaired: row.pValuePaired,
+      pValueUnpaired: row.pValueUnpaired,
+      significant: row.significant,
+      resamples: row.resamples,
+    });
   for (const row of report.iclThresholds ?? []) {
     push("icl_threshold", row, "summary", {
       threshold: row.threshold,

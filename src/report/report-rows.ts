@@ -293,6 +293,20 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
     push("control.fisher_p_holm", scope, row.pValueHolm ?? null);
   }
 
+  for (const row of report.guidedVsGeneral ?? []) {
+    const scope = scopeOf({
+      ...row,
+      setting: MemorizationSetting.FULL_INFORMATION,
+      otherSetting: MemorizationSetting.GENERAL_INSTRUCTION,
+    });
+    const n = { denominator: row.instances };
+    push("guided_vs_general.guided_rouge_l", scope, row.guidedMean, n);
+    push("guided_vs_general.general_rouge_l", scope, row.generalMean, n);
+    push("guided_vs_general.difference", scope, row.difference, n);
+    push("guided_vs_general.p_paired", scope, row.pValuePaired, n);
+    push("guided_vs_general.p_unpaired", scope, row.pValueUnpaired, n);
+  }
+
   for (const row of report.iclThresholds ?? []) {
     const scope = scopeOf({ ...row, judge: EFFECTIVE_JUDGE });
     push("icl_threshold.threshold", scope, row.threshold, { denominator: row.points.length });
@@ -425,6 +439,11 @@ export const METRIC_NAMES = [
   "memorization_non_trivial.trivial_left_out",
   "control.no_memory_floor",
   "control.memorized_above_floor",
+  "guided_vs_general.guided_rouge_l",
+  "guided_vs_general.general_rouge_l",
+  "guided_vs_general.difference",
+  "guided_vs_general.p_paired",
+  "guided_vs_general.p_unpaired",
   "icl_threshold.threshold",
   "icl_threshold.highest_without_gain",
   "icl_threshold.memorization_rate",

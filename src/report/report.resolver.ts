@@ -7,6 +7,7 @@ import {
   ControlComparisonRow,
   CorrelationRow,
   ExperimentComparison,
+  GuidedGeneralRow,
   IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
@@ -97,6 +98,13 @@ export class ReportResolver {
   })
   noMemoryFloor(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.noMemoryFloor(experimentId);
+  }
+
+  @Query(() => [GuidedGeneralRow], {
+    description: "Time Travel's Algorithm 1: guided against general instruction by ROUGE-L, bootstrapped.",
+  })
+  guidedVsGeneral(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.guidedVsGeneral(experimentId);
   }
 
   @Query(() => [IclThresholdRow], {

@@ -2,6 +2,7 @@ import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { floorVerdicts, NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
+import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
@@ -15,9 +16,11 @@ import {
   contamination,
   contaminationSubset,
   correlations,
+  guidedVsGeneral,
   InstanceFloor,
   InstanceOutcome,
   InstancePerformance,
+  InstanceScore,
   iclThresholds,
   memorizationByTarget,
   memorizedVsNot,
@@ -41,6 +44,7 @@ import {
   ControlComparisonRow,
   CorrelationRow,
   ExperimentComparison,
+  GuidedGeneralRow,
   IclThresholdRow,
   MemorizationBreakdownRow,
   MemorizedVsNotRow,
@@ -118,6 +122,7 @@ class ExperimentData {
           sample_seed: string;
           dataset: string;
           control_of: string | null;
+          split: string;
         }[],
       ) =>
         new Map(
@@ -129,6 +134,7 @@ class ExperimentData {
               sampleSeed: row.sample_seed,
               dataset: row.dataset,
               controlOf: row.control_of,
+              split: row.split,
             },
           ]),
         ),
@@ -358,6 +364,34 @@ export class ReportService {
     };
   }
 
+  async guidedVsGeneral(experimentId: string): Promise<GuidedGeneralRow[]> {
+    return this.guidedVsGeneralOf(await this.data(experimentId));
+  }
+
+  private async guidedVsGeneralOf(data: ExperimentData): Promise<GuidedGeneralRow[]> {
+    const [rows, samples] = await Promise.all([
+      this.dataSource.query(sql.guidedGeneralAnswers, [data.experimentId]) as Promise<
+        {
+          sample_id: string;
+          setting: MemorizationSetting;
+          shots: number;
+          sampled_instance_id: string;
+          answer: string;
+          reference: string;
+        }[]
+      >,
+      data.samples(),
+    ]);
+    const scores: InstanceScore[] = rows.map((row) => ({
+      sampleId: row.sample_id,
+      setting: row.setting,
+      shots: row.shots,
+      sampledInstanceId: row.sampled_instance_id,
+      score: roundScore(rougeLFMeasure(row.reference, row.answer)),
+    }));
+    return guidedVsGeneral(scores, samples);
+  }
+
   async iclThresholds(experimentId: string): Promise<IclThresholdRow[]> {
     const data = await this.data(experimentId);
     const [outcomes, performance, samples] = await Promise.all([
@@ -536,6 +570,7 @@ export class ReportService {
       Promise.all([data.instances(), data.instancePerformance(), data.samples(), data.cells()]),
     );
     const transitionsRead = early(this.transitions(experimentId));
+    const guidedGeneralRead = early(this.guidedVsGeneralOf(data));
     const contaminationRead = early(this.contaminationOf(data));
     const performanceRead = early(this.performanceOf(data));
     const [outcomes, instancePerformance, samples, cells] = await reads;
@@ -578,6 +613,7 @@ export class ReportService {
       versusControl: versusControl(outcomes, samples),
       performanceVsZeroShot: gains,
       iclThresholds: iclThresholds(outcomes, gains, samples),
+      guidedVsGeneral: await guidedGeneralRead,
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,
       contamination: await contaminationRead,

@@ -6,7 +6,7 @@
 /** The samples of the experiment's runs, with their dataset. */
 export const samplesOfExperiment = `
   SELECT DISTINCT s.id::text AS sample_id, s.name AS sample_name, s.seed::text AS sample_seed, d.name AS dataset,
-         t.name AS control_of
+         t.name AS control_of, s.instance_split AS split
   FROM run r
   JOIN sample s ON s.id = r.sample_id
   JOIN dataset d ON d.id = s.dataset_id
@@ -78,6 +78,25 @@ export const referencesOfSamples = `
          s.min_target_words
   FROM sampled_instance si JOIN sample s ON s.id = si.sample_id
   WHERE si.sample_id = ANY($1::uuid[])`;
+
+/**
+ * The answers and references of the guided (full-information) and general-instruction memorization completions,
+ * for the sample x k cells that ran both (Time Travel's Algorithm 1 scores them).
+ */
+export const guidedGeneralAnswers = `
+  SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots,
+         c.sampled_instance_id::text AS sampled_instance_id,
+         coalesce(c.extracted_answer, c.output, '') AS answer, si.subsequent_segment AS reference
+  FROM run r
+  JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
+  JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+    AND r.setting IN ('FULL_INFORMATION', 'GENERAL_INSTRUCTION')
+    AND EXISTS (SELECT 1 FROM run g WHERE g.experiment_id = r.experiment_id AND g.sample_id = r.sample_id
+                AND g.shots = r.shots AND g.kind = 'MEMORIZATION' AND g.setting = 'GENERAL_INSTRUCTION')
+    AND EXISTS (SELECT 1 FROM run f WHERE f.experiment_id = r.experiment_id AND f.sample_id = r.sample_id
+                AND f.shots = r.shots AND f.kind = 'MEMORIZATION' AND f.setting = 'FULL_INFORMATION')
+  ORDER BY r.sample_id, r.shots, c.sampled_instance_id, r.setting, c.id`;
 
 /** The dataset instance of each sampled instance of some samples (`$1` = sample ids). */
 export const instanceIdsOfSamples = `

@@ -117,3 +117,50 @@ export function clusterBootstrapRate(
   rates.sort();
   return { low: quantile(rates, 0.025), high: quantile(rates, 0.975) };
 }
+
+/** Time Travel's Algorithm 1 resamples 10,000 times. */
+export const GUIDED_GENERAL_RESAMPLES = 10_000;
+
+/**
+ * One-sided paired bootstrap of "the mean of `differences` is above 0": the per-instance differences are
+ * resampled with replacement; p is the share of resampled means at or below 0. Null without differences.
+ */
+export function pairedBootstrapP(
+  differences: readonly number[],
+  options: { seed?: number; resamples?: number } = {},
+): number | null {
+  const n = differences.length;
+  if (n === 0) return null;
+  const resamples = options.resamples ?? GUIDED_GENERAL_RESAMPLES;
+  const draw = indexDraws(options.seed ?? BOOTSTRAP_SEED);
+  let atOrBelow = 0;
+  for (let resample = 0; resample < resamples; resample += 1) {
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) sum += differences[draw(n)];
+    if (sum <= 1e-12) atOrBelow += 1;
+  }
+  return atOrBelow / resamples;
+}
+
+/**
+ * The unpaired variant, as Time Travel's helper (`bootstrap_helper.py`) does it, but seeded: each list is
+ * resampled on its own; p = 1 - the share of resamples whose mean of `a` beats the mean of `b`.
+ */
+export function unpairedBootstrapP(
+  a: readonly number[],
+  b: readonly number[],
+  options: { seed?: number; resamples?: number } = {},
+): number | null {
+  if (a.length === 0 || b.length === 0) return null;
+  const resamples = options.resamples ?? GUIDED_GENERAL_RESAMPLES;
+  const draw = indexDraws(options.seed ?? BOOTSTRAP_SEED);
+  let beats = 0;
+  for (let resample = 0; resample < resamples; resample += 1) {
+    let sumA = 0;
+    for (let i = 0; i < a.length; i += 1) sumA += a[draw(a.length)];
+    let sumB = 0;
+    for (let i = 0; i < b.length; i += 1) sumB += b[draw(b.length)];
+    if (sumA / a.length > sumB / b.length) beats += 1;
+  }
+  return 1 - beats / resamples;
+}

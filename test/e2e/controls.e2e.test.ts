@@ -117,6 +117,16 @@ describe("a control dataset (embedded database)", () => {
       expect(row.pValueHolm).toBeGreaterThanOrEqual(row.pValue);
     }
 
+    // No configured setting effect: the two instructions get the same answers, and Algorithm 1 finds nothing.
+    const null_ = await api.gql(
+      `query($id: ID!) { guidedVsGeneral(experimentId: $id) { dataset shots difference pValuePaired significant } }`,
+      { id: experimentId },
+    );
+    expect(null_.errors).toBeUndefined();
+    expect(null_.data!.guidedVsGeneral).toHaveLength(4);
+    for (const row of null_.data!.guidedVsGeneral)
+      expect(row).toMatchObject({ difference: 0, pValuePaired: 1, significant: false });
+
     const metrics = await api.gql(
       `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
       { id: experimentId },
@@ -157,11 +167,20 @@ describe("a control dataset (embedded database)", () => {
     const report = await api.gql(
       `query($id: ID!) { studyReport(experimentId: $id) {
         memorization { sampleId setting shots n rate ciLow ciHigh }
-        settingComparisons { settingA settingB shotsA difference pValue } } }`,
+        settingComparisons { settingA settingB shotsA difference pValue }
+        guidedVsGeneral { split shots instances guidedMean generalMean difference pValuePaired pValueUnpaired significant resamples } } }`,
       { id: started.data!.startExperiment.experiment.id },
     );
     expect(report.errors).toBeUndefined();
-    const { memorization, settingComparisons } = report.data!.studyReport;
+    const { memorization, settingComparisons, guidedVsGeneral } = report.data!.studyReport;
+    // Time Travel's Algorithm 1 finds the guided instruction's advantage by ROUGE-L at every k.
+    expect(guidedVsGeneral.map((row: any) => row.shots)).toEqual([0, 10]);
+    for (const row of guidedVsGeneral) {
+      expect(row).toMatchObject({ split: "train", instances: 100, significant: true, resamples: 10_000 });
+      expect(row.guidedMean - row.generalMean).toBeGreaterThan(0.3);
+      expect(row.pValuePaired).toBeLessThan(0.001);
+      expect(row.pValueUnpaired).toBeLessThan(0.001);
+    }
     expect(memorization).toHaveLength(6);
     let covered = 0;
     for (const row of memorization) {

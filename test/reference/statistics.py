@@ -101,6 +101,57 @@ pearson_permutation_cases = [
     ([0.5, 0.6, 0.55], [0.3, 0.1, 0.2]),
     ([0.61, 0.64, 0.66, 0.70, 0.69, 0.75, 0.73, 0.80], [0.40, 0.38, 0.45, 0.41, 0.52, 0.50, 0.58, 0.55]),
 ]
+def rouge_score_tokens(text):
+    # rouge_score's tokenize.tokenize without a stemmer, written out (the package is not installed here).
+    import re
+
+    text = re.sub(r"[^a-z0-9]+", " ", text.lower())
+    return [token for token in re.split(r"\s+", text) if re.match(r"^[a-z0-9]+$", token)]
+
+
+def rouge_l(reference, candidate):
+    ref, cand = rouge_score_tokens(reference), rouge_score_tokens(candidate)
+    if not ref or not cand:
+        return 0.0
+    table = [[0] * (len(cand) + 1) for _ in range(len(ref) + 1)]
+    for i in range(1, len(ref) + 1):
+        for j in range(1, len(cand) + 1):
+            table[i][j] = table[i - 1][j - 1] + 1 if ref[i - 1] == cand[j - 1] else max(table[i - 1][j], table[i][j - 1])
+    lcs = table[-1][-1]
+    if lcs == 0:
+        return 0.0
+    precision, recall = lcs / len(cand), lcs / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+rouge_cases = [
+    ["The cat sat on the mat.", "the cat sat on a mat"],
+    ["Foreign oil reserves will be made available to the U.S.", "Oil reserves will be made available to the US."],
+    ["What is a fear of shadows ?", "shadows?"],
+    ["", "anything"],
+    ["Don't stop-believing, 1999!", "dont stop believing 1999"],
+]
+
+
+def bootstrap_p(guided, general, resamples=200_000, seed=11):
+    # Time Travel's Algorithm 1, one-sided: paired (resampled mean differences <= 0) and unpaired
+    # (1 - share of resamples where the guided mean beats the general mean, each list resampled on its own).
+    rng = np.random.default_rng(seed)
+    guided, general = np.asarray(guided), np.asarray(general)
+    d = guided - general
+    paired = np.mean(rng.choice(d, size=(resamples, len(d)), replace=True).mean(axis=1) <= 1e-12)
+    g = rng.choice(guided, size=(resamples, len(guided)), replace=True).mean(axis=1)
+    h = rng.choice(general, size=(resamples, len(general)), replace=True).mean(axis=1)
+    return [float(paired), float(1 - np.mean(g > h))]
+
+
+_rng = np.random.default_rng(5)
+_base = np.round(_rng.uniform(0.1, 0.6, 40), 2)
+bootstrap_cases = [
+    [list(np.round(np.clip(_base + _rng.normal(0.06, 0.12, 40), 0, 1), 2)), list(_base)],
+    [list(np.round(np.clip(_base + _rng.normal(0.0, 0.15, 40), 0, 1), 2)), list(_base)],
+]
+
 cluster_successes = [(i * 7) % 5 for i in range(200)]
 cluster_trials = [4] * 200
 
@@ -133,6 +184,11 @@ print(
                 for x, y in pearson_permutation_cases
             ],
             "pearson_bootstrap": {"x": x20, "y": y20, "r": stats.pearsonr(x20, y20).statistic, "interval": pearson_bootstrap(x20, y20)},
+            "rouge_l": [{"reference": r, "candidate": c, "f": rouge_l(r, c)} for r, c in rouge_cases],
+            "guided_general_bootstrap": [
+                {"guided": [float(x) for x in g], "general": [float(x) for x in h], "p": bootstrap_p(g, h)}
+                for g, h in bootstrap_cases
+            ],
             "cluster_bootstrap": {
                 "successes": cluster_successes,
                 "trials": cluster_trials,

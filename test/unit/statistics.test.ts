@@ -1,4 +1,5 @@
-import { clusterBootstrapRate } from "../../src/statistics/bootstrap";
+import { rougeLFMeasure, roundScore } from "../../src/judge/rouge-score";
+import { clusterBootstrapRate, pairedBootstrapP, unpairedBootstrapP } from "../../src/statistics/bootstrap";
 import {
   pearson,
   pearsonBootstrapInterval,
@@ -164,5 +165,36 @@ describe("descriptive", () => {
       "MANY_SHOT",
       "MANY_SHOT",
     ]);
+  });
+});
+
+describe("Time Travel's Algorithm 1", () => {
+  it.each(reference.rouge_l)(
+    "ROUGE-L F of $candidate against $reference matches rouge_score's",
+    ({ reference: r, candidate, f }) => {
+      expect(rougeLFMeasure(r, candidate)).toBeCloseTo(f, 12);
+    },
+  );
+
+  it("rounds scores to two decimals, as the authors did", () => {
+    expect(roundScore(0.8333)).toBe(0.83);
+    expect(roundScore(0.285714)).toBe(0.29);
+  });
+
+  it.each(reference.guided_general_bootstrap.map((c, i) => ({ ...c, i })))(
+    "bootstrap p-values of case $i are numpy's (200,000 resamples) within Monte Carlo error",
+    ({ guided, general, p }) => {
+      const differences = guided.map((g, i) => g - general[i]);
+      // 10,000 resamples: the standard error of p is at most 0.005.
+      expect(Math.abs(pairedBootstrapP(differences)! - p[0])).toBeLessThan(0.015);
+      expect(Math.abs(unpairedBootstrapP(guided, general)! - p[1])).toBeLessThan(0.015);
+      // Seeded: the same inputs give the same p.
+      expect(pairedBootstrapP(differences)).toBe(pairedBootstrapP(differences));
+    },
+  );
+
+  it("has no p without data", () => {
+    expect(pairedBootstrapP([])).toBeNull();
+    expect(unpairedBootstrapP([], [0.1])).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ export * from "./contamination";
 export * from "./controls";
 export * from "./correlations";
 export * from "./floor";
+export * from "./guided-general";
 export * from "./memorization";
 export * from "./memorized-vs-not";
 export * from "./paired";
