@@ -12,7 +12,7 @@ const SRC = path.resolve(__dirname, "../../src");
 const FLOORS: string[][] = [
   ["common", "study", "statistics"],
   ["prompt", "llm"],
-  ["judge", "config"],
+  ["judge", "config", "quiz"],
   ["logging", "observability"],
   ["auth", "queue"],
   ["graphql"],
@@ -29,7 +29,7 @@ const FLOORS: string[][] = [
 ];
 
 /** Pure study logic: loads no database, GraphQL, queue or provider package. */
-const PURE = ["study", "statistics", "judge", "prompt", "sample/design", "report/analyses"];
+const PURE = ["study", "statistics", "judge", "prompt", "quiz", "sample/design", "report/analyses"];
 const PURE_FILES = ["report/report-rows.ts"];
 const IMPURE_PACKAGES = ["typeorm", "type-graphql", "pg", "pg-boss", "openai", "graphql"];
 
