@@ -140,12 +140,12 @@ describe("the general instruction (the control)", () => {
 });
 
 describeWithSharedData("the general instruction against Time Travel's own", () => {
-  const source = fs.readFileSync(
-    sharedFile("method-reference", "time-travel", "general_instructions.py"),
-    "utf8",
-  );
-  /** The INSTRUCTION block of one of the method's prompts (its `"nli"` or `"cls"` entry). */
+  /** The INSTRUCTION block of one of the method's prompts (its `"nli"` or `"cls"` entry), read when a test runs. */
   const instructionOf = (kind: string) => {
+    const source = fs.readFileSync(
+      sharedFile("method-reference", "time-travel", "general_instructions.py"),
+      "utf8",
+    );
     const start = source.indexOf(`"${kind}": """`);
     const block = source.slice(start + kind.length + 7);
     return block.slice(0, block.indexOf("\n\n"));
