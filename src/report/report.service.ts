@@ -233,6 +233,8 @@ export const DEFAULT_BREAKDOWN_GROUPS = [
 export class ReportService {
   /** The no-memory floor of each sample's instances: a sample's instances and texts never change. */
   private readonly floors = new Map<string, Promise<Map<string, InstanceFloor>>>();
+  /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
+  private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -368,7 +370,24 @@ export class ReportService {
     return this.guidedVsGeneralOf(await this.data(experimentId));
   }
 
+  /**
+   * Algorithm 1 reads the answers' texts: its rows are kept per experiment while the state of its guided and
+   * general runs (their ids and last updates) is the same, so a finished study's report does not read them again.
+   */
   private async guidedVsGeneralOf(data: ExperimentData): Promise<GuidedGeneralRow[]> {
+    const [{ state }]: { state: string }[] = await this.dataSource.query(sql.guidedGeneralState, [
+      data.experimentId,
+    ]);
+    const cached = this.guidedGeneral.get(data.experimentId);
+    if (cached && cached.state === state) return structuredClone(cached.rows);
+    const rows = await this.computeGuidedVsGeneral(data);
+    this.guidedGeneral.delete(data.experimentId);
+    this.guidedGeneral.set(data.experimentId, { state, rows: structuredClone(rows) });
+    if (this.guidedGeneral.size > 100) this.guidedGeneral.delete(this.guidedGeneral.keys().next().value!);
+    return rows;
+  }
+
+  private async computeGuidedVsGeneral(data: ExperimentData): Promise<GuidedGeneralRow[]> {
     const [rows, samples] = await Promise.all([
       this.dataSource.query(sql.guidedGeneralAnswers, [data.experimentId]) as Promise<
         {

@@ -98,6 +98,12 @@ export const guidedGeneralAnswers = `
                 AND f.shots = r.shots AND f.kind = 'MEMORIZATION' AND f.setting = 'FULL_INFORMATION')
   ORDER BY r.sample_id, r.shots, c.sampled_instance_id, r.setting, c.id`;
 
+/** What Algorithm 1's rows depend on: the experiment's guided and general memorization runs and their last updates. */
+export const guidedGeneralState = `
+  SELECT md5(coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS state
+  FROM run r
+  WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND r.setting IN ('FULL_INFORMATION', 'GENERAL_INSTRUCTION')`;
+
 /** The dataset instance of each sampled instance of some samples (`$1` = sample ids). */
 export const instanceIdsOfSamples = `
   SELECT id::text AS sampled_instance_id, instance_id::text AS instance_id

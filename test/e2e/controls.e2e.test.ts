@@ -126,6 +126,27 @@ describe("a control dataset (embedded database)", () => {
     expect(null_.data!.guidedVsGeneral).toHaveLength(4);
     for (const row of null_.data!.guidedVsGeneral)
       expect(row).toMatchObject({ difference: 0, pValuePaired: 1, significant: false });
+    // Its rows are kept while the runs stand still, and computed again when one changes: here the general runs'
+    // answers are blanked (and the runs touched, as every write to them does).
+    await api.database.dataSource.query(
+      `UPDATE completion c SET output = '', extracted_answer = '' FROM run r
+       WHERE c.run_id = r.id AND r.experiment_id = $1 AND r.setting = 'GENERAL_INSTRUCTION'`,
+      [experimentId],
+    );
+    await api.database.dataSource.query(
+      "UPDATE run SET updated_at = now() WHERE experiment_id = $1 AND setting = 'GENERAL_INSTRUCTION'",
+      [experimentId],
+    );
+    const changed = await api.gql(
+      `query($id: ID!) { guidedVsGeneral(experimentId: $id) { dataset generalMean difference } }`,
+      { id: experimentId },
+    );
+    for (const row of changed.data!.guidedVsGeneral) {
+      expect(row.generalMean).toBe(0);
+      // The studied dataset's guided answers are remembered ones; the control's are not (both are 0 there).
+      if (row.dataset === "studied") expect(row.difference).toBeGreaterThan(0);
+      else expect(row.difference).toBe(0);
+    }
 
     const metrics = await api.gql(
       `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
