@@ -131,6 +131,13 @@ export async function benchResults(args: string[]) {
       ["  part: correlations", await time(3, () => results.correlations(bench))],
       ["  part: nearExactToExact", await time(3, () => results.transitions(bench))],
       ["  part: contamination", await time(3, () => results.contamination(bench))],
+      ["  part: noMemoryFloor", await time(3, () => results.noMemoryFloor(bench))],
+      ["  part: versusControl", await time(3, () => results.versusControl(bench))],
+      ["  part: iclThresholds", await time(3, () => results.iclThresholds(bench))],
+      ["  part: memorizationByTarget", await time(3, () => results.memorizationByTarget(bench))],
+      ["  part: guidedVsGeneral", await time(3, () => results.guidedVsGeneral(bench))],
+      ["  part: settingComparisons", await time(3, () => results.settingComparisons(bench))],
+      ["  part: transitionRates", await time(3, () => results.transitionRates(bench))],
     ];
     const explain = async (statement: string) =>
       (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, [bench])).rows.map(

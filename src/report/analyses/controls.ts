@@ -22,6 +22,7 @@ export function versusControl(
   outcomes: readonly InstanceOutcome[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): ControlComparisonRow[] {
+  if (![...samples.values()].some((info) => info.controlOf)) return [];
   // An instance two samples of a dataset drew counts once: its completions of both make its verdict.
   const merged = new Map<string, InstanceOutcome & { dataset: string }>();
   for (const outcome of outcomes) {

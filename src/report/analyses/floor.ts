@@ -32,8 +32,9 @@ export function noMemoryFloor(
   floorVersion: string,
 ): NoMemoryFloorRow[] {
   const rows: NoMemoryFloorRow[] = [];
-  for (const cell of groupItems(outcomes, (row) =>
-    JSON.stringify([row.sampleId, row.setting, row.shots]),
+  for (const cell of groupItems(
+    outcomes,
+    (row) => `${row.sampleId}\u0000${row.setting}\u0000${row.shots}`,
   ).values()) {
     let instances = 0;
     let memorized = 0;

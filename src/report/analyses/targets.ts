@@ -97,7 +97,7 @@ export function memorizationByTarget(
       ["LABEL", target.label],
       ["REFERENCE_LENGTH", lengthBucket(target.words)],
     ]) {
-      const key = JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots, groupBy, group]);
+      const key = `${outcome.sampleId}\u0000${outcome.setting}\u0000${outcome.shots}\u0000${groupBy}\u0000${group}`;
       const entry = groups.get(key) ?? { outcome, groupBy, group, n: 0, m: 0 };
       entry.n += 1;
       if (isMemorized(verdict)) entry.m += 1;
