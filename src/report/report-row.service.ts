@@ -11,6 +11,32 @@ import { METRIC_NAMES, metricRowsOf } from "./report-rows";
 
 const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
 
+/** Refuses names that are not metrics, naming them. */
+function checkNames(names: readonly string[] | undefined): void {
+  const unknown = (names ?? []).filter((name) => !KNOWN_NAMES.has(name));
+  if (unknown.length > 0)
+    throw new BadInputError(
+      `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
+      { field: "names" },
+    );
+}
+
+/** A stored `metric` row as the API serves it. */
+function metricOf(row: Record<string, unknown>, experimentId: string): Metric {
+  return {
+    id: String(row.id),
+    experimentId,
+    name: row.name as string,
+    scope: row.scope as Metric["scope"],
+    value: row.value as number | null,
+    numerator: row.numerator as number | null,
+    denominator: row.denominator as number | null,
+    ciLow: row.ci_low as number | null,
+    ciHigh: row.ci_high as number | null,
+    computedAt: row.computed_at as Date,
+  };
+}
+
 /** An experiment's results as the metric rows see them. */
 interface ResultsState {
   id: string;
@@ -51,12 +77,7 @@ export class ReportRowService {
   /** The metrics of an experiment, brought up to date first when its results changed since they were written. */
   async list(filter: MetricFilter, first: number, after: string | null): Promise<Page<Metric>> {
     checkPageSize(first);
-    const unknown = (filter.names ?? []).filter((name) => !KNOWN_NAMES.has(name));
-    if (unknown.length > 0)
-      throw new BadInputError(
-        `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
-        { field: "names" },
-      );
+    checkNames(filter.names);
     await this.ensureFresh(filter.experimentId);
     const afterId = after ? String(decodeCursor("Metric", after)[0]) : "0";
     const rows: Record<string, unknown>[] = await this.dataSource.query(
@@ -84,20 +105,7 @@ export class ReportRowService {
         first + 1,
       ],
     );
-    const metrics = rows.map(
-      (row): Metric => ({
-        id: String(row.id),
-        experimentId: filter.experimentId,
-        name: row.name as string,
-        scope: row.scope as Metric["scope"],
-        value: row.value as number | null,
-        numerator: row.numerator as number | null,
-        denominator: row.denominator as number | null,
-        ciLow: row.ci_low as number | null,
-        ciHigh: row.ci_high as number | null,
-        computedAt: row.computed_at as Date,
-      }),
-    );
+    const metrics = rows.map((row) => metricOf(row, filter.experimentId));
     return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
   }
 
@@ -109,12 +117,7 @@ export class ReportRowService {
     checkPageSize(first);
     if (!filter.providers && !filter.models && !filter.experimentIds)
       throw new BadInputError("metricsAcross: name providers, models or experimentIds", { field: "filter" });
-    const unknown = (filter.names ?? []).filter((name) => !KNOWN_NAMES.has(name));
-    if (unknown.length > 0)
-      throw new BadInputError(
-        `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
-        { field: "names" },
-      );
+    checkNames(filter.names);
     const experiments: { id: string }[] = await this.dataSource.query(
       `SELECT id::text FROM experiment
        WHERE ($1::text[] IS NULL OR provider = ANY($1)) AND ($2::text[] IS NULL OR model = ANY($2))
@@ -149,20 +152,7 @@ export class ReportRowService {
         first + 1,
       ],
     );
-    const metrics = rows.map(
-      (row): Metric => ({
-        id: String(row.id),
-        experimentId: row.experiment_id as string,
-        name: row.name as string,
-        scope: row.scope as Metric["scope"],
-        value: row.value as number | null,
-        numerator: row.numerator as number | null,
-        denominator: row.denominator as number | null,
-        ciLow: row.ci_low as number | null,
-        ciHigh: row.ci_high as number | null,
-        computedAt: row.computed_at as Date,
-      }),
-    );
+    const metrics = rows.map((row) => metricOf(row, row.experiment_id as string));
     return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
   }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Browser, Page } from "playwright-core";
 import { stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
-import { describeWithBrowser, launchBrowser } from "../support/browser";
+import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { TestServer } from "../support/server";
@@ -34,16 +34,7 @@ describeWithBrowser("comparing models in the dashboard", () => {
       MEMICL_IN_PROCESS_WORKERS: "4",
     };
     serve = await startServe(env);
-    api = {
-      async gql(query: string, variables?: Record<string, unknown>) {
-        const response = await fetch(`${serve.url}/graphql`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ query, variables }),
-        });
-        return { status: response.status, ...((await response.json()) as object) };
-      },
-    } as unknown as TestServer;
+    api = servedGql(serve.url) as TestServer;
     const sampleId = await classificationSample(api, "compared", {
       rows: 120,
       instances: 30,
@@ -69,10 +60,7 @@ describeWithBrowser("comparing models in the dashboard", () => {
     }
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    recordProblems(page, problems);
   }, 180_000);
 
   afterAll(async () => {

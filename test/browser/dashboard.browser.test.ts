@@ -4,7 +4,7 @@ import path from "node:path";
 import { Browser, Page } from "playwright-core";
 import { stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
-import { describeWithBrowser, launchBrowser } from "../support/browser";
+import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
 import { classificationSample, providersFile } from "../support/runs";
 import { TestServer } from "../support/server";
@@ -50,16 +50,7 @@ describeWithBrowser("the dashboard in a browser", () => {
       MEMICL_IN_PROCESS_WORKERS: "4",
     };
     serve = await startServe(env);
-    api = {
-      async gql(query, variables) {
-        const response = await fetch(`${serve.url}/graphql`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ query, variables }),
-        });
-        return { status: response.status, ...((await response.json()) as object) };
-      },
-    } as Pick<TestServer, "gql">;
+    api = servedGql(serve.url);
     sampleId = await classificationSample(api as TestServer, "browsed", {
       rows: 120,
       instances: 30,
@@ -68,10 +59,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    recordProblems(page, problems);
     page.on("response", async (response) => {
       if (response.status() >= 400)
         problems.push(

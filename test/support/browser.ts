@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { Browser, chromium } from "playwright-core";
+import { Browser, chromium, Page } from "playwright-core";
+import type { TestServer } from "./server";
 
 /** Debian's Chromium (apt-get install chromium), or MEMICL_CHROMIUM; nothing is downloaded. */
 export function chromiumPath(): string | null {
@@ -49,4 +50,26 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+}
+
+/** Collects into `problems` what a page logs as an error or throws: a test fails on any (see afterEach). */
+export function recordProblems(page: Page, problems: string[]): void {
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+}
+
+/** GraphQL over HTTP to a served memicl (`memicl serve` in its own process), as TestServer.gql speaks it. */
+export function servedGql(baseUrl: string): Pick<TestServer, "gql"> {
+  return {
+    async gql(query: string, variables?: Record<string, unknown>) {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+  } as Pick<TestServer, "gql">;
 }

@@ -1,12 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { gql } from "../api";
-import { ErrorBox, number, Section } from "../components/common";
+import { ErrorBox, number, percent, Section } from "../components/common";
 import { Figure } from "../components/Figure";
 import { Comparison, comparisonFigure, modelLabels } from "../figures/compare";
 import { SETTING_LABELS } from "../figures/data";
 import { CompareDocument } from "../generated/operations";
-
-const percent = (value: number | null | undefined) => (value == null ? "–" : `${(value * 100).toFixed(1)}%`);
 
 /** Experiments side by side: a figure per dataset with models as series, and the paired tests. */
 export function ComparePage({ ids }: { ids: string[] }) {

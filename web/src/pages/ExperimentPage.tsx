@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import { ErrorBox, money, number, ProgressBar, Section, Status } from "../components/common";
+import { ErrorBox, money, number, ProgressBar, percent, Section, Status } from "../components/common";
 import { Figure } from "../components/Figure";
 import { correlationRows, datasetsOf, Report, SETTING_LABELS, SETTINGS } from "../figures/data";
 import { figuresOf } from "../figures/plots";
@@ -237,8 +237,6 @@ function byGridOrder(a: RunItem, b: RunItem): number {
     a.shots - b.shots
   );
 }
-
-const percent = (value: number | null | undefined) => (value == null ? "–" : `${(value * 100).toFixed(1)}%`);
 
 /** A control: the dataset's memorization against its control dataset's, per setting and k. */
 function ControlTable({ rows }: { rows: Report["versusControl"] }) {
