@@ -2,14 +2,25 @@ import fs from "node:fs";
 import { BadInputError } from "../common/errors";
 import { calibrate, THRESHOLD_NAMES } from "../judge/calibration";
 import { readGoldCsv } from "../judge/gold-file";
-import { HeuristicThresholds } from "../judge/heuristic-judge";
+import {
+  HEURISTIC_JUDGE_VERSION,
+  HEURISTIC_JUDGE_VERSIONS,
+  HeuristicThresholds,
+  isHeuristicJudgeVersion,
+} from "../judge/heuristic-judge";
 import { fixed, printAgreement } from "./judge-agreement.command";
 
 /**
  * `memicl calibrate-judge GOLD.csv [--fit NAMES]`: fits the named thresholds of the heuristic judge; reports the
  * leave-one-dataset-out figures of that fitting procedure.
  */
-export async function runCalibrateJudge(file: string, options: { fit: string }): Promise<void> {
+export async function runCalibrateJudge(
+  file: string,
+  options: { fit: string; judgeVersion?: string },
+): Promise<void> {
+  const version = options.judgeVersion ?? HEURISTIC_JUDGE_VERSION;
+  if (!isHeuristicJudgeVersion(version))
+    throw new BadInputError(`--judge-version: one of ${HEURISTIC_JUDGE_VERSIONS.join(", ")}`);
   const fitted = options.fit
     .split(",")
     .map((name) => name.trim())
@@ -20,10 +31,10 @@ export async function runCalibrateJudge(file: string, options: { fit: string }):
       `--fit: ${unknown.length > 0 ? `unknown threshold ${unknown.join(", ")}` : "no threshold named"}; the thresholds are ${THRESHOLD_NAMES.join(", ")}`,
     );
   const pairs = readGoldCsv(fs.readFileSync(file, "utf8"));
-  const report = calibrate(pairs, fitted as (keyof HeuristicThresholds)[]);
+  const report = calibrate(pairs, fitted as (keyof HeuristicThresholds)[], version);
   const out = process.stdout;
   out.write(
-    `calibrating the heuristic judge on ${file}: ${pairs.length} pairs, ${report.folds.length} groups (the dataset column)\n`,
+    `calibrating the heuristic judge ${version} on ${file}: ${pairs.length} pairs, ${report.folds.length} groups (the dataset column)\n`,
   );
   out.write(`fitting ${fitted.join(", ")}; the other thresholds keep their defaults\n\n`);
   for (const fold of report.folds)

@@ -4,7 +4,13 @@ import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { Agreement, agreement, VERDICT_ORDER } from "../judge/agreement";
 import { readGoldCsv } from "../judge/gold-file";
-import { DEFAULT_THRESHOLDS_FITTED_ON, judgeHeuristically } from "../judge/heuristic-judge";
+import {
+  DEFAULT_THRESHOLDS_FITTED_ON,
+  HEURISTIC_JUDGE_VERSION,
+  HEURISTIC_JUDGE_VERSIONS,
+  HeuristicJudgeVersion,
+  judgeHeuristically,
+} from "../judge/heuristic-judge";
 import { LLM_JUDGE_VERSIONS, llmJudgeOf } from "../judge/time-travel-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 
@@ -29,14 +35,25 @@ export async function runJudgeAgreement(
   file: string,
   options: { judge: string; judgeVersion?: string },
 ): Promise<void> {
-  if (options.judgeVersion && !(LLM_JUDGE_VERSIONS as readonly string[]).includes(options.judgeVersion))
-    throw new BadInputError(`--judge-version: one of ${LLM_JUDGE_VERSIONS.join(", ")}`);
+  const heuristic = options.judge === "heuristic";
+  const versions: readonly string[] = heuristic ? HEURISTIC_JUDGE_VERSIONS : LLM_JUDGE_VERSIONS;
+  if (options.judgeVersion && !versions.includes(options.judgeVersion))
+    throw new BadInputError(
+      `--judge-version: for ${heuristic ? "the heuristic judge" : "an LLM judge"}, one of ${versions.join(", ")}`,
+    );
   const content = fs.readFileSync(file);
   const pairs = readGoldCsv(content.toString("utf8"));
   let verdicts: JudgeVerdict[];
   let firstUnreadable: string | null = null;
-  if (options.judge === "heuristic") {
-    verdicts = pairs.map((pair) => judgeHeuristically(pair.reference, pair.candidate).verdict);
+  if (heuristic) {
+    const version = (options.judgeVersion ?? HEURISTIC_JUDGE_VERSION) as HeuristicJudgeVersion;
+    verdicts = pairs.map(
+      (pair) =>
+        judgeHeuristically(pair.reference, pair.candidate, undefined, [], {
+          version,
+          context: { firstPiece: pair.firstPiece, nli: pair.nli },
+        }).verdict,
+    );
   } else {
     const match = /^llm:([^/]+)\/(.+)$/.exec(options.judge);
     if (!match) throw new BadInputError('--judge: "heuristic" or "llm:PROVIDER/MODEL"');

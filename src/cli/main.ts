@@ -7,6 +7,7 @@ import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
 import { EmbeddedDatabaseError } from "../db/embedded";
 import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration";
+import { HEURISTIC_JUDGE_VERSIONS } from "../judge/heuristic-judge";
 import { SETTING_NAMES } from "../study/settings";
 
 /**
@@ -23,6 +24,7 @@ const commands = {
   import: () => require("./import.command") as typeof import("./import.command"),
   judgeAgreement: () => require("./judge-agreement.command") as typeof import("./judge-agreement.command"),
   calibrateJudge: () => require("./calibrate-judge.command") as typeof import("./calibrate-judge.command"),
+  hardNegatives: () => require("./hard-negatives.command") as typeof import("./hard-negatives.command"),
   keys: () => require("./keys.command") as typeof import("./keys.command"),
   migrate: () => require("./migrate.command") as typeof import("./migrate.command"),
   prompt: () => require("./prompt.command") as typeof import("./prompt.command"),
@@ -202,7 +204,7 @@ export function buildProgram(): Command {
     .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
     .option(
       "--judge-version <version>",
-      "with an LLM judge: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
+      "heuristic: heuristic-6 (the default) or heuristic-5; LLM: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
     )
     .action((file, options) => commands.judgeAgreement().runJudgeAgreement(loadConfig(), file, options));
 
@@ -215,7 +217,21 @@ export function buildProgram(): Command {
       `the thresholds to fit, comma-separated, of ${THRESHOLD_NAMES.join(", ")}; the others keep their defaults`,
       DEFAULT_FITTED.join(","),
     )
+    .option("--judge-version <version>", `the heuristic version: ${HEURISTIC_JUDGE_VERSIONS.join(", ")}`)
     .action((file, options) => commands.calibrateJudge().runCalibrateJudge(file, options));
+
+  program
+    .command("hard-negatives")
+    .description(
+      "judge hard negatives built from sentence-pair files (one changed number, entity, antonym, referent)",
+    )
+    .argument(
+      "<files...>",
+      "CSV or TSV files with sentence1 and sentence2 columns (or first_piece and reference)",
+    )
+    .option("--judge-version <version>", `the heuristic version: ${HEURISTIC_JUDGE_VERSIONS.join(", ")}`)
+    .option("--show <n>", "print up to n missed pairs per file", integer, 0)
+    .action((files, options) => commands.hardNegatives().runHardNegatives(files, options));
 
   program
     .command("report")

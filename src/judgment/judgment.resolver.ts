@@ -4,6 +4,11 @@ import { Completion } from "../completion/completion.entity";
 import { CompletionConnection } from "../completion/completion.resolver";
 import { Context } from "../graphql/context";
 import { PageArgs } from "../graphql/page-args";
+import {
+  HEURISTIC_JUDGE_VERSION,
+  HEURISTIC_JUDGE_VERSIONS,
+  isHeuristicJudgeVersion,
+} from "../judge/heuristic-judge";
 import { JudgeKind } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";
 import {
@@ -54,13 +59,25 @@ export class JudgmentResolver {
       );
       return { judgedCount: 0, queuedCount, request };
     }
-    const judgedCount = await services.judgments.rejudgeHeuristically(input.scope, {
-      rougeL: input.rougeL,
-      containedReferenceMinTokens: input.containedReferenceMinTokens,
-      charSimilarity: input.charSimilarity,
-      contentPrecision: input.contentPrecision,
-      contentRecall: input.contentRecall,
-    });
+    const version = input.judge?.judgeVersion ?? HEURISTIC_JUDGE_VERSION;
+    if (!isHeuristicJudgeVersion(version))
+      throw new BadInputError(
+        `judge.judgeVersion: a heuristic judge is ${HEURISTIC_JUDGE_VERSIONS.join(" or ")}`,
+        {
+          field: "judge",
+        },
+      );
+    const judgedCount = await services.judgments.rejudgeHeuristically(
+      input.scope,
+      {
+        rougeL: input.rougeL,
+        containedReferenceMinTokens: input.containedReferenceMinTokens,
+        charSimilarity: input.charSimilarity,
+        contentPrecision: input.contentPrecision,
+        contentRecall: input.contentRecall,
+      },
+      version,
+    );
     return { judgedCount, queuedCount: 0, request: null };
   }
 

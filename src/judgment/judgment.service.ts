@@ -9,7 +9,9 @@ import { agreement } from "../judge/agreement";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import {
   DEFAULT_THRESHOLDS,
+  defaultThresholds,
   HEURISTIC_JUDGE_VERSION,
+  HeuristicJudgeVersion,
   HeuristicThresholds,
   judgeHeuristically,
 } from "../judge/heuristic-judge";
@@ -110,9 +112,13 @@ export class JudgmentService {
   }
 
   /** Judges every succeeded memorization completion in scope again with the heuristic judge; old judgments stay. */
-  async rejudgeHeuristically(scope: JudgingScope, overrides: Partial<HeuristicThresholds>): Promise<number> {
+  async rejudgeHeuristically(
+    scope: JudgingScope,
+    overrides: Partial<HeuristicThresholds>,
+    version: HeuristicJudgeVersion = HEURISTIC_JUDGE_VERSION,
+  ): Promise<number> {
     const thresholds = {
-      ...DEFAULT_THRESHOLDS,
+      ...defaultThresholds(version),
       ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value != null)),
     };
     const runIds = await this.runIds(scope);
@@ -121,6 +127,7 @@ export class JudgmentService {
       subsequent_segment: string;
       item_id: string;
       sample_id: string;
+      nli: boolean;
     })[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
     const siblings = await loadSiblingContinuations(
       (text, parameters) => this.dataSource.query(text, parameters),
@@ -136,6 +143,7 @@ export class JudgmentService {
           extraction.answer,
           thresholds,
           siblings.get(row.item_id) ?? [],
+          { version, context: { firstPiece: row.initial_segment, nli: row.nli } },
         ),
       };
     });
@@ -152,7 +160,7 @@ export class JudgmentService {
         chunk.map((row) => row.id),
         JudgeKind.HEURISTIC,
         "heuristic",
-        HEURISTIC_JUDGE_VERSION,
+        version,
         chunk.map((row) => row.verdict),
         chunk.map((row) =>
           JSON.stringify({

@@ -20,10 +20,12 @@ export const effectiveJudgments = `
  */
 export const judgeableCompletions = `
   SELECT c.id, c.output, c.extracted_answer, c.extraction_rule, si.subsequent_segment, si.initial_segment,
-         si.id::text AS item_id, si.sample_id, pt.body AS template_body
+         si.id::text AS item_id, si.sample_id, pt.body AS template_body, (d.task_kind = 'NLI') AS nli
   FROM completion c
   JOIN run r ON r.id = c.run_id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  JOIN sample s ON s.id = si.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
   LEFT JOIN prompt_template pt ON pt.key = r.template_key AND pt.version = r.template_version
   WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;

@@ -467,7 +467,7 @@ export class ReportService {
   private async computeFloors(sampleIds: string[]): Promise<Map<string, Map<string, InstanceFloor>>> {
     const [rows, siblings] = await Promise.all([
       this.dataSource.query(sql.floorInputsOfSamples, [sampleIds]) as Promise<
-        { sample_id: string; sampled_instance_id: string; input: string; reference: string }[]
+        { sample_id: string; sampled_instance_id: string; input: string; reference: string; nli: boolean }[]
       >,
       loadSiblingContinuations((text, parameters) => this.dataSource.query(text, parameters), sampleIds),
     ]);

@@ -30,10 +30,13 @@ export class JudgeInput {
   @Field(() => String, {
     nullable: true,
     description:
-      "LLM: which judge, `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` " +
-      "(the method's authors' own judge, word for word, answers read strictly).",
+      "Which version of the judge. HEURISTIC: `heuristic-6` (span-aware, the default) or `heuristic-5`. LLM: " +
+      "`llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's " +
+      "authors' own judge, word for word, answers read strictly).",
   })
   @IsOptional()
-  @IsIn(["llm-judge-1", "time-travel-1"], { message: "judge.judgeVersion: llm-judge-1 or time-travel-1" })
+  @IsIn(["heuristic-5", "heuristic-6", "llm-judge-1", "time-travel-1"], {
+    message: "judge.judgeVersion: heuristic-5 or heuristic-6 (HEURISTIC), llm-judge-1 or time-travel-1 (LLM)",
+  })
   judgeVersion?: string;
 }

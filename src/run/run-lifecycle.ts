@@ -2,6 +2,11 @@ import { DataSource, EntityManager } from "typeorm";
 import { BadInputError, ConflictError } from "../common/errors";
 import { CODE_VERSION } from "../config/code-version";
 import { Experiment } from "../experiment/experiment.entity";
+import {
+  HEURISTIC_JUDGE_VERSION,
+  HEURISTIC_JUDGE_VERSIONS,
+  isHeuristicJudgeVersion,
+} from "../judge/heuristic-judge";
 import { ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
@@ -247,7 +252,21 @@ export class RunLifecycle {
 
   /** The run's judge as recorded: an LLM judge is pinned to the judge prompt version current at the start. */
   private async judgeOf(input: JudgeInput | undefined): Promise<RunJudge> {
-    if (!input || input.kind === JudgeKind.HEURISTIC) return { kind: "HEURISTIC" };
+    if (!input || input.kind === JudgeKind.HEURISTIC) {
+      const version = input?.judgeVersion ?? HEURISTIC_JUDGE_VERSION;
+      if (!isHeuristicJudgeVersion(version))
+        throw new BadInputError(
+          `judge.judgeVersion: a heuristic judge is ${HEURISTIC_JUDGE_VERSIONS.join(" or ")}`,
+          {
+            field: "judge",
+          },
+        );
+      return { kind: "HEURISTIC", version };
+    }
+    if (input.judgeVersion && isHeuristicJudgeVersion(input.judgeVersion))
+      throw new BadInputError("judge.judgeVersion: an LLM judge is llm-judge-1 or time-travel-1", {
+        field: "judge",
+      });
     if (input.kind !== JudgeKind.LLM || !input.provider || !input.model) {
       throw new BadInputError("judge: HEURISTIC, or LLM with a provider and a model", { field: "judge" });
     }

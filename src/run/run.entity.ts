@@ -24,7 +24,8 @@ export enum RunStatus {
 
 /** The automatic judge of a run's memorization answers, as recorded on the run. */
 export type RunJudge =
-  | { kind: "HEURISTIC" }
+  /** `version`: the heuristic version the run judges with; absent on runs started before heuristic-6 (heuristic-5). */
+  | { kind: "HEURISTIC"; version?: string }
   | { kind: "LLM"; provider: string; model: string; promptVersion: number; judgeVersion?: string };
 
 /** One (sample, kind, setting, k, model, parameters, repeats): a domain record with its own status. */

@@ -150,13 +150,15 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
     expect(rows).toHaveLength(4);
     for (const row of rows) {
       expect(row.instances).toBe(30);
-      expect(row.memorized).toBeGreaterThan(0); // the judge does credit copies on WNLI
+      // heuristic-6 reads the referent sentence 1 resolves: a copy of sentence 1 is memorized on at most 5%
+      // (heuristic-5 credited 1 in 30 here, and its floor was 43%)
+      expect(row.memorized).toBeLessThanOrEqual(1);
       expect(row.floorInstances).toBeGreaterThanOrEqual(row.memorized);
-      expect(row.floorByCopy).toBeGreaterThan(0);
+      expect(row.floorInstances).toBeLessThanOrEqual(3);
       expect(row.aboveFloor).toBe(0);
       expect(row.aboveFloorCiLow).toBe(0);
       expect(row.aboveFloorCiHigh).toBeGreaterThan(0);
-      expect(row.floorVersion).toBe("floor-1");
+      expect(row.floorVersion).toBe("floor-2");
     }
   }, 180_000);
 

@@ -110,7 +110,7 @@ export type JudgeInput = {
   model?: string | null | undefined;
   /** LLM: the judge prompt version; the latest when absent. */
   promptVersion?: number | null | undefined;
-  /** LLM: which judge, `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
+  /** Which version of the judge. HEURISTIC: `heuristic-6` (span-aware, the default) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
   judgeVersion?: string | null | undefined;
 };
 

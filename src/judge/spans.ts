@@ -1,0 +1,357 @@
+import { eng as ENGLISH_STOP_WORDS } from "stopword";
+import stem from "wink-porter2-stemmer";
+import { areAntonyms, areSynonyms } from "./lexicon";
+
+/**
+ * heuristic-6's view of a pair: which spans of the answer differ from the reference, and whether a differing span
+ * changes what the sentence claims (a number, a date, a named entity, a polarity, a referent) rather than how it
+ * says it. Pure: the texts in, the evidence out.
+ */
+
+/** One word of a text: as written, lower case, stemmed, and whether a sentence starts with it. */
+export interface Token {
+  text: string;
+  norm: string;
+  stem: string;
+  sentenceStart: boolean;
+  content: boolean;
+}
+
+const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
+/** Longest token the stemmer is given: Porter2 is quadratic in a word's length, and no English word is longer. */
+const MAX_STEMMED_LENGTH = 64;
+
+const stems = new Map<string, string>();
+
+/** The Porter2 stem of a lower-case word, remembered (stemming is most of what judging a pair costs). */
+export function stemOf(word: string): string {
+  let found = stems.get(word);
+  if (found === undefined) {
+    found = stem(word.length > MAX_STEMMED_LENGTH ? word.slice(0, MAX_STEMMED_LENGTH) : word);
+    if (stems.size > 100_000) stems.clear();
+    stems.set(word, found);
+  }
+  return found;
+}
+
+/** Marks after which a sentence starts (a line break included). */
+const SENTENCE_END = new Set([".", "!", "?", "\n", ":", '"', "\u201c"]);
+
+/** The judge's tokens (those of `normalizeForJudging`, in the same order), keeping their casing and position. */
+export function tokenize(text: string): Token[] {
+  const source = text.normalize("NFKC");
+  const tokens: Token[] = [];
+  for (const match of source.matchAll(/[^\s\p{P}\p{S}]+/gu)) {
+    // The last character before the word that is not a space or a tab (a line break counts).
+    let at = match.index - 1;
+    while (at >= 0 && (source[at] === " " || source[at] === "\t" || source[at] === "\r")) at -= 1;
+    const norm = match[0].toLowerCase();
+    tokens.push({
+      text: match[0],
+      norm,
+      stem: stemOf(norm),
+      sentenceStart: at < 0 || SENTENCE_END.has(source[at]),
+      content: !STOP_WORDS.has(norm),
+    });
+  }
+  return tokens;
+}
+
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  [
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen",
+    "seventeen eighteen nineteen twenty",
+  ]
+    .join(" ")
+    .split(" ")
+    .map((word, value) => [word, String(value)]),
+);
+for (const [word, value] of Object.entries({
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1_000,
+  million: 1e6,
+  billion: 1e9,
+  trillion: 1e12,
+  dozen: 12,
+  first: "1st",
+  second: "2nd",
+  third: "3rd",
+  fourth: "4th",
+  fifth: "5th",
+  sixth: "6th",
+  seventh: "7th",
+  eighth: "8th",
+  ninth: "9th",
+  tenth: "10th",
+  once: "1x",
+  twice: "2x",
+  half: 0.5,
+}))
+  NUMBER_WORDS[word] = String(value);
+
+const DATE_WORDS = new Set(
+  (
+    "january february march april may june july august september october november december jan feb mar apr jun jul" +
+    " aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow" +
+    " tonight spring summer autumn fall winter"
+  ).split(" "),
+);
+/** Month and day names that are also common words: a date only when capitalised ("May", not "may"). */
+const CASED_DATE_WORDS = new Set([
+  "may",
+  "march",
+  "fall",
+  "spring",
+  "summer",
+  "winter",
+  "autumn",
+  "sun",
+  "sat",
+]);
+
+/** The value a number token stands for ("three" and "3" are one number; "50th" and "fiftieth" are not read). */
+function numberValue(token: Token): string | null {
+  if (/\d/.test(token.norm)) return token.norm.replace(/^0+(?=\d)/, "");
+  return NUMBER_WORDS[token.norm] ?? null;
+}
+
+function isDate(token: Token): boolean {
+  if (!DATE_WORDS.has(token.norm)) return false;
+  return !CASED_DATE_WORDS.has(token.norm) || /^\p{Lu}/u.test(token.text);
+}
+
+const PRONOUNS = new Set(
+  "he she it they him her them his hers its their theirs himself herself itself themselves this that these those".split(
+    " ",
+  ),
+);
+
+/** What a changed span changes. */
+export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent";
+
+export interface ChangedSlot {
+  kind: SlotKind;
+  /** The reference's words in the span, as written. */
+  reference: string;
+  /** The answer's words in the span. */
+  candidate: string;
+}
+
+/** Where answer and reference differ: the reference's words and the answer's between two aligned words. */
+export interface Gap {
+  reference: Token[];
+  candidate: Token[];
+}
+
+/** Two tokens are the same word: the same form, the same stem, or (content words) WordNet synonyms. */
+export function sameWord(a: Token, b: Token): boolean {
+  if (a.norm === b.norm) return true;
+  if (!a.content || !b.content) return false;
+  return a.stem === b.stem || areSynonyms(a.norm, b.norm);
+}
+
+/** The longest common subsequence of two token lists under `sameWord`, as index pairs. */
+export function align(reference: readonly Token[], candidate: readonly Token[]): [number, number][] {
+  const n = reference.length;
+  const m = candidate.length;
+  const same = new Map<string, boolean>();
+  const equal = (i: number, j: number) => {
+    const a = reference[i];
+    const b = candidate[j];
+    if (a.norm === b.norm) return true;
+    const key = `${a.norm}\u0000${b.norm}`;
+    let value = same.get(key);
+    if (value === undefined) {
+      value = sameWord(a, b);
+      same.set(key, value);
+    }
+    return value;
+  };
+  const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i -= 1)
+    for (let j = m - 1; j >= 0; j -= 1)
+      table[i][j] = equal(i, j) ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+  const pairs: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (equal(i, j) && table[i][j] === table[i + 1][j + 1] + 1) {
+      pairs.push([i, j]);
+      i += 1;
+      j += 1;
+    } else if (table[i + 1][j] >= table[i][j + 1]) i += 1;
+    else j += 1;
+  }
+  return pairs;
+}
+
+/** The spans between aligned words where both texts have words of their own (substitutions, not additions). */
+export function substitutions(
+  reference: readonly Token[],
+  candidate: readonly Token[],
+  pairs: readonly [number, number][],
+): Gap[] {
+  const gaps: Gap[] = [];
+  let i = 0;
+  let j = 0;
+  for (const [pi, pj] of [...pairs, [reference.length, candidate.length] as [number, number]]) {
+    if (pi > i && pj > j) gaps.push({ reference: reference.slice(i, pi), candidate: candidate.slice(j, pj) });
+    i = pi + 1;
+    j = pj + 1;
+  }
+  return gaps;
+}
+
+/** The reference's named entities, by its own casing: capitalised words that are not stop words, and quoted words. */
+export function entityWords(reference: string, tokens: readonly Token[], context = ""): Set<string> {
+  const entities = new Set<string>();
+  const midSentenceCapitals = new Set(
+    [...tokens, ...tokenize(context)]
+      .filter((token) => !token.sentenceStart && /^\p{Lu}/u.test(token.text))
+      .map((token) => token.norm),
+  );
+  for (const token of tokens) {
+    if (!token.content || !/^\p{Lu}/u.test(token.text)) continue;
+    if (!token.sentenceStart || midSentenceCapitals.has(token.norm) || /^\p{Lu}{2,}$/u.test(token.text))
+      entities.add(token.norm);
+  }
+  for (const quoted of reference.matchAll(/["“]([^"”\n]{1,80})["”]/g))
+    for (const token of tokenize(quoted[1])) if (token.content) entities.add(token.norm);
+  return entities;
+}
+
+export interface SlotContext {
+  /** The instance's first piece (the prompt's text before the reference), when the judge knows it. */
+  firstPiece?: string;
+  /** An NLI instance: sentence 2 names what sentence 1's pronoun refers to, so a changed referent is checked. */
+  nli?: boolean;
+}
+
+/** How often each stem occurs. */
+function counts(tokens: readonly Token[]): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const token of tokens) found.set(token.stem, (found.get(token.stem) ?? 0) + 1);
+  return found;
+}
+
+/** The token's word occurs fewer times in `other` than in `own`: the other text lost (or never had) one. */
+const fewer = (other: Map<string, number>, own: Map<string, number>, token: Token) =>
+  (other.get(token.stem) ?? 0) < (own.get(token.stem) ?? 0);
+
+const render = (tokens: readonly Token[]) => tokens.map((token) => token.text).join(" ");
+
+/**
+ * The substitutions that change a claim: a number or a date for another one; a named entity of the reference
+ * for a new capitalised word; a word for its opposite (`areAntonyms`); and (NLI) a word sentence 1 names for a
+ * pronoun or for another of sentence 1's words. A word counts as removed only when the answer has it fewer times
+ * than the reference (and added likewise): a reordered paraphrase moves words, it does not change them.
+ */
+export function changedSlots(
+  reference: string,
+  candidate: string,
+  context: SlotContext = {},
+  referenceTokens = tokenize(reference),
+  candidateTokens = tokenize(candidate),
+): ChangedSlot[] {
+  const pairs = align(referenceTokens, candidateTokens);
+  const gaps = substitutions(referenceTokens, candidateTokens, pairs);
+  const inCandidate = counts(candidateTokens);
+  const inReference = counts(referenceTokens);
+  const referenceNumbers = new Set(referenceTokens.map(numberValue).filter((value) => value !== null));
+  const candidateNumbers = new Set(candidateTokens.map(numberValue).filter((value) => value !== null));
+  const entities = entityWords(reference, referenceTokens, context.firstPiece);
+  const firstPiece =
+    context.nli && context.firstPiece ? new Set(tokenize(context.firstPiece).map((t) => t.norm)) : null;
+  const slots: ChangedSlot[] = [];
+  for (const gap of gaps) {
+    const add = (kind: SlotKind) =>
+      slots.push({ kind, reference: render(gap.reference), candidate: render(gap.candidate) });
+    const removed = gap.reference.filter((token) => fewer(inCandidate, inReference, token));
+    const added = gap.candidate.filter((token) => fewer(inReference, inCandidate, token));
+    const removedNumber = removed.some((token) => {
+      const value = numberValue(token);
+      return value !== null && !candidateNumbers.has(value);
+    });
+    const addedNumber = added.some((token) => {
+      const value = numberValue(token);
+      return value !== null && !referenceNumbers.has(value);
+    });
+    if (removedNumber && addedNumber) add("number");
+    else if (removed.some(isDate) && added.some(isDate)) add("date");
+    else if (
+      removed.some((token) => entities.has(token.norm)) &&
+      // The new entity is a capitalised word the reference does not have at all ("Iowa" for "the Hawkeyes" of
+      // "Iowa State" names the same team).
+      added.some(
+        (token) =>
+          token.content &&
+          numberValue(token) === null &&
+          /^\p{Lu}/u.test(token.text) &&
+          !inReference.has(token.stem),
+      )
+    )
+      add("entity");
+    else if (
+      gap.reference.some((a) => gap.candidate.some((b) => a.norm !== b.norm && areAntonyms(a.norm, b.norm)))
+    )
+      add("antonym");
+    else if (firstPiece) {
+      const named = gap.reference.filter(
+        (token) =>
+          token.content && firstPiece.has(token.norm) && !gap.candidate.some((c) => c.norm === token.norm),
+      );
+      const other = gap.candidate.some(
+        (token) =>
+          PRONOUNS.has(token.norm) ||
+          (token.content && firstPiece.has(token.norm) && !gap.reference.some((r) => r.norm === token.norm)),
+      );
+      if (named.length > 0 && other) add("referent");
+    }
+  }
+  if (firstPiece && !slots.some((slot) => slot.kind === "referent")) {
+    // Sentence 2 of an NLI pair names what sentence 1's pronoun refers to. An answer that keeps the pronoun
+    // (more personal pronouns than the reference) or starts without the reference's opening words of sentence 1
+    // (its subject, the referent: "was very ill." for "Carl was very ill.") has not resolved it.
+    const pronouns = (tokens: readonly Token[]) => tokens.filter((token) => PERSONAL.has(token.norm)).length;
+    const lead = pairs.length > 0 ? referenceTokens.slice(0, pairs[0][0]) : [];
+    const leadDropped =
+      pairs.length > 0 &&
+      pairs[0][1] === 0 &&
+      lead.some(
+        (token) => token.content && firstPiece.has(token.norm) && fewer(inCandidate, inReference, token),
+      );
+    if (pronouns(candidateTokens) > pronouns(referenceTokens) || leadDropped)
+      slots.push({
+        kind: "referent",
+        reference: render(lead),
+        candidate: render(candidateTokens.slice(0, 3)),
+      });
+  }
+  return slots;
+}
+
+/** Personal pronouns: the words a referent is left in when it is not resolved. */
+const PERSONAL = new Set("he she it they him her them".split(" "));
+
+/**
+ * What of a long answer is scored: whole sentences from its start while they stay within the reference's length
+ * plus a margin of as much again (at least 5 words), else its first words up to that length. A model that goes on
+ * for a paragraph after a paraphrase is scored on the paraphrase; one sentence added to a one-sentence reference
+ * still counts, as it does for the humans of the gold file (a margin of a quarter of the reference's length let
+ * two answers through that they labelled inexact for what they added; docs/JUDGING.md).
+ */
+export function scoredPrefix(candidateTokens: readonly Token[], referenceTokens: number): Token[] {
+  const limit = referenceTokens + Math.max(5, referenceTokens);
+  if (candidateTokens.length <= limit) return [...candidateTokens];
+  let end = 0;
+  for (let at = 1; at <= limit; at += 1)
+    if (at === candidateTokens.length || candidateTokens[at].sentenceStart) end = at;
+  return candidateTokens.slice(0, end > 0 ? end : limit);
+}
