@@ -6,7 +6,7 @@ import { FUNCTION as PREVIOUS_FUNCTION } from "./1764435600000-HonestVerdicts";
  * experiment's memorization cells (sample x setting x k): the unit of the paired tests, cluster intervals and the
  * contamination subset, read as a few rows per instance instead of a scan of every completion.
  */
-const FUNCTION = `
+export const FUNCTION = `
   CREATE OR REPLACE FUNCTION memicl_apply_judgment() RETURNS trigger LANGUAGE plpgsql AS $fn$
   DECLARE
     previous varchar(20);

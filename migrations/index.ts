@@ -14,6 +14,7 @@ import { ProviderCallSlots1764460800000 } from "./1764460800000-ProviderCallSlot
 import { GeneralInstruction1764464400000 } from "./1764464400000-GeneralInstruction";
 import { ControlDatasets1764468000000 } from "./1764468000000-ControlDatasets";
 import { SampleMinTargetWords1764471600000 } from "./1764471600000-SampleMinTargetWords";
+import { ReviewerMajority1764475200000 } from "./1764475200000-ReviewerMajority";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -34,4 +35,5 @@ export const MIGRATIONS: Function[] = [
   GeneralInstruction1764464400000,
   ControlDatasets1764468000000,
   SampleMinTargetWords1764471600000,
+  ReviewerMajority1764475200000,
 ];

@@ -153,11 +153,47 @@ export class JudgeAgreement {
   disagreeingCompletionIds: string[];
 }
 
+@ObjectType({
+  description:
+    "How often human reviewers agree with each other on the completions two or more of them reviewed (each " +
+    "reviewer's latest verdict): Cohen's kappa for two reviewers, Fleiss' for more.",
+})
+export class ReviewerAgreement {
+  @Field(() => [String], {
+    description: "Reviewers with a verdict on a completion another reviewer judged too.",
+  })
+  reviewers: string[];
+
+  @Field(() => Int, { description: "Completions the statistic is computed on." })
+  items: number;
+
+  @Field(() => Int, {
+    description: "Completions reviewed more than once but left out (Fleiss: another number of reviewers).",
+  })
+  excluded: number;
+
+  @Field(() => String, {
+    description: "COHEN (two reviewers), FLEISS (more) or NONE (no completion reviewed twice).",
+  })
+  statistic: string;
+
+  @Field(() => Float, { nullable: true, description: "Kappa over EXACT / NEAR_EXACT / INEXACT." })
+  kappa: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Kappa over memorized (exact or near-exact) vs not." })
+  kappaBinary: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Share of `items` on which every reviewer agreed." })
+  percentAgreement: number | null;
+}
+
 export enum ReviewReason {
   NEAR_EXACT = "NEAR_EXACT",
   UNREADABLE = "UNREADABLE",
   UNREVIEWED = "UNREVIEWED",
   DISAGREEMENT = "DISAGREEMENT",
+  NEAR_THRESHOLD = "NEAR_THRESHOLD",
+  REVIEWER_TIE = "REVIEWER_TIE",
   SAMPLE = "SAMPLE",
 }
 registerEnumType(ReviewReason, {
@@ -172,6 +208,15 @@ registerEnumType(ReviewReason, {
     },
     UNREVIEWED: { description: "No human has judged it yet." },
     DISAGREEMENT: { description: "The automatic judges' latest verdicts differ." },
+    NEAR_THRESHOLD: {
+      description:
+        "Not reviewed yet, and the heuristic judge's latest scores sit within 0.05 of a threshold it decided by " +
+        "(ROUGE-L, or content-word precision or recall): the verdict could go either way.",
+    },
+    REVIEWER_TIE: {
+      description:
+        "Reviewers' latest verdicts tie (no majority): the automatic verdict stands until another review breaks it.",
+    },
     SAMPLE: { description: "All of them, in a random order fixed by `seed`." },
   },
 });

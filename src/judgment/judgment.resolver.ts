@@ -19,6 +19,7 @@ import {
   RejudgePayload,
   ReviewCompletionInput,
   ReviewCompletionPayload,
+  ReviewerAgreement,
   ReviewReason,
 } from "./judgment.inputs";
 
@@ -96,6 +97,15 @@ export class JudgmentResolver {
     @Ctx() { services }: Context,
   ) {
     return services.judgments.toReview(scope, reason, first, after ?? null, seed);
+  }
+
+  @Query(() => ReviewerAgreement, {
+    description:
+      "Agreement between human reviewers on the scope's completions that two or more of them reviewed " +
+      "(inter-annotator agreement; compare it with judgeAgreement of an automatic judge against HUMAN).",
+  })
+  reviewerAgreement(@Arg("scope") scope: JudgingScope, @Ctx() { services }: Context) {
+    return services.judgments.reviewerAgreement(scope);
   }
 
   @Query(() => JudgeAgreement, {

@@ -5,7 +5,7 @@ import { BadInputError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { rowToCompletion } from "../completion/completion.service";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
-import { agreement } from "../judge/agreement";
+import { agreement, interAnnotatorAgreement, Rating } from "../judge/agreement";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import {
   DEFAULT_THRESHOLDS,
@@ -25,7 +25,13 @@ import { RunKind } from "../study/settings";
 import { JudgeKind } from "../study/verdicts";
 import { TemplateService } from "../template/template.service";
 import { Judgment } from "./judgment.entity";
-import { JudgeAgreement, JudgeSelector, JudgingScope, ReviewReason } from "./judgment.inputs";
+import {
+  JudgeAgreement,
+  JudgeSelector,
+  JudgingScope,
+  ReviewerAgreement,
+  ReviewReason,
+} from "./judgment.inputs";
 import * as sql from "./judgment.sql";
 
 /** Judgments are records: added, never changed. The effective verdict is the latest human one, else the latest automatic one. */
@@ -211,6 +217,20 @@ export class JudgmentService {
         )
         .slice(0, 500)
         .map((row) => String(row.id)),
+    };
+  }
+
+  /** Agreement between the human reviewers on the scope's completions (`interAnnotatorAgreement`). */
+  async reviewerAgreement(scope: JudgingScope): Promise<ReviewerAgreement> {
+    const runIds = await this.runIds(scope);
+    const ratings: Rating[] = await this.dataSource.query(sql.reviewerRatings, [runIds]);
+    const result = interAnnotatorAgreement(ratings);
+    const finite = (value: number) => (Number.isFinite(value) ? value : null);
+    return {
+      ...result,
+      kappa: finite(result.kappa),
+      kappaBinary: finite(result.kappaBinary),
+      percentAgreement: finite(result.percentAgreement),
     };
   }
 

@@ -5,14 +5,33 @@ export const judgmentsByCompletions = `
   SELECT * FROM judgment WHERE completion_id = ANY($1::bigint[]) ORDER BY completion_id, created_at DESC, id DESC`;
 
 /**
- * The effective judgment of each completion: the latest human one, else the latest readable automatic one,
- * else (nothing readable yet) the latest. The same rule as the trigger that keeps `completion.effective_verdict`.
+ * The effective judgment of each completion, by the rule of the trigger that keeps `completion.effective_verdict`:
+ * with reviewers, the latest judgment of one of the reviewers whose latest verdict is the majority's; when the
+ * reviewers tie, the latest readable automatic one (else the latest human one); without reviewers, the latest
+ * readable automatic one, else (nothing readable yet) the latest.
  */
 export const effectiveJudgments = `
-  SELECT DISTINCT ON (completion_id) *
-  FROM judgment
-  WHERE completion_id = ANY($1::bigint[])
-  ORDER BY completion_id, (judge_kind = 'HUMAN') DESC, (verdict <> 'UNPARSEABLE') DESC, created_at DESC, id DESC`;
+  WITH humans AS (
+    SELECT DISTINCT ON (completion_id, judge_name) id, completion_id, verdict FROM judgment
+    WHERE completion_id = ANY($1::bigint[]) AND judge_kind = 'HUMAN'
+    ORDER BY completion_id, judge_name, created_at DESC, id DESC
+  ), tally AS (
+    SELECT completion_id, verdict, count(*) AS n FROM humans GROUP BY completion_id, verdict
+  ), majority AS (
+    SELECT t.completion_id, min(t.verdict::text) AS verdict FROM tally t
+    WHERE t.n = (SELECT max(n) FROM tally u WHERE u.completion_id = t.completion_id)
+    GROUP BY t.completion_id HAVING count(*) = 1
+  )
+  SELECT DISTINCT ON (j.completion_id) j.*
+  FROM judgment j
+  LEFT JOIN majority m ON m.completion_id = j.completion_id
+  LEFT JOIN humans h ON h.id = j.id
+  WHERE j.completion_id = ANY($1::bigint[])
+  ORDER BY j.completion_id,
+    coalesce(h.id IS NOT NULL AND j.verdict::text = m.verdict, false) DESC,
+    (m.verdict IS NULL AND j.judge_kind <> 'HUMAN') DESC,
+    (j.judge_kind = 'HUMAN') DESC,
+    (j.verdict <> 'UNPARSEABLE') DESC, j.created_at DESC, j.id DESC`;
 
 /**
  * Succeeded memorization completions in scope (`$1` run ids), with their references, their stored extraction and
@@ -71,6 +90,33 @@ export const completionsToReview = `
           SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
           AND NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
         WHEN 'UNREVIEWED' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
+        WHEN 'NEAR_THRESHOLD' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
+          AND EXISTS (
+            SELECT 1 FROM (
+              SELECT j.details FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'HEURISTIC'
+              ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS latest
+            CROSS JOIN LATERAL (SELECT
+              coalesce((latest.details #>> '{scores,spans,rougeL}')::float8, (latest.details #>> '{scores,rougeL}')::float8) AS rouge,
+              coalesce((latest.details #>> '{scores,spans,contentPrecision}')::float8, (latest.details #>> '{scores,contentPrecision}')::float8) AS precision,
+              coalesce((latest.details #>> '{scores,spans,contentRecall}')::float8, (latest.details #>> '{scores,contentRecall}')::float8) AS recall,
+              (latest.details #>> '{thresholds,rougeL}')::float8 AS t_rouge,
+              (latest.details #>> '{thresholds,contentPrecision}')::float8 AS t_precision,
+              (latest.details #>> '{thresholds,contentRecall}')::float8 AS t_recall) AS s
+            WHERE abs(s.rouge - s.t_rouge) < 0.05
+              OR (abs(s.precision - s.t_precision) < 0.05 AND s.recall >= s.t_recall - 0.05)
+              OR (abs(s.recall - s.t_recall) < 0.05 AND s.precision >= s.t_precision - 0.05))
+        WHEN 'REVIEWER_TIE' THEN (
+          SELECT count(*) > 1 AND count(*) FILTER (WHERE tally.n = (SELECT max(n) FROM (
+              SELECT count(*) AS n FROM (
+                SELECT DISTINCT ON (h.judge_name) h.verdict FROM judgment h
+                WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN'
+                ORDER BY h.judge_name, h.created_at DESC, h.id DESC) AS l2 GROUP BY l2.verdict) AS m)) > 1
+          FROM (
+            SELECT latest.verdict, count(*) AS n FROM (
+              SELECT DISTINCT ON (h.judge_name) h.verdict FROM judgment h
+              WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN'
+              ORDER BY h.judge_name, h.created_at DESC, h.id DESC) AS latest
+            GROUP BY latest.verdict) AS tally)
         WHEN 'DISAGREEMENT' THEN (
           SELECT count(DISTINCT latest.verdict) FROM (
             SELECT DISTINCT ON (j.judge_kind, j.judge_name) j.verdict FROM judgment j
@@ -82,6 +128,15 @@ export const completionsToReview = `
   WHERE (page.sort_key, page.id) > ($3::text, $4::bigint)
   ORDER BY page.sort_key, page.id
   LIMIT $6`;
+
+/** Each reviewer's latest verdict on the scope's memorization completions (`$1` run ids). */
+export const reviewerRatings = `
+  SELECT DISTINCT ON (j.completion_id, j.judge_name) j.completion_id::text AS item, j.judge_name AS reviewer,
+         j.verdict::text AS verdict
+  FROM judgment j
+  JOIN completion c ON c.id = j.completion_id
+  WHERE c.run_id = ANY($1::uuid[]) AND j.judge_kind = 'HUMAN'
+  ORDER BY j.completion_id, j.judge_name, j.created_at DESC, j.id DESC`;
 
 /** Marks the runs of these completions as changed (their figures moved): `run.lastUpdatedAt` (a trigger sets it). */
 export const touchRunsOfCompletions = `

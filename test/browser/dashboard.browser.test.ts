@@ -202,6 +202,44 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(reviewed).toEqual({ verdict: "EXACT", judgeKind: "HUMAN", note: "checked by the browser test" });
   }, 60_000);
 
+  it("shows the agreement between two reviewers of the same completion", async () => {
+    await page.goto(`${serve.url}/#/review/${experimentId}`);
+    await page.locator(".reviewer-agreement").waitFor();
+    await page.locator(".toolbar select").first().selectOption("SAMPLE");
+    const item = page.locator('.review[data-reason="SAMPLE"]');
+    await item.waitFor();
+    expect(await page.locator(".review .reason").textContent()).toBe("a random sample");
+    const first = await item.getAttribute("data-completion");
+    await page.getByPlaceholder("your name").fill("ana");
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("e");
+    await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: 15_000 });
+    // A second reviewer on the same completion (the sample's order is fixed by its seed).
+    await page.reload();
+    await page.locator(".reviewer-agreement").waitFor();
+    await page.locator(".toolbar select").first().selectOption("SAMPLE");
+    await page.locator(`.review[data-reason="SAMPLE"][data-completion="${first}"]`).waitFor();
+    await page.getByPlaceholder("your name").fill("bo");
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("e");
+    const between = page.locator('.reviewer-agreement[data-statistic="COHEN"]');
+    await between.waitFor({ timeout: 15_000 });
+    expect(Number(await between.getAttribute("data-items"))).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('.reviewer-agreement [data-field="reviewers"]').textContent()).toMatch(
+      /ana, bo/,
+    );
+    expect(await page.locator('.reviewer-agreement [data-field="reviewerKappa"]').textContent()).toMatch(
+      /^-?\d/,
+    );
+    // The report's figure is the service's.
+    const response = await api.gql(
+      `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { statistic items reviewers kappa } }`,
+      { scope: { experimentId } },
+    );
+    expect(response.data!.reviewerAgreement).toMatchObject({ statistic: "COHEN", reviewers: ["ana", "bo"] });
+    await page.getByPlaceholder("your name").fill("ana");
+  }, 60_000);
+
   it("hides the automatic verdicts in blind mode until the reviewer has decided", async () => {
     await page.goto(`${serve.url}/#/review/${experimentId}`);
     const item = page.locator(".review");

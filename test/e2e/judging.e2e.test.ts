@@ -106,6 +106,84 @@ describe.each(BACKENDS)("judging (%s database)", (backend) => {
     expect(agreement.data?.judgeAgreement.coverage).toBeCloseTo(2 / 60, 10);
   });
 
+  it("takes the reviewers' majority, leaves a tie to the automatic verdict, and measures their agreement", async () => {
+    const nodes = await completions();
+    const [, , agreed, tied] = nodes;
+    const review = (completionId: string, reviewer: string, verdict: string) =>
+      api.gql(
+        `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { id } } }`,
+        { input: { completionId, reviewer, verdict } },
+      );
+    const queue = async (reason: string) =>
+      (
+        await api.gql(
+          `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: ${reason}, first: 100) { edges { node { id
+            effectiveJudgment { verdict judgeKind details } } } } }`,
+          { scope: { runId } },
+        )
+      ).data!.completionsToReview.edges.map((edge: any) => edge.node);
+    const effective = async (id: string) =>
+      (await completions()).find((node: any) => node.id === id).effectiveJudgment;
+    await review(agreed.id, "ana", "EXACT");
+    await review(agreed.id, "bo", "EXACT");
+    await review(tied.id, "ana", "INEXACT");
+    await review(tied.id, "bo", "EXACT");
+    expect(await effective(agreed.id)).toMatchObject({ verdict: "EXACT", judgeKind: "HUMAN" });
+    // One each way: the heuristic's verdict stands, and the completion waits for another review.
+    expect(await effective(tied.id)).toMatchObject({
+      verdict: tied.effectiveJudgment.verdict,
+      judgeKind: "HEURISTIC",
+    });
+    expect((await queue("REVIEWER_TIE")).map((node: any) => node.id)).toEqual([tied.id]);
+    const reviewerAgreement = async () =>
+      (
+        await api.gql(
+          `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { reviewers items excluded statistic kappa kappaBinary percentAgreement } }`,
+          { scope: { runId } },
+        )
+      ).data!.reviewerAgreement;
+    // ana and bo on two completions (ana's lone reviews do not count): agreeing on one, by chance as often
+    expect(await reviewerAgreement()).toEqual({
+      reviewers: ["ana", "bo"],
+      items: 2,
+      excluded: 0,
+      statistic: "COHEN",
+      kappa: 0,
+      kappaBinary: 0,
+      percentAgreement: 0.5,
+    });
+    await review(tied.id, "cy", "EXACT");
+    expect(await effective(tied.id)).toMatchObject({ verdict: "EXACT", judgeKind: "HUMAN" });
+    expect(await queue("REVIEWER_TIE")).toEqual([]);
+    expect(await reviewerAgreement()).toMatchObject({
+      reviewers: ["ana", "bo", "cy"],
+      statistic: "FLEISS",
+      items: 1,
+      excluded: 1,
+    });
+    // A reviewer who changes their mind counts once, with their latest verdict.
+    await review(tied.id, "ana", "EXACT");
+    expect((await reviewerAgreement()).kappa).toBe(1);
+
+    // Near a threshold: unreviewed, and the heuristic's scores within 0.05 of one it decided by.
+    const near = await queue("NEAR_THRESHOLD");
+    const reviewed = new Set([nodes[0].id, nodes[1].id, agreed.id, tied.id]);
+    for (const node of near) {
+      expect(reviewed.has(node.id)).toBe(false);
+      const { scores, thresholds } = node.effectiveJudgment.details;
+      const rouge = scores.spans?.rougeL ?? scores.rougeL;
+      const precision = scores.spans?.contentPrecision ?? scores.contentPrecision;
+      const recall = scores.spans?.contentRecall ?? scores.contentRecall;
+      expect(
+        Math.abs(rouge - thresholds.rougeL) < 0.05 ||
+          (Math.abs(precision - thresholds.contentPrecision) < 0.05 &&
+            recall >= thresholds.contentRecall - 0.05) ||
+          (Math.abs(recall - thresholds.contentRecall) < 0.05 &&
+            precision >= thresholds.contentPrecision - 0.05),
+      ).toBe(true);
+    }
+  });
+
   it("adds judgments on rejudge and replaces none", async () => {
     const before = await completions();
     const response = await api.gql(

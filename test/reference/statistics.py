@@ -155,6 +155,45 @@ bootstrap_cases = [
 cluster_successes = [(i * 7) % 5 for i in range(200)]
 cluster_trials = [4] * 200
 
+def fleiss(table):
+    # Fleiss (1971), from the formula with numpy: P_i per item, p_j per category.
+    counts = np.array(table, dtype=float)
+    items, _ = counts.shape
+    m = counts[0].sum()
+    p = counts.sum(axis=0) / (items * m)
+    per_item = ((counts * counts).sum(axis=1) - m) / (m * (m - 1))
+    chance = float((p * p).sum())
+    return float((per_item.mean() - chance) / (1 - chance))
+
+
+def cohen(a, b):
+    # Cohen (1960): observed agreement against the product of the two raters' marginals.
+    labels = sorted(set(a) | set(b))
+    n = len(a)
+    observed = np.mean([x == y for x, y in zip(a, b)])
+    chance = sum((a.count(c) / n) * (b.count(c) / n) for c in labels)
+    return float((observed - chance) / (1 - chance))
+
+
+# Fleiss' own example (Wikipedia's table: 10 items, 14 raters, 5 categories; kappa 0.210) and seeded random ones.
+fleiss_cases = [
+    [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
+     [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]],
+]
+fleiss_rng = np.random.default_rng(24)
+for raters in (3, 4, 5):
+    rows = []
+    for _ in range(12):
+        row = np.bincount(fleiss_rng.choice(3, size=raters, p=[0.2, 0.3, 0.5]), minlength=3)
+        rows.append([int(x) for x in row])
+    fleiss_cases.append(rows)
+cohen_rng = np.random.default_rng(7)
+cohen_cases = []
+for n in (10, 25):
+    a = [str(x) for x in cohen_rng.choice(["EXACT", "NEAR_EXACT", "INEXACT"], size=n, p=[0.2, 0.3, 0.5])]
+    b = [x if cohen_rng.random() < 0.7 else str(cohen_rng.choice(["EXACT", "NEAR_EXACT", "INEXACT"])) for x in a]
+    cohen_cases.append((a, b))
+
 print(
     json.dumps(
         {
@@ -189,6 +228,8 @@ print(
                 {"guided": [float(x) for x in g], "general": [float(x) for x in h], "p": bootstrap_p(g, h)}
                 for g, h in bootstrap_cases
             ],
+            "fleiss_kappa": [{"table": t, "kappa": fleiss(t)} for t in fleiss_cases],
+            "cohen_kappa": [{"a": a, "b": b, "kappa": cohen(a, b)} for a, b in cohen_cases],
             "cluster_bootstrap": {
                 "successes": cluster_successes,
                 "trials": cluster_trials,

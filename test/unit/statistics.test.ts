@@ -1,3 +1,4 @@
+import { cohensKappa, interAnnotatorAgreement } from "../../src/judge/agreement";
 import { rougeLFMeasure, roundScore } from "../../src/judge/rouge-score";
 import { clusterBootstrapRate, pairedBootstrapP, unpairedBootstrapP } from "../../src/statistics/bootstrap";
 import {
@@ -7,6 +8,7 @@ import {
   spearman,
 } from "../../src/statistics/correlation";
 import { meanAndSpread } from "../../src/statistics/descriptive";
+import { fleissKappa } from "../../src/statistics/inter-rater";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { regimeOf } from "../../src/study/regime";
@@ -196,5 +198,81 @@ describe("Time Travel's Algorithm 1", () => {
   it("has no p without data", () => {
     expect(pairedBootstrapP([])).toBeNull();
     expect(unpairedBootstrapP([], [0.1])).toBeNull();
+  });
+});
+
+describe("inter-annotator agreement", () => {
+  it.each(reference.fleiss_kappa.map((c, i) => ({ ...c, i })))(
+    "Fleiss' kappa of table $i matches numpy",
+    ({ table, kappa }) => {
+      expect(fleissKappa(table)).toBeCloseTo(kappa, 12);
+    },
+  );
+
+  it.each(reference.cohen_kappa.map((c, i) => ({ ...c, i })))(
+    "Cohen's kappa of case $i matches numpy",
+    ({ a, b, kappa }) => {
+      expect(cohensKappa(a.map((x, i) => [x, b[i]] as [string, string]))).toBeCloseTo(kappa, 12);
+    },
+  );
+
+  it("refuses items with different numbers of ratings", () => {
+    expect(() =>
+      fleissKappa([
+        [2, 0],
+        [1, 2],
+      ]),
+    ).toThrow(RangeError);
+  });
+
+  it("is Cohen's for two reviewers and Fleiss' for three, on the items rated more than once", () => {
+    const ratings = (rows: [string, string, string][]) =>
+      rows.map(([item, reviewer, verdict]) => ({ item, reviewer, verdict: verdict as "EXACT" | "INEXACT" }));
+    const two = interAnnotatorAgreement(
+      ratings([
+        ["1", "ana", "EXACT"],
+        ["1", "bo", "EXACT"],
+        ["2", "ana", "INEXACT"],
+        ["2", "bo", "EXACT"],
+        ["3", "ana", "INEXACT"],
+        ["3", "bo", "INEXACT"],
+        ["4", "ana", "EXACT"], // rated once: not counted
+      ]),
+    );
+    expect(two).toMatchObject({
+      statistic: "COHEN",
+      reviewers: ["ana", "bo"],
+      items: 3,
+      percentAgreement: 2 / 3,
+    });
+    expect(two.kappa).toBeCloseTo(
+      cohensKappa([
+        ["EXACT", "EXACT"],
+        ["INEXACT", "EXACT"],
+        ["INEXACT", "INEXACT"],
+      ]),
+      12,
+    );
+    const three = interAnnotatorAgreement(
+      ratings([
+        ["1", "ana", "EXACT"],
+        ["1", "bo", "EXACT"],
+        ["1", "cy", "EXACT"],
+        ["2", "ana", "INEXACT"],
+        ["2", "bo", "EXACT"],
+        ["2", "cy", "INEXACT"],
+        ["3", "ana", "INEXACT"],
+        ["3", "bo", "INEXACT"], // two ratings: excluded from Fleiss' table of three
+      ]),
+    );
+    expect(three).toMatchObject({ statistic: "FLEISS", items: 2, excluded: 1 });
+    expect(three.kappa).toBeCloseTo(
+      fleissKappa([
+        [3, 0, 0],
+        [1, 0, 2],
+      ]),
+      12,
+    );
+    expect(interAnnotatorAgreement(ratings([["1", "ana", "EXACT"]])).statistic).toBe("NONE");
   });
 });

@@ -47,6 +47,10 @@ export type ReviewReason =
   | 'UNREVIEWED'
   /** The automatic judges' latest verdicts differ. */
   | 'DISAGREEMENT'
+  /** Not reviewed yet, and the heuristic judge's latest scores sit within 0.05 of a threshold it decided by (ROUGE-L, or content-word precision or recall): the verdict could go either way. */
+  | 'NEAR_THRESHOLD'
+  /** Reviewers' latest verdicts tie (no majority): the automatic verdict stands until another review breaks it. */
+  | 'REVIEWER_TIE'
   /** All of them, in a random order fixed by `seed`. */
   | 'SAMPLE';
 
@@ -247,6 +251,13 @@ export type AgreementQueryVariables = Exact<{
 
 export type AgreementQuery = { judgeAgreement: { n: number, total: number, coverage: number, agreed: number, percentAgreement: number | null, kappa: number | null, kappaBinary: number | null } };
 
+export type ReviewerAgreementQueryVariables = Exact<{
+  scope: JudgingScope;
+}>;
+
+
+export type ReviewerAgreementQuery = { reviewerAgreement: { reviewers: Array<string>, items: number, excluded: number, statistic: string, kappa: number | null, kappaBinary: number | null, percentAgreement: number | null } };
+
 export type ReviewCompletionMutationVariables = Exact<{
   input: ReviewCompletionInput;
 }>;
@@ -279,5 +290,6 @@ export const EstimateDocument = "query Estimate($input: EstimateGridInput!) {\n 
 export const StartExperimentDocument = "mutation StartExperiment($input: StartExperimentInput!) {\n  startExperiment(input: $input) {\n    experiment {\n      id\n    }\n    warnings\n  }\n}" as TypedDocument<StartExperimentMutation, StartExperimentMutationVariables>;
 export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
 export const AgreementDocument = "query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {\n  judgeAgreement(scope: $scope, judgeA: {kind: $judge}, judgeB: {kind: HUMAN}) {\n    n\n    total\n    coverage\n    agreed\n    percentAgreement\n    kappa\n    kappaBinary\n  }\n}" as TypedDocument<AgreementQuery, AgreementQueryVariables>;
+export const ReviewerAgreementDocument = "query ReviewerAgreement($scope: JudgingScope!) {\n  reviewerAgreement(scope: $scope) {\n    reviewers\n    items\n    excluded\n    statistic\n    kappa\n    kappaBinary\n    percentAgreement\n  }\n}" as TypedDocument<ReviewerAgreementQuery, ReviewerAgreementQueryVariables>;
 export const ReviewCompletionDocument = "mutation ReviewCompletion($input: ReviewCompletionInput!) {\n  reviewCompletion(input: $input) {\n    judgment {\n      id\n      verdict\n    }\n  }\n}" as TypedDocument<ReviewCompletionMutation, ReviewCompletionMutationVariables>;
 export const CompareDocument = "query Compare($ids: [ID!]!) {\n  compareExperiments(experimentIds: $ids) {\n    experiments {\n      experimentId\n      subject {\n        experimentName\n        provider\n        requestedModel\n      }\n    }\n    datasets\n    multipleComparisons\n    rows {\n      experimentA\n      experimentB\n      kind\n      measure\n      dataset\n      setting\n      shots\n      pairs\n      rateA\n      rateB\n      difference\n      pValueHolm\n    }\n    reports {\n      experimentId\n      memorization {\n        dataset\n        sampleId\n        setting\n        shots\n        rate\n        ciLow\n        ciHigh\n        n\n        memorized\n      }\n    }\n  }\n}" as TypedDocument<CompareQuery, CompareQueryVariables>;

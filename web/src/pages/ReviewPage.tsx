@@ -9,6 +9,8 @@ import {
   type AgreementQuery,
   type JudgeKind,
   ReviewCompletionDocument,
+  ReviewerAgreementDocument,
+  type ReviewerAgreementQuery,
   ReviewQueueDocument,
   type ReviewQueueQuery,
   type ReviewReason,
@@ -20,7 +22,25 @@ const VERDICTS = [
   { key: "n", verdict: "NEAR_EXACT", label: "Near-exact" },
   { key: "i", verdict: "INEXACT", label: "Inexact" },
 ] as const;
-const REASONS: ReviewReason[] = ["NEAR_EXACT", "UNREVIEWED", "DISAGREEMENT", "UNREADABLE", "SAMPLE"];
+const REASONS: ReviewReason[] = [
+  "NEAR_EXACT",
+  "UNREVIEWED",
+  "DISAGREEMENT",
+  "NEAR_THRESHOLD",
+  "REVIEWER_TIE",
+  "UNREADABLE",
+  "SAMPLE",
+];
+/** Why an item is in the queue, said beside it. */
+const REASON_TEXT: Record<ReviewReason, string> = {
+  NEAR_EXACT: "its verdict is near-exact, the borderline",
+  UNREVIEWED: "no human has judged it",
+  DISAGREEMENT: "the automatic judges disagree",
+  NEAR_THRESHOLD: "the heuristic's scores sit near a threshold",
+  REVIEWER_TIE: "reviewers tie: another review decides",
+  UNREADABLE: "an automatic judge's answer was unreadable",
+  SAMPLE: "a random sample",
+};
 const REVIEWER_STORAGE = "memicl.reviewer";
 const BLIND_STORAGE = "memicl.blindReview";
 
@@ -32,10 +52,13 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [reason, setReason] = useState<ReviewReason>("NEAR_EXACT");
   const [judge, setJudge] = useState<JudgeKind>("HEURISTIC");
   const [queue, setQueue] = useState<Item[] | null>(null);
+  // The reason the shown queue was loaded for (the chooser may already name the next one).
+  const [queueReason, setQueueReason] = useState<ReviewReason>("NEAR_EXACT");
   const [index, setIndex] = useState(0);
   const [note, setNote] = useState("");
   const [reviewer, setReviewer] = useState(localStorage.getItem(REVIEWER_STORAGE) ?? "");
   const [agreement, setAgreement] = useState<AgreementQuery["judgeAgreement"] | null>(null);
+  const [reviewers, setReviewers] = useState<ReviewerAgreementQuery["reviewerAgreement"] | null>(null);
   const [recorded, setRecorded] = useState<string[]>([]);
   // Blind review (the default): an item's automatic verdicts stay hidden until this reviewer has decided it, so
   // the agreement measured from the decisions is not the judge's own opinion read back.
@@ -43,17 +66,21 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
 
-  const loadQueue = () =>
-    gql(ReviewQueueDocument, { scope, reason })
+  const loadQueue = () => {
+    const asked = reason;
+    return gql(ReviewQueueDocument, { scope, reason: asked })
       .then((data) => {
         setQueue(data.completionsToReview.edges.map((edge) => edge.node));
+        setQueueReason(asked);
         setIndex(0);
       })
       .catch(setError);
+  };
   const loadAgreement = () =>
-    gql(AgreementDocument, { scope, judge })
-      .then((data) => setAgreement(data.judgeAgreement))
-      .catch(setError);
+    Promise.all([
+      gql(AgreementDocument, { scope, judge }).then((data) => setAgreement(data.judgeAgreement)),
+      gql(ReviewerAgreementDocument, { scope }).then((data) => setReviewers(data.reviewerAgreement)),
+    ]).catch(setError);
   useEffect(() => {
     loadQueue();
   }, [experimentId, reason]);
@@ -132,7 +159,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
             >
               {REASONS.map((r) => (
                 <option key={r} value={r}>
-                  {r.toLowerCase().replace("_", "-")}
+                  {r.toLowerCase().replaceAll("_", "-")}
                 </option>
               ))}
             </select>
@@ -172,13 +199,15 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
         <ErrorBox error={error} />
         {queue !== null && !item ? <p class="empty">Nothing to review in this queue.</p> : null}
         {item ? (
-          <div class="review" data-completion={item.id}>
+          <div class="review" data-completion={item.id} data-reason={queueReason}>
             <dl>
               <dt>Where it comes from</dt>
               <dd class="where">
                 {item.run.setting ? (SETTING_LABELS[item.run.setting] ?? item.run.setting) : "performance"}, k
                 = {item.run.shots}, label {item.sampledInstance.label}
               </dd>
+              <dt>Why it is here</dt>
+              <dd class="reason">{REASON_TEXT[queueReason]}</dd>
               <dt>Initial segment</dt>
               <dd class="segment">{item.sampledInstance.initialSegment}</dd>
               <dt>Reference (the dataset's continuation)</dt>
@@ -284,6 +313,20 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
         ) : (
           <p>Loading…</p>
         )}
+        {reviewers ? (
+          <dl class="reviewer-agreement" data-items={reviewers.items} data-statistic={reviewers.statistic}>
+            <dt>Between reviewers</dt>
+            <dd data-field="reviewers">
+              {reviewers.statistic === "NONE"
+                ? "no completion reviewed by two people yet"
+                : `${reviewers.items} completions reviewed by ${reviewers.statistic === "COHEN" ? "both" : "as many"} of ${reviewers.reviewers.join(", ")}`}
+            </dd>
+            <dt>{reviewers.statistic === "FLEISS" ? "Fleiss' kappa" : "Cohen's kappa"} (3 verdicts)</dt>
+            <dd data-field="reviewerKappa">{number(reviewers.kappa)}</dd>
+            <dt>Unanimous</dt>
+            <dd data-field="unanimous">{percent(reviewers.percentAgreement)}</dd>
+          </dl>
+        ) : null}
         {recorded.length > 0 ? (
           <details>
             <summary>{recorded.length} recorded in this visit</summary>
