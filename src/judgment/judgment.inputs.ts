@@ -1,6 +1,7 @@
 import { IsOptional, Length, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
+import { ReviewerAgreement } from "../report/report.types";
 import { JudgeInput } from "../run/judge.input";
 import { JudgeKind, Verdict } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";
@@ -153,40 +154,6 @@ export class JudgeAgreement {
   disagreeingCompletionIds: string[];
 }
 
-@ObjectType({
-  description:
-    "How often human reviewers agree with each other on the completions two or more of them reviewed (each " +
-    "reviewer's latest verdict): Cohen's kappa for two reviewers, Fleiss' for more.",
-})
-export class ReviewerAgreement {
-  @Field(() => [String], {
-    description: "Reviewers with a verdict on a completion another reviewer judged too.",
-  })
-  reviewers: string[];
-
-  @Field(() => Int, { description: "Completions the statistic is computed on." })
-  items: number;
-
-  @Field(() => Int, {
-    description: "Completions reviewed more than once but left out (Fleiss: another number of reviewers).",
-  })
-  excluded: number;
-
-  @Field(() => String, {
-    description: "COHEN (two reviewers), FLEISS (more) or NONE (no completion reviewed twice).",
-  })
-  statistic: string;
-
-  @Field(() => Float, { nullable: true, description: "Kappa over EXACT / NEAR_EXACT / INEXACT." })
-  kappa: number | null;
-
-  @Field(() => Float, { nullable: true, description: "Kappa over memorized (exact or near-exact) vs not." })
-  kappaBinary: number | null;
-
-  @Field(() => Float, { nullable: true, description: "Share of `items` on which every reviewer agreed." })
-  percentAgreement: number | null;
-}
-
 export enum ReviewReason {
   NEAR_EXACT = "NEAR_EXACT",
   UNREADABLE = "UNREADABLE",
@@ -220,3 +187,5 @@ registerEnumType(ReviewReason, {
     SAMPLE: { description: "All of them, in a random order fixed by `seed`." },
   },
 });
+
+export { ReviewerAgreement };

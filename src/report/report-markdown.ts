@@ -441,6 +441,43 @@ export function reportMarkdown(report: StudyReport): string {
         interval(row.ciLow, row.ciHigh),
       ]),
     ),
+    "## Human review (each reviewer's latest verdict; the effective verdict is the reviewers' majority)",
+    report.review
+      ? table(
+          [
+            "reviewed",
+            "between reviewers",
+            "reviewers",
+            "items",
+            "kappa",
+            "kappa (memorized or not)",
+            "unanimous",
+            "judge vs majority: pairs",
+            "agreement",
+            "kappa",
+            "kappa (memorized or not)",
+          ],
+          [
+            [
+              report.review.reviewed,
+              report.review.reviewers.statistic === "NONE"
+                ? "none reviewed twice"
+                : report.review.reviewers.statistic === "COHEN"
+                  ? "Cohen"
+                  : "Fleiss",
+              report.review.reviewers.reviewers.join(", "),
+              report.review.reviewers.items,
+              num(report.review.reviewers.kappa),
+              num(report.review.reviewers.kappaBinary),
+              pct(report.review.reviewers.percentAgreement),
+              report.review.judgeVsHumanN,
+              pct(report.review.judgeVsHumanAgreement),
+              num(report.review.judgeVsHumanKappa),
+              num(report.review.judgeVsHumanKappaBinary),
+            ],
+          ],
+        )
+      : "No completion has been reviewed.",
     "",
   ].join("\n\n");
 }

@@ -30,6 +30,8 @@ import {
   performanceRows,
   performanceVsZeroShot,
   RepeatPerformance,
+  ReviewRating,
+  reviewSummary,
   SampleInfo,
   settingComparisons,
   sharedDatasets,
@@ -578,6 +580,26 @@ export class ReportService {
     };
   }
 
+  /** The review section (`analyses/review.ts`): null when no human reviewed any of the experiment's completions. */
+  private async reviewOf(experimentId: string): Promise<StudyReport["review"]> {
+    const ratings: ReviewRating[] = await this.dataSource.query(sql.reviewRatings, [experimentId]);
+    if (ratings.length === 0) return null;
+    const summary = reviewSummary(ratings);
+    const finite = (value: number) => (Number.isFinite(value) ? value : null);
+    return {
+      ...summary,
+      reviewers: {
+        ...summary.reviewers,
+        kappa: finite(summary.reviewers.kappa),
+        kappaBinary: finite(summary.reviewers.kappaBinary),
+        percentAgreement: finite(summary.reviewers.percentAgreement),
+      },
+      judgeVsHumanAgreement: finite(summary.judgeVsHumanAgreement),
+      judgeVsHumanKappa: finite(summary.judgeVsHumanKappa),
+      judgeVsHumanKappaBinary: finite(summary.judgeVsHumanKappaBinary),
+    };
+  }
+
   async studyReport(experimentId: string): Promise<StudyReport> {
     const data = await this.data(experimentId);
     // Every read starts at once, so the database works while the analyses compute.
@@ -592,6 +614,7 @@ export class ReportService {
     const guidedGeneralRead = early(this.guidedVsGeneralOf(data));
     const contaminationRead = early(this.contaminationOf(data));
     const performanceRead = early(this.performanceOf(data));
+    const reviewRead = early(this.reviewOf(experimentId));
     const [outcomes, instancePerformance, samples, cells] = await reads;
     const byCell = [
       BreakdownGroup.DATASET,
@@ -636,6 +659,7 @@ export class ReportService {
       transitionRates: transitionRates(outcomes, samples),
       nearExactToExact: await transitionsRead,
       contamination: await contaminationRead,
+      review: await reviewRead,
       hypothesisTests: 0,
       multipleComparisons: "",
     };

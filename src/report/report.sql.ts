@@ -120,6 +120,25 @@ export const floorInputsOfSamples = `
   WHERE si.sample_id = ANY($1::uuid[])
   ORDER BY si.sample_id, si.position, si.id`;
 
+/**
+ * Each reviewer's latest verdict on the experiment's (`$1`) memorization completions, with the completion's latest
+ * automatic verdict (a readable one first).
+ */
+export const reviewRatings = `
+  SELECT h.completion_id::text AS item, h.judge_name AS reviewer, h.verdict::text AS verdict,
+         (SELECT a.verdict::text FROM judgment a
+          WHERE a.completion_id = h.completion_id AND a.judge_kind <> 'HUMAN'
+          ORDER BY (a.verdict <> 'UNPARSEABLE') DESC, a.created_at DESC, a.id DESC LIMIT 1) AS automatic
+  FROM (
+    SELECT DISTINCT ON (j.completion_id, j.judge_name) j.completion_id, j.judge_name, j.verdict
+    FROM judgment j
+    JOIN completion c ON c.id = j.completion_id
+    JOIN run r ON r.id = c.run_id
+    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND j.judge_kind = 'HUMAN'
+    ORDER BY j.completion_id, j.judge_name, j.created_at DESC, j.id DESC
+  ) AS h
+  ORDER BY h.completion_id, h.judge_name`;
+
 /** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
 export const sampledInstancesInOrder = `
   SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id

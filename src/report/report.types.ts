@@ -916,6 +916,73 @@ export class ReportSubject {
   judges: string[];
 }
 
+@ObjectType({
+  description:
+    "How often human reviewers agree with each other on the completions two or more of them reviewed (each " +
+    "reviewer's latest verdict): Cohen's kappa for two reviewers, Fleiss' for more.",
+})
+export class ReviewerAgreement {
+  @Field(() => [String], {
+    description: "Reviewers with a verdict on a completion another reviewer judged too.",
+  })
+  reviewers: string[];
+
+  @Field(() => Int, { description: "Completions the statistic is computed on." })
+  items: number;
+
+  @Field(() => Int, {
+    description: "Completions reviewed more than once but left out (Fleiss: another number of reviewers).",
+  })
+  excluded: number;
+
+  @Field(() => String, {
+    description: "COHEN (two reviewers), FLEISS (more) or NONE (no completion reviewed twice).",
+  })
+  statistic: string;
+
+  @Field(() => Float, { nullable: true, description: "Kappa over EXACT / NEAR_EXACT / INEXACT." })
+  kappa: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Kappa over memorized (exact or near-exact) vs not." })
+  kappaBinary: number | null;
+
+  @Field(() => Float, { nullable: true, description: "Share of `items` on which every reviewer agreed." })
+  percentAgreement: number | null;
+}
+
+@ObjectType({
+  description:
+    "Human review of the experiment's completions: the reviewers against each other, and the automatic judge " +
+    "against the reviewers' majority.",
+})
+export class ReportReview {
+  @Field(() => Int, { description: "Completions some human reviewed." })
+  reviewed: number;
+
+  @Field(() => ReviewerAgreement, {
+    description: "Inter-annotator agreement (Cohen's kappa for two, Fleiss' for more).",
+  })
+  reviewers: ReviewerAgreement;
+
+  @Field(() => Int, {
+    description:
+      "Completions with a reviewers' majority and a readable automatic verdict (the judge vs human pairs).",
+  })
+  judgeVsHumanN: number;
+
+  @Field(() => Float, { nullable: true })
+  judgeVsHumanAgreement: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Cohen's kappa, latest automatic verdict vs the majority.",
+  })
+  judgeVsHumanKappa: number | null;
+
+  @Field(() => Float, { nullable: true })
+  judgeVsHumanKappaBinary: number | null;
+}
+
 @ObjectType({ description: "Every table of the study for one experiment (and the data behind its figures)." })
 export class StudyReport {
   @Field(() => ID)
@@ -973,6 +1040,14 @@ export class StudyReport {
       "without both settings.",
   })
   guidedVsGeneral: GuidedGeneralRow[];
+
+  @Field(() => ReportReview, {
+    nullable: true,
+    description:
+      "Human review: agreement between reviewers (Cohen's or Fleiss' kappa) beside the automatic judge's agreement " +
+      "with the reviewers' majority.",
+  })
+  review?: ReportReview | null;
 
   @Field(() => [IclThresholdRow], {
     description: "Does ICL beat zero-shot once memorization reaches some level? Per sample and setting.",

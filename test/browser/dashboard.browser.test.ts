@@ -231,12 +231,17 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(await page.locator('.reviewer-agreement [data-field="reviewerKappa"]').textContent()).toMatch(
       /^-?\d/,
     );
-    // The report's figure is the service's.
+    // The study report has it too, beside the judge's agreement with the reviewers' majority.
     const response = await api.gql(
-      `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { statistic items reviewers kappa } }`,
-      { scope: { experimentId } },
+      `query($scope: JudgingScope!, $id: ID!) { reviewerAgreement(scope: $scope) { statistic items reviewers kappa }
+        studyReport(experimentId: $id) { review { reviewed reviewers { statistic items reviewers kappa } judgeVsHumanN } } }`,
+      { scope: { experimentId }, id: experimentId },
     );
     expect(response.data!.reviewerAgreement).toMatchObject({ statistic: "COHEN", reviewers: ["ana", "bo"] });
+    const review = response.data!.studyReport.review;
+    expect(review.reviewers).toEqual(response.data!.reviewerAgreement);
+    expect(review.reviewed).toBeGreaterThanOrEqual(review.reviewers.items);
+    expect(review.judgeVsHumanN).toBeGreaterThanOrEqual(1);
     await page.getByPlaceholder("your name").fill("ana");
   }, 60_000);
 

@@ -13,6 +13,7 @@ export * from "./memorized-vs-not";
 export * from "./paired";
 export * from "./performance";
 export * from "./performance-vs-zero-shot";
+export * from "./review";
 export * from "./rows";
 export * from "./targets";
 export * from "./threshold";
