@@ -32,7 +32,7 @@ function child(command: string[], env: Record<string, string>): Child {
     output = (output + chunk).slice(-4_000);
   });
   proc.on("exit", (code, signal) => {
-    if (code && code !== 0)
+    if ((code && code !== 0) || (signal && signal !== "SIGTERM"))
       process.stderr.write(`${command.join(" ")} exited with ${code ?? signal}:\n${output}\n`);
   });
   return {

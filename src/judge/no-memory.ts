@@ -137,6 +137,12 @@ export function floorVerdicts<T extends FloorInstance>(
   instances: readonly T[],
   thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
 ): FloorVerdict[] {
+  const common = commonReferences(instances);
+  return instances.map((instance, index) => floorVerdict(instance, common[index], thresholds));
+}
+
+/** Each instance's constant answer: the most common reference of the other instances (leave-one-out), or null. */
+export function commonReferences(instances: readonly FloorInstance[]): (string | null)[] {
   const [top, second] = referenceCounts(instances.map((instance) => instance.reference));
   return instances.map((instance) => {
     // Without this instance, the top reference loses one; the second may then lead (on a tie the top stays).
@@ -146,6 +152,6 @@ export function floorVerdicts<T extends FloorInstance>(
       const next = second && second.count > left ? second : left >= 2 ? top : second;
       common = next && (next === top ? left : next.count) >= 2 ? next.text : null;
     }
-    return floorVerdict(instance, common, thresholds);
+    return common;
   });
 }

@@ -139,7 +139,7 @@ export class JudgmentService {
       (text, parameters) => this.dataSource.query(text, parameters),
       [...new Set(rows.map((row) => row.sample_id))],
     );
-    const judged = rows.map((row) => {
+    const judge = (row: (typeof rows)[number]) => {
       const extraction = answerForJudging(row);
       return {
         id: String(row.id),
@@ -152,7 +152,17 @@ export class JudgmentService {
           { version, context: { firstPiece: row.initial_segment, nli: row.nli } },
         ),
       };
-    });
+    };
+    // Judged in steps of about 20 ms, so that the process answers its other requests meanwhile.
+    const judged: ReturnType<typeof judge>[] = [];
+    let since = Date.now();
+    for (const row of rows) {
+      judged.push(judge(row));
+      if (Date.now() - since > 20) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = Date.now();
+      }
+    }
     for (let start = 0; start < judged.length; start += 5_000) {
       const chunk = judged.slice(start, start + 5_000);
       const stale = chunk.filter((row) => row.extraction.stale);
