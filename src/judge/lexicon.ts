@@ -176,10 +176,15 @@ function entryOf(pos: Pos, lemma: string): Senses | null {
 }
 
 /** The lemmas a word form can be, per part of speech: itself when WordNet knows it, and morphy's detachments. */
+const lemmaLists = new Map<string, { pos: Pos; lemma: string; offsets: number[] }[]>();
+
 function lemmasOf(
   word: string,
   table: "index" | "frequent" = "index",
 ): { pos: Pos; lemma: string; offsets: number[] }[] {
+  const key = `${table}:${word}`;
+  const cached = lemmaLists.get(key);
+  if (cached) return cached;
   const found: { pos: Pos; lemma: string; offsets: number[] }[] = [];
   for (const pos of POSES) {
     const seen = new Set<string>();
@@ -195,6 +200,8 @@ function lemmasOf(
       if (entry) found.push({ pos, lemma, offsets: table === "index" ? entry.offsets : entry.frequent });
     }
   }
+  if (lemmaLists.size > 100_000) lemmaLists.clear();
+  lemmaLists.set(key, found);
   return found;
 }
 
@@ -316,6 +323,19 @@ function antonymsOf(word: string): Set<string> {
  */
 export function areAntonyms(a: string, b: string): boolean {
   if (a === b) return false;
+  const key = a < b ? `${a} ${b}` : `${b} ${a}`;
+  let found = opposed.get(key);
+  if (found === undefined) {
+    found = opposite(a, b);
+    if (opposed.size > 100_000) opposed.clear();
+    opposed.set(key, found);
+  }
+  return found;
+}
+
+const opposed = new Map<string, boolean>();
+
+function opposite(a: string, b: string): boolean {
   if (FUNCTION_OPPOSITE.has(`${a} ${b}`)) return true;
   for (const [word, other] of [
     [a, b],

@@ -134,7 +134,7 @@ export function spanAwareScores(
       sameNegation: negationCount(norms(referenceTokens)) === negationCount(norms(scored)),
       leadingReference: leading,
       boundaryAfterReference: boundary,
-      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored),
+      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs),
     },
   };
 }

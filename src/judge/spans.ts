@@ -161,23 +161,44 @@ export function sameWord(a: Token, b: Token): boolean {
 export function align(reference: readonly Token[], candidate: readonly Token[]): [number, number][] {
   const n = reference.length;
   const m = candidate.length;
-  const same = new Map<string, boolean>();
-  const equal = (i: number, j: number) => {
-    const a = reference[i];
-    const b = candidate[j];
-    if (a.norm === b.norm) return true;
-    const key = `${a.norm}\u0000${b.norm}`;
-    let value = same.get(key);
-    if (value === undefined) {
-      value = sameWord(a, b);
-      same.set(key, value);
+  // Words as small integers, and the answer of `sameWord` for each distinct pair computed once.
+  const ids = new Map<string, number>();
+  const idOf = (token: Token) => {
+    let id = ids.get(token.norm);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(token.norm, id);
     }
-    return value;
+    return id;
   };
+  const left = reference.map(idOf);
+  const right = candidate.map(idOf);
+  const distinct = ids.size;
+  const same = new Map<number, boolean>();
+  const matches = Array.from({ length: n }, () => new Uint8Array(m));
+  for (let i = 0; i < n; i += 1)
+    for (let j = 0; j < m; j += 1) {
+      if (left[i] === right[j]) {
+        matches[i][j] = 1;
+        continue;
+      }
+      const key = left[i] * distinct + right[j];
+      let value = same.get(key);
+      if (value === undefined) {
+        value = sameWord(reference[i], candidate[j]);
+        same.set(key, value);
+      }
+      if (value) matches[i][j] = 1;
+    }
+  const equal = (i: number, j: number) => matches[i][j] === 1;
   const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-  for (let i = n - 1; i >= 0; i -= 1)
+  for (let i = n - 1; i >= 0; i -= 1) {
+    const row = table[i];
+    const below = table[i + 1];
+    const match = matches[i];
     for (let j = m - 1; j >= 0; j -= 1)
-      table[i][j] = equal(i, j) ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+      row[j] = match[j] === 1 ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
+  }
   const pairs: [number, number][] = [];
   let i = 0;
   let j = 0;
@@ -259,8 +280,8 @@ export function changedSlots(
   context: SlotContext = {},
   referenceTokens = tokenize(reference),
   candidateTokens = tokenize(candidate),
+  pairs = align(referenceTokens, candidateTokens),
 ): ChangedSlot[] {
-  const pairs = align(referenceTokens, candidateTokens);
   const gaps = substitutions(referenceTokens, candidateTokens, pairs);
   const inCandidate = counts(candidateTokens);
   const inReference = counts(referenceTokens);
