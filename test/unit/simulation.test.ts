@@ -1,4 +1,4 @@
-import { judgeHeuristically } from "../../src/judge/heuristic-judge";
+import { HEURISTIC_5_THRESHOLDS, judgeHeuristically } from "../../src/judge/heuristic-judge";
 import { SimulationSettings } from "../../src/llm/provider-config";
 import { SimulatedProvider, SimulatedSetting, SimulationKnowledge } from "../../src/llm/simulated-provider";
 import { memorizedVsNot } from "../../src/report/analyses";
@@ -98,12 +98,20 @@ async function ask(provider: SimulatedProvider, messages: ChatMessage[], maxOutp
   return result.text;
 }
 
-/** Memorized (exact or near-exact, by the default judge) share of the instances in one cell. */
+/**
+ * The judge these tests read the simulated answers with. They test the statistics (a configured effect recovered,
+ * the null rejected at alpha), not the judge, and the simulated model's near-exact answers are word-level edits
+ * both versions agree on; heuristic-5 is about eight times cheaper on 30,000 answers (docs/JUDGING.md).
+ */
+const judge = (reference: string, answer: string) =>
+  judgeHeuristically(reference, answer, HEURISTIC_5_THRESHOLDS, [], { version: "heuristic-5" }).verdict;
+
+/** Memorized (exact or near-exact) share of the instances in one cell. */
 async function memorizedIn(provider: SimulatedProvider, shots: number, setting: SimulatedSetting) {
   let memorized = 0;
   for (let i = 0; i < INSTANCES; i += 1) {
     const answer = await ask(provider, memorizationPrompt(i, shots, setting));
-    const verdict = judgeHeuristically(continuationOf(i), answer).verdict;
+    const verdict = judge(continuationOf(i), answer);
     if (verdict === "EXACT" || verdict === "NEAR_EXACT") memorized += 1;
   }
   return memorized;
@@ -227,7 +235,7 @@ describe("the simulated model", () => {
       const performance = [];
       for (let i = 0; i < 150; i += 1) {
         const answer = await ask(provider, memorizationPrompt(i, 0, "FULL_INFORMATION"));
-        const verdict = judgeHeuristically(continuationOf(i), answer).verdict;
+        const verdict = judge(continuationOf(i), answer);
         outcomes.push({
           sampleId: "s",
           setting: MemorizationSetting.FULL_INFORMATION,
