@@ -188,12 +188,7 @@ export function verdictFromScores(scores: SimilarityScores, thresholds: Heuristi
   if (scores.spans) return spanAwareVerdict(scores, scores.spans, thresholds);
   // One or two words: "New York" -> "New York City" is ROUGE-L 0.8 and "Moon" -> "the Moon" 0.67, yet either
   // could be a guess as well as a memory. Near-exact here means the same words with different punctuation.
-  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS)
-    return scores.referenceTokens > 0 &&
-      scores.rougeL === 1 &&
-      scores.candidateTokens === scores.referenceTokens
-      ? "NEAR_EXACT"
-      : "INEXACT";
+  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS) return shortReferenceVerdict(scores);
   // Overlap is blind to polarity ("Arnold did not live two centuries later" against the affirmative): a
   // near-exact answer has as many negations as its reference. The whole of a long reference with more added is
   // judged by containment alone, since the addition may negate something else.
@@ -210,8 +205,8 @@ export function verdictFromScores(scores: SimilarityScores, thresholds: Heuristi
 }
 
 /**
- * heuristic-6. In order: the reference verbatim at the answer's start is NEAR_EXACT (for a reference of one or two
- * words or more, when a sentence or clause boundary follows it there: "The axe is too small. It..." recalls the
+ * heuristic-6. In order: the reference verbatim at the answer's start is NEAR_EXACT (at any length, when a sentence
+ * or clause boundary follows it there: "The axe is too small. It..." recalls the
  * reference, "The axe is too small to cut down that tree." is another sentence, and humans label it so);
  * references of one or two words are otherwise heuristic-4's; an answer containing a long reference whole is
  * NEAR_EXACT; a changed claim (`changedSlots`) is INEXACT; else overlap on the scored start, synonyms counted,
@@ -223,12 +218,7 @@ function spanAwareVerdict(
   thresholds: HeuristicThresholds,
 ): JudgeVerdict {
   if (spans.leadingReference && spans.boundaryAfterReference) return "NEAR_EXACT";
-  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS)
-    return scores.referenceTokens > 0 &&
-      scores.rougeL === 1 &&
-      scores.candidateTokens === scores.referenceTokens
-      ? "NEAR_EXACT"
-      : "INEXACT";
+  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS) return shortReferenceVerdict(scores);
   if (scores.containsReference && scores.referenceTokens >= thresholds.containedReferenceMinTokens)
     return "NEAR_EXACT";
   if (spans.changedSlots.length > 0 || !spans.sameNegation) return "INEXACT";
@@ -239,4 +229,13 @@ function spanAwareVerdict(
       spans.contentPrecision >= thresholds.contentPrecision &&
       spans.contentRecall >= thresholds.contentRecall);
   return similar ? "NEAR_EXACT" : "INEXACT";
+}
+
+/** heuristic-4's rule for references of one or two words: near-exact only with the same words, punctuation aside. */
+function shortReferenceVerdict(scores: SimilarityScores): JudgeVerdict {
+  return scores.referenceTokens > 0 &&
+    scores.rougeL === 1 &&
+    scores.candidateTokens === scores.referenceTokens
+    ? "NEAR_EXACT"
+    : "INEXACT";
 }
