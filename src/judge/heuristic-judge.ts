@@ -1,4 +1,11 @@
-import { normalizeLightly, SimilarityScores, similarityScores, spanAwareScores } from "./similarity";
+import {
+  contentWords,
+  normalizeForJudging,
+  normalizeLightly,
+  SimilarityScores,
+  similarityScores,
+  spanAwareScores,
+} from "./similarity";
 import { SlotContext } from "./spans";
 import { JudgeVerdict } from "./verdicts";
 
@@ -229,6 +236,49 @@ function spanAwareVerdict(
       spans.contentPrecision >= thresholds.contentPrecision &&
       spans.contentRecall >= thresholds.contentRecall);
   return similar ? "NEAR_EXACT" : "INEXACT";
+}
+
+/** What `couldBeNearExact` needs of a text: its judge tokens, content words and normalized characters. */
+export interface WordCounts {
+  tokens: number;
+  contentWords: number;
+  characters: number;
+}
+
+export function wordCounts(text: string): WordCounts {
+  const normalized = normalizeForJudging(text);
+  const tokens = normalized ? normalized.split(" ") : [];
+  return { tokens: tokens.length, contentWords: contentWords(tokens).length, characters: normalized.length };
+}
+
+/**
+ * False only when `judgeHeuristically` certainly says INEXACT, decided from counts alone: an answer with fewer words
+ * than its reference is neither exact nor the reference at its start nor containing it, so it is near-exact only by
+ * an overlap its length can reach (ROUGE-L F at most 2c/(r+c) for c answer and r reference words; content recall at
+ * most the answer's content words over the reference's; character similarity at most the shorter text's length over
+ * the longer's). The no-memory floor tries some twenty copied answers an instance and skips most of them so.
+ * The rules of `verdictFromScores` and this bound change together: test/unit/no-memory.test.ts checks it against
+ * the judge itself.
+ */
+export function couldBeNearExact(
+  reference: WordCounts,
+  candidate: WordCounts,
+  thresholds: HeuristicThresholds,
+  version: HeuristicJudgeVersion = HEURISTIC_JUDGE_VERSION,
+): boolean {
+  const r = reference.tokens;
+  const c = candidate.tokens;
+  if (c >= r) return true;
+  if ((2 * c) / (r + c) >= thresholds.rougeL) return true;
+  const longer = Math.max(reference.characters, candidate.characters);
+  const shorter = Math.min(reference.characters, candidate.characters);
+  if ((longer === 0 ? 1 : shorter / longer) >= thresholds.charSimilarity) return true;
+  const minWords = version === "heuristic-5" ? CONTENT_RULE_MIN_WORDS : SPAN_AWARE_CONTENT_RULE_MIN_WORDS;
+  return (
+    reference.contentWords >= minWords &&
+    candidate.contentWords > 0 &&
+    candidate.contentWords / reference.contentWords >= thresholds.contentRecall
+  );
 }
 
 /** heuristic-4's rule for references of one or two words: near-exact only with the same words, punctuation aside. */

@@ -1,7 +1,13 @@
 // The no-memory floor: what the judge says of answers a model could give without any memory of the instance.
 // Pure.
 
-import { DEFAULT_THRESHOLDS, HeuristicThresholds, judgeHeuristically } from "./heuristic-judge";
+import {
+  couldBeNearExact,
+  DEFAULT_THRESHOLDS,
+  HeuristicThresholds,
+  judgeHeuristically,
+  wordCounts,
+} from "./heuristic-judge";
 import { normalizeLightly } from "./similarity";
 import { JudgeVerdict } from "./verdicts";
 
@@ -115,7 +121,9 @@ export function floorVerdict(
     })),
   ];
   let best: FloorVerdict = { verdict: "INEXACT", answer: null };
+  const reference = wordCounts(instance.reference);
   for (const answer of answers) {
+    if (!couldBeNearExact(reference, wordCounts(answer.answer), thresholds)) continue;
     const { verdict } = judgeHeuristically(
       instance.reference,
       answer.answer,

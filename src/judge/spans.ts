@@ -10,11 +10,11 @@ import { areAntonyms, areSynonyms } from "./lexicon";
 
 /** One word of a text: as written, lower case, stemmed, and whether a sentence starts with it. */
 export interface Token {
-  text: string;
-  norm: string;
-  stem: string;
-  sentenceStart: boolean;
-  content: boolean;
+  readonly text: string;
+  readonly norm: string;
+  readonly stem: string;
+  readonly sentenceStart: boolean;
+  readonly content: boolean;
 }
 
 const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
@@ -37,8 +37,25 @@ export function stemOf(word: string): string {
 /** Marks after which a sentence starts (a line break included). */
 const SENTENCE_END = new Set([".", "!", "?", "\n", ":", '"', "\u201c"]);
 
-/** The judge's tokens (those of `normalizeForJudging`, in the same order), keeping their casing and position. */
-export function tokenize(text: string): Token[] {
+/** Texts tokenized lately: a pair's reference and first piece are tokenized again for every answer judged against them. */
+const recent = new Map<string, readonly Token[]>();
+const RECENT_TEXTS = 256;
+
+/**
+ * The judge's tokens (those of `normalizeForJudging`, in the same order), keeping their casing and position. The
+ * same array for the same text while it is among the last few hundred tokenized: callers only read it.
+ */
+export function tokenize(text: string): readonly Token[] {
+  let tokens = recent.get(text);
+  if (tokens === undefined) {
+    tokens = tokenizeNow(text);
+    if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value!);
+    recent.set(text, tokens);
+  }
+  return tokens;
+}
+
+function tokenizeNow(text: string): readonly Token[] {
   const source = text.normalize("NFKC");
   const tokens: Token[] = [];
   for (const match of source.matchAll(/[^\s\p{P}\p{S}]+/gu)) {

@@ -1,4 +1,48 @@
-import { copyAnswers, floorVerdict, floorVerdicts, mostCommonReference } from "../../src/judge/no-memory";
+import fs from "node:fs";
+import { parse } from "csv-parse/sync";
+import {
+  couldBeNearExact,
+  defaultThresholds,
+  HEURISTIC_JUDGE_VERSIONS,
+  HeuristicThresholds,
+  judgeHeuristically,
+  wordCounts,
+} from "../../src/judge/heuristic-judge";
+import {
+  CONSTANT_ANSWERS,
+  commonReferences,
+  copyAnswers,
+  FloorInstance,
+  floorVerdict,
+  floorVerdicts,
+  mostCommonReference,
+} from "../../src/judge/no-memory";
+import { HAS_SHARED_DATA, sharedFile } from "../support/shared-data";
+
+const REFERENCES = [
+  "He was very ill.",
+  "The big grey mouse was very fast indeed.",
+  "Pope Benedict XVI is the new leader of the Roman Catholic Church.",
+  "Weapons of Mass Destruction Found in Iraq.",
+  "The trophy doesn't fit into the brown suitcase because the suitcase is too small.",
+  "Hepburn's third husband was Mel Ferrer, whom she married in 1954 and divorced in 1968 after fourteen years.",
+  "?",
+  "New York City",
+];
+
+/** Answers around a reference: every run of its words, and it with one word dropped, changed or added. */
+function answersAround(reference: string): string[] {
+  const words = reference.split(" ");
+  const answers: string[] = [];
+  for (let start = 0; start < words.length; start++)
+    for (let end = start + 1; end <= words.length; end++) answers.push(words.slice(start, end).join(" "));
+  for (let index = 0; index < words.length; index++) {
+    answers.push([...words.slice(0, index), ...words.slice(index + 1)].join(" "));
+    answers.push([...words.slice(0, index), "Paris", ...words.slice(index + 1)].join(" "));
+    answers.push([...words.slice(0, index), "not", ...words.slice(index)].join(" "));
+  }
+  return answers;
+}
 
 describe("the no-memory floor", () => {
   it("copies the input whole, by sentence, by clause and by clause tail", () => {
@@ -83,4 +127,77 @@ describe("the no-memory floor", () => {
     ]);
     expect(pair.map((verdict) => verdict.verdict)).toEqual(["INEXACT", "INEXACT"]);
   });
+
+  it("skips only answers the judge would call inexact (the count bound against the judge itself)", () => {
+    const thresholdSets: HeuristicThresholds[] = [
+      defaultThresholds("heuristic-5"),
+      defaultThresholds("heuristic-6"),
+      {
+        rougeL: 0.5,
+        containedReferenceMinTokens: 5,
+        charSimilarity: 0.7,
+        contentPrecision: 0.5,
+        contentRecall: 0.3,
+      },
+    ];
+    let skipped = 0;
+    let nearWithFewerWords = 0;
+    for (const version of HEURISTIC_JUDGE_VERSIONS)
+      for (const thresholds of thresholdSets)
+        for (const reference of REFERENCES)
+          for (const answer of answersAround(reference)) {
+            const verdict = judgeHeuristically(reference, answer, thresholds, [], { version }).verdict;
+            const counts = [wordCounts(reference), wordCounts(answer)] as const;
+            if (verdict !== "INEXACT" && counts[1].tokens < counts[0].tokens) nearWithFewerWords++;
+            if (couldBeNearExact(counts[0], counts[1], thresholds, version)) continue;
+            skipped++;
+            expect({ version, thresholds, reference, answer, verdict }).toMatchObject({ verdict: "INEXACT" });
+          }
+    // Neither side is empty: the bound skips answers, and shorter answers can still be near-exact.
+    expect(skipped).toBeGreaterThan(500);
+    expect(nearWithFewerWords).toBeGreaterThan(50);
+  });
+
+  const bruteForce = (instance: FloorInstance, common: string | null) => {
+    const rank = { EXACT: 2, NEAR_EXACT: 1, INEXACT: 0, UNPARSEABLE: 0 } as const;
+    let best: { verdict: keyof typeof rank; answer: string | null } = { verdict: "INEXACT", answer: null };
+    for (const answer of [...copyAnswers(instance.input), ...(common ? [common] : []), ...CONSTANT_ANSWERS]) {
+      const { verdict } = judgeHeuristically(instance.reference, answer, undefined, instance.siblings ?? [], {
+        context: { firstPiece: instance.input, nli: instance.nli ?? false },
+      });
+      if (rank[verdict] > rank[best.verdict]) best = { verdict, answer };
+    }
+    return best;
+  };
+
+  (HAS_SHARED_DATA ? it : it.skip)(
+    "gives the shared RTE and WNLI rows the verdicts of judging every answer",
+    () => {
+      const rows = (file: string, delimiter: string) =>
+        (
+          parse(fs.readFileSync(sharedFile("datasets", file), "utf8"), {
+            delimiter,
+            columns: true,
+            quote: delimiter === "," ? '"' : null,
+          }) as { sentence1: string; sentence2: string }[]
+        )
+          .slice(0, 120)
+          .map((row) => ({ input: row.sentence1, reference: row.sentence2, nli: true }));
+      const instances: FloorInstance[] = [
+        ...rows("rte/train.tsv", "\t"),
+        ...rows("wnli/validation.csv", ","),
+      ];
+      const common = commonReferences(instances);
+      const matched = instances.filter((instance, index) => {
+        const floor = floorVerdict(instance, common[index]);
+        const expected = bruteForce(instance, common[index]);
+        expect({ instance, verdict: floor.verdict, answer: floor.answer?.answer ?? null }).toEqual({
+          instance,
+          ...expected,
+        });
+        return floor.verdict !== "INEXACT";
+      });
+      expect(matched.length).toBeGreaterThan(0);
+    },
+  );
 });
