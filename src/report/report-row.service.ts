@@ -5,6 +5,7 @@ import { isUuid } from "../common/ids";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Logger } from "../logging/logger";
 import { ReportService } from "./report.service";
+import { resultsFingerprint } from "./report.sql";
 import { Metric } from "./report-row.entity";
 import { MetricFilter, MetricsAcrossFilter } from "./report-row.types";
 import { METRIC_NAMES, metricRowsOf } from "./report-rows";
@@ -58,11 +59,10 @@ interface ResultsState {
  */
 export const METRIC_ROWS_VERSION = "rows-2";
 
-/** A fingerprint of every run's lastUpdatedAt: any change to any run of the experiment changes it. */
+/** The results' fingerprint (report.sql.ts), with the rows' version: rows of another version are stale. */
 const FINGERPRINT = `
-  SELECT md5('${METRIC_ROWS_VERSION}:' || coalesce(string_agg(run.id::text || '@' || run.updated_at::text, ',' ORDER BY run.id), '')) AS fingerprint,
-         coalesce(bool_or(run.status IN ('QUEUED', 'RUNNING')), false) AS active
-  FROM run WHERE run.experiment_id = e.id`;
+  SELECT md5('${METRIC_ROWS_VERSION}:' || ${resultsFingerprint("e.id")}) AS fingerprint,
+         coalesce((SELECT bool_or(run.status IN ('QUEUED', 'RUNNING')) FROM run WHERE run.experiment_id = e.id), false) AS active`;
 
 /**
  * The study report of each experiment, kept as flat `metric` rows: rewritten whenever the experiment's results
@@ -175,7 +175,7 @@ export class ReportRowService {
     if (!state) throw new NotFoundError("Experiment", experimentId);
     if (!state.stale) return null;
     // The rows reflect at least the state read above, maybe a newer one (then the next check computes them again).
-    const rows = metricRowsOf(await this.results.studyReport(experimentId));
+    const rows = metricRowsOf(await this.results.studyReport(experimentId, { fresh: true }));
     return this.dataSource.transaction(async (manager) => {
       await manager.query("SELECT pg_advisory_xact_lock(hashtext('memicl.metric'), hashtext($1))", [
         experimentId,

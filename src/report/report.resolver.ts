@@ -21,6 +21,11 @@ import {
   TransitionRow,
 } from "./report.types";
 
+const FRESH =
+  "Wait for a value of the results as they are now. Without it, while a run of the experiment is going, the value " +
+  "computed from the state just before may be returned at once (its computedAt says when); once the runs are done " +
+  "every read shows the current state.";
+
 @Resolver()
 export class ReportResolver {
   @Query(() => [MemorizationBreakdownRow], {
@@ -36,9 +41,10 @@ export class ReportResolver {
     groupBy: BreakdownGroup[],
     @Arg("measure", () => MemorizationMeasure, { defaultValue: MemorizationMeasure.EXACT_OR_NEAR_EXACT })
     measure: MemorizationMeasure,
+    @Arg("fresh", { defaultValue: false, description: FRESH }) fresh: boolean,
     @Ctx() { services }: Context,
   ) {
-    return services.report.memorizationBreakdown(filter, groupBy, measure);
+    return services.report.memorizationBreakdown(filter, groupBy, measure, { fresh });
   }
 
   @Query(() => [PerformanceRow])
@@ -140,14 +146,19 @@ export class ReportResolver {
   })
   compareExperiments(
     @Arg("experimentIds", () => [ID]) experimentIds: string[],
+    @Arg("fresh", { defaultValue: false, description: FRESH }) fresh: boolean,
     @Ctx() { services }: Context,
   ) {
-    return services.report.compare(experimentIds);
+    return services.report.compare(experimentIds, { fresh });
   }
 
   @Query(() => StudyReport, { description: "Every table of the study for one experiment." })
-  studyReport(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.studyReport(experimentId);
+  studyReport(
+    @Arg("experimentId", () => ID) experimentId: string,
+    @Arg("fresh", { defaultValue: false, description: FRESH }) fresh: boolean,
+    @Ctx() { services }: Context,
+  ) {
+    return services.report.studyReport(experimentId, { fresh });
   }
 }
 

@@ -61,6 +61,7 @@ import {
   TransitionRateRow,
   TransitionRow,
 } from "./report.types";
+import { ReadOptions, ResultsCache, ResultsVersion } from "./results-cache";
 
 interface CellCountRow {
   sample_id: string;
@@ -235,6 +236,11 @@ export const DEFAULT_BREAKDOWN_GROUPS = [
 export class ReportService {
   /** The no-memory floor of each sample's instances: a sample's instances and texts never change. */
   private readonly floors = new Map<string, Promise<Map<string, InstanceFloor>>>();
+  /**
+   * The report, breakdowns and comparisons computed, each kept until a write changes the results it came from
+   * (results-cache.ts): a finished experiment's report is computed once, not once per read.
+   */
+  private readonly cache = new ResultsCache();
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
@@ -248,12 +254,50 @@ export class ReportService {
     return new ExperimentData(this.dataSource, id);
   }
 
+  /** The state of an experiment's results now (report.sql.ts `resultsVersion`); NotFoundError when there is none. */
+  async versionOf(experimentId: string): Promise<ResultsVersion & { active: boolean }> {
+    const [row]: { found: boolean; read_at: Date; active: boolean; fingerprint: string }[] = isUuid(
+      experimentId,
+    )
+      ? await this.dataSource.query(sql.resultsVersion, [experimentId])
+      : [];
+    if (!row?.found) throw new NotFoundError("Experiment", experimentId);
+    return { fingerprint: row.fingerprint, readAt: row.read_at, active: row.active };
+  }
+
+  /**
+   * A value of the experiment's results from the cache, computed when the results changed since. While a run is
+   * going (results change all the time) a reader that does not ask for `fresh` may get the value of the state
+   * before the one being computed; once the runs are done every read waits for the current state.
+   */
+  private async cached<T>(
+    experimentId: string,
+    key: string,
+    compute: (data: ExperimentData, at: Date) => Promise<T>,
+    options: ReadOptions,
+  ): Promise<T> {
+    const version = await this.versionOf(experimentId);
+    const computed = await this.cache.read(
+      `${experimentId} ${key}`,
+      version,
+      () => compute(new ExperimentData(this.dataSource, experimentId), version.readAt),
+      { fresh: options.fresh || !version.active },
+    );
+    return computed.value;
+  }
+
   async memorizationBreakdown(
     filter: ResultFilter,
     groupBy: BreakdownGroup[],
     measure: MemorizationMeasure,
+    options: ReadOptions = {},
   ): Promise<MemorizationBreakdownRow[]> {
-    return this.breakdownOf(await this.data(filter.experimentId), filter, groupBy, measure);
+    return this.cached(
+      filter.experimentId,
+      `breakdown ${JSON.stringify([filter, groupBy, measure])}`,
+      (data, at) => this.breakdownOf(data, filter, groupBy, measure, at),
+      options,
+    );
   }
 
   private async breakdownOf(
@@ -261,11 +305,15 @@ export class ReportService {
     filter: Omit<ResultFilter, "experimentId">,
     groupBy: BreakdownGroup[],
     measure: MemorizationMeasure,
+    computedAt: Date,
   ): Promise<MemorizationBreakdownRow[]> {
     const [cells, samples] = await Promise.all([data.cells(), data.samples()]);
     // Instance outcomes are read only when an instance can count more than once in a row (a cluster interval).
     const instances = needsInstanceOutcomes(cells, groupBy, samples) ? await data.instances() : null;
-    return breakdown(cells, samples, instances, filter, groupBy, measure);
+    return breakdown(cells, samples, instances, filter, groupBy, measure).map((row) => ({
+      ...row,
+      computedAt,
+    }));
   }
 
   async performance(experimentId: string): Promise<PerformanceRow[]> {
@@ -310,6 +358,10 @@ export class ReportService {
 
   async transitions(experimentId: string): Promise<TransitionRow[]> {
     await this.data(experimentId);
+    return this.transitionsOf(experimentId);
+  }
+
+  private async transitionsOf(experimentId: string): Promise<TransitionRow[]> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(sql.nearExactToExact, [experimentId]);
     return rows.map((row) => ({
       dataset: row.dataset as string,
@@ -505,13 +557,28 @@ export class ReportService {
    * Two or more experiments side by side (`analyses/comparison.ts`): every pair, cell by cell on the dataset
    * instances both ran, Holm over every test of the comparison. Refuses experiments that share no dataset.
    */
-  async compare(experimentIds: readonly string[]): Promise<ExperimentComparison> {
+  async compare(experimentIds: readonly string[], options: ReadOptions = {}): Promise<ExperimentComparison> {
     const ids = [...new Set(experimentIds)];
     if (ids.length < 2 || ids.length > 10)
       throw new BadInputError("compare 2 to 10 distinct experiments", { field: "experimentIds" });
+    const versions = await Promise.all(ids.map((id) => this.versionOf(id)));
+    const version = {
+      fingerprint: versions.map((v) => v.fingerprint).join(" "),
+      readAt: new Date(Math.min(...versions.map((v) => v.readAt.getTime()))),
+    };
+    const computed = await this.cache.read(
+      `compare ${ids.join(" ")}`,
+      version,
+      () => this.computeComparison(ids, version.readAt),
+      { fresh: options.fresh || !versions.some((v) => v.active) },
+    );
+    return computed.value;
+  }
+
+  private async computeComparison(ids: string[], computedAt: Date): Promise<ExperimentComparison> {
     const compared: ComparedData[] = [];
     for (const id of ids) {
-      const data = await this.data(id);
+      const data = new ExperimentData(this.dataSource, id);
       const [outcomes, performance, samples] = await Promise.all([
         data.instances(),
         data.instancePerformance(),
@@ -543,6 +610,7 @@ export class ReportService {
       ),
       datasets: datasets ?? [],
       rows,
+      computedAt,
       hypothesisTests: tests,
       multipleComparisons:
         `Holm's step-down adjustment over the ${tests} McNemar p-values of this comparison (memorized or not, ` +
@@ -611,8 +679,12 @@ export class ReportService {
     };
   }
 
-  async studyReport(experimentId: string): Promise<StudyReport> {
-    const data = await this.data(experimentId);
+  async studyReport(experimentId: string, options: ReadOptions = {}): Promise<StudyReport> {
+    return this.cached(experimentId, "report", (data, at) => this.computeStudyReport(data, at), options);
+  }
+
+  private async computeStudyReport(data: ExperimentData, computedAt: Date): Promise<StudyReport> {
+    const { experimentId } = data;
     // Every read starts at once, so the database works while the analyses compute.
     const early = <T>(promise: Promise<T>): Promise<T> => {
       promise.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
@@ -621,7 +693,7 @@ export class ReportService {
     const reads = early(
       Promise.all([data.instances(), data.instancePerformance(), data.samples(), data.cells()]),
     );
-    const transitionsRead = early(this.transitions(experimentId));
+    const transitionsRead = early(this.transitionsOf(experimentId));
     const guidedGeneralRead = early(this.guidedVsGeneralOf(data));
     const contaminationRead = early(this.contaminationOf(data));
     const performanceRead = early(this.performanceOf(data));
@@ -633,19 +705,33 @@ export class ReportService {
       BreakdownGroup.SETTING,
       BreakdownGroup.SHOTS,
     ];
-    const memorization = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_OR_NEAR_EXACT);
-    const memorizationExactOnly = await this.breakdownOf(data, {}, byCell, MemorizationMeasure.EXACT_ONLY);
+    const memorization = await this.breakdownOf(
+      data,
+      {},
+      byCell,
+      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      computedAt,
+    );
+    const memorizationExactOnly = await this.breakdownOf(
+      data,
+      {},
+      byCell,
+      MemorizationMeasure.EXACT_ONLY,
+      computedAt,
+    );
     const memorizationByRegime = await this.breakdownOf(
       data,
       {},
       [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
       MemorizationMeasure.EXACT_OR_NEAR_EXACT,
+      computedAt,
     );
     const performance = await performanceRead;
     const targets = await this.targetsOf(samples);
     const gains = performanceVsZeroShot(instancePerformance, samples);
     const report: StudyReport = {
       experimentId,
+      computedAt,
       subject: await this.subjectOf(experimentId),
       memorization,
       memorizationExactOnly,

@@ -228,3 +228,29 @@ export const exportPage = `
   WHERE r.experiment_id = $1 AND c.id > $2::bigint
   ORDER BY c.id
   LIMIT $3`;
+
+/**
+ * The state of an experiment's results (`experiment` is the SQL expression of its id), as one fingerprint: every
+ * run's lastUpdatedAt (a completion, a judgment, a review, a rejudge, a status change each touch their run) and the
+ * lastUpdatedAt of the datasets its samples come from and of the datasets those are controls of (a renamed label, a
+ * control mark). Reads keyed by it are invalidated by those writes and by nothing else.
+ */
+export const resultsFingerprint = (experiment: string) => `
+  md5(
+    coalesce((SELECT string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id)
+              FROM run r WHERE r.experiment_id = ${experiment}), '')
+    || '|' ||
+    coalesce((SELECT string_agg(d.id::text || '@' || d.updated_at::text, ',' ORDER BY d.id)
+              FROM dataset d
+              WHERE d.id IN (SELECT s.dataset_id FROM run r JOIN sample s ON s.id = r.sample_id
+                             WHERE r.experiment_id = ${experiment})
+                 OR d.id IN (SELECT d2.control_of_id FROM run r JOIN sample s ON s.id = r.sample_id
+                             JOIN dataset d2 ON d2.id = s.dataset_id WHERE r.experiment_id = ${experiment})), '')
+  )`;
+
+/** The results' state now: `found` is false for an unknown experiment; `active` while a run is queued or running. */
+export const resultsVersion = `
+  SELECT e.id IS NOT NULL AS found, clock_timestamp() AS read_at,
+         coalesce((SELECT bool_or(r.status IN ('QUEUED', 'RUNNING')) FROM run r WHERE r.experiment_id = $1), false) AS active,
+         ${resultsFingerprint("$1")} AS fingerprint
+  FROM (SELECT 1) AS one LEFT JOIN experiment e ON e.id = $1`;

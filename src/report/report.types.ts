@@ -62,6 +62,13 @@ export class ResultFilter extends ReportFilter {
   implements: SampleScoped,
 })
 export class MemorizationBreakdownRow extends SampleScoped {
+  @Field({
+    description:
+      "When the results this row counts were read. Older than the latest writes only while a run is going and a " +
+      "newer value is being computed (`fresh: true` waits for it); once the runs are done, never.",
+  })
+  computedAt: Date;
+
   @Field(() => String, { nullable: true })
   dataset: string | null;
 
@@ -988,6 +995,14 @@ export class StudyReport {
   @Field(() => ID)
   experimentId: string;
 
+  @Field({
+    description:
+      "When the results this report shows were read. The report is computed once per change of its experiment's " +
+      "results (a completion, judgment, review, rejudge or run status touches its run); while a run is going a " +
+      "read may return the value of the state before the one being computed (`fresh: true` waits for it).",
+  })
+  computedAt: Date;
+
   @Field(() => ReportSubject, { description: "Which experiment, provider, model, templates and judges." })
   subject: ReportSubject;
 
@@ -1163,6 +1178,9 @@ export class ComparedExperiment {
     "both ran, and each experiment's whole study report.",
 })
 export class ExperimentComparison {
+  @Field({ description: "When the results compared were read (as StudyReport.computedAt)." })
+  computedAt: Date;
+
   @Field(() => [ComparedExperiment])
   experiments: ComparedExperiment[];
 

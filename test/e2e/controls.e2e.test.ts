@@ -161,6 +161,12 @@ describe("a control dataset (embedded database)", () => {
 
     const cleared = await api.gql(UPDATE, { input: { id: freshId, controlOf: null } });
     expect(cleared.data!.updateDataset.controlOf).toBeNull();
+    // The mark is part of the results' state: the report read before it is not served again.
+    const unmarked = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) { versusControl { dataset } } }`,
+      { id: experimentId },
+    );
+    expect(unmarked.data!.studyReport.versusControl).toEqual([]);
   }, 180_000);
 
   it("recovers a configured setting effect: every cell inside its interval, guided above general", async () => {

@@ -1,4 +1,5 @@
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
+import { resultsFingerprint } from "../../src/report/report.sql";
 import { reportCsv } from "../../src/report/report-csv";
 import { reportMarkdown } from "../../src/report/report-markdown";
 import { METRIC_ROWS_VERSION } from "../../src/report/report-row.service";
@@ -11,6 +12,7 @@ import { startTestServer, TestServer } from "../support/server";
 const SAMPLE = "sampleId sampleName sampleSeed";
 const PAIRED = `${SAMPLE} dataset settingA shotsA settingB shotsB pairs bothMemorized onlyA onlyB neither rateA rateB pValue pValueHolm`;
 const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
+  computedAt
   subject { experimentName provider requestedModel reportedModels templateVersions judges }
   memorization { ${SAMPLE} dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh intervalMethod samples betweenSampleStandardDeviation }
   memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
@@ -816,6 +818,11 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const before = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
     const cellOf = (r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0;
     const instancesBefore = report.contamination.find(cellOf).memorizedInstances;
+    // Nothing is written between two reads: the second is served as computed for the first.
+    await load();
+    const computedBefore = report.computedAt;
+    await load();
+    expect(report.computedAt).toBe(computedBefore);
     const STAMPS = `query($id: ID!) { experiment(id: $id) { lastUpdatedAt runs { id lastUpdatedAt finishedAt } } }`;
     const stampsResponse = await api.gql(STAMPS, { id: experimentId });
     expect(stampsResponse.errors).toBeUndefined();
@@ -827,6 +834,8 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       },
     );
     await load();
+    // The review touched its run: the next read computes the report again, from the state after the review.
+    expect(Date.parse(report.computedAt)).toBeGreaterThan(Date.parse(computedBefore));
     const after = report.memorization.find((r: any) => r.setting === "FULL_INFORMATION" && r.shots === 0);
     expect(after).toMatchObject({
       n: before.n,
@@ -868,8 +877,8 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const stale = async () =>
       (
         await api.database.dataSource.query(
-          `SELECT s.fingerprint <> md5($2 || ':' || coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS stale
-         FROM metric_state s JOIN run r ON r.experiment_id = s.experiment_id WHERE s.experiment_id = $1 GROUP BY s.fingerprint`,
+          `SELECT s.fingerprint <> md5($2 || ':' || ${resultsFingerprint("$1")}) AS stale
+         FROM metric_state s WHERE s.experiment_id = $1`,
           [experimentId, METRIC_ROWS_VERSION],
         )
       )[0]?.stale as boolean | undefined;

@@ -7,6 +7,10 @@ import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study
 import { REGIME_ORDER, Regime, regimeOf } from "../../study/regime";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
 import type { MemorizationBreakdownRow, ResultFilter } from "../report.types";
+
+/** A breakdown row as computed (the service stamps when the results it counts were read). */
+export type BreakdownRow = Omit<MemorizationBreakdownRow, "computedAt">;
+
 import {
   bySample,
   CellCount,
@@ -66,7 +70,7 @@ export function breakdown(
   filter: Omit<ResultFilter, "experimentId">,
   groupBy: readonly BreakdownGroup[],
   measure: MemorizationMeasure,
-): MemorizationBreakdownRow[] {
+): BreakdownRow[] {
   const datasetOf = (sampleId: string) => samples.get(sampleId)?.dataset ?? "?";
   const kept = cells.filter(
     (cell) =>
@@ -120,7 +124,7 @@ export function breakdown(
     return { exact, nearExact, inexact, unjudged, n, memorized: memorizedOf(measure, exact, nearExact) };
   };
 
-  const row = (group: Group, sampleRates: number[] | null): MemorizationBreakdownRow => {
+  const row = (group: Group, sampleRates: number[] | null): BreakdownRow => {
     const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
     const outcomesOf = (cell: CellCount) =>
       instancesByCell.get(JSON.stringify([cell.sampleId, cell.setting, cell.shots])) ?? [];
@@ -182,7 +186,7 @@ export function breakdown(
       .filter((part) => part.n > 0)
       .map((part) => part.memorized / part.n);
 
-  const rows: MemorizationBreakdownRow[] = [];
+  const rows: BreakdownRow[] = [];
   if (bySampleToo) {
     for (const group of perSample.values()) rows.push(row(group, null));
     for (const [key, group] of pooled)
