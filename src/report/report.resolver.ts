@@ -22,9 +22,10 @@ import {
 } from "./report.types";
 
 const FRESH =
-  "Wait for a value of the results as they are now. Without it, while a run of the experiment is going, the value " +
-  "computed from the state just before may be returned at once (its computedAt says when); once the runs are done " +
-  "every read shows the current state.";
+  "Wait for a value of the results as they are now. Without it, while a run of the experiment is going, a value " +
+  "computed a moment before may be returned at once (its computedAt says when; it lags by at most about four " +
+  "times its computing time, at least 1 s, plus one computation); once the runs are done every read shows the " +
+  "current state.";
 
 @Resolver()
 export class ReportResolver {

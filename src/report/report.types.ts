@@ -64,8 +64,9 @@ export class ResultFilter extends ReportFilter {
 export class MemorizationBreakdownRow extends SampleScoped {
   @Field({
     description:
-      "When the results this row counts were read. Older than the latest writes only while a run is going and a " +
-      "newer value is being computed (`fresh: true` waits for it); once the runs are done, never.",
+      "When the results this row counts were read. Older than the latest writes only while a run is going (by at " +
+      "most about four times the time to compute it, at least 1 s, plus one computation; `fresh: true` waits for " +
+      "the current state); once the runs are done, never.",
   })
   computedAt: Date;
 
@@ -999,7 +1000,8 @@ export class StudyReport {
     description:
       "When the results this report shows were read. The report is computed once per change of its experiment's " +
       "results (a completion, judgment, review, rejudge or run status touches its run); while a run is going a " +
-      "read may return the value of the state before the one being computed (`fresh: true` waits for it).",
+      "read may return a value that lags the writes by at most about four times the time to compute it (at least " +
+      "1 s) plus one computation (`fresh: true` waits for the current state).",
   })
   computedAt: Date;
 

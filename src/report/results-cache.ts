@@ -18,29 +18,43 @@ export interface ResultsVersion {
 
 export interface ReadOptions {
   /**
-   * Wait for a value of the current state. Without it, while a newer value is being computed, the last one is
-   * returned at once (its `computedAt` says which state it shows).
+   * Wait for a value of the current state. Without it, the last value may be returned at once (its `computedAt`
+   * says which state it shows) while a newer one is being computed, or when it was computed less than
+   * `spacingOf` its own computing time ago: results that change all the time (a run going) are not computed
+   * back to back for every reader.
    */
   fresh?: boolean;
 }
 
+/** The least time between two computations of one value for readers that may lag: four times its cost, at least 1 s. */
+export const spacingOf = (computingMs: number) => Math.max(1_000, 4 * computingMs);
+
 interface Entry {
   done?: Computed<unknown>;
+  /** When `done` was finished (this process's clock) and how long it took to compute. */
+  finishedAt?: number;
+  computingMs?: number;
   pending?: { fingerprint: string; promise: Promise<Computed<unknown>> };
 }
 
 /**
  * Values keyed by what was asked (an analysis and its arguments), each valid for one fingerprint of the results.
  * A read with the same fingerprint is served from memory; a changed fingerprint computes again, once however many
- * readers ask at the same time. While that computation runs, readers that do not ask for `fresh` get the previous
- * value, so a value is stale by at most one computation and only while the results are being written. Nothing
- * expires by time: a finished experiment's report is computed once. Values are frozen, since readers share them.
+ * readers ask at the same time. A reader that does not ask for `fresh` gets the previous value at once: when the
+ * previous one finished less than `spacingOf` its cost ago, or else while the newer one computes (started by that
+ * read, in the background), so such a value lags
+ * the writes by at most about that spacing plus one computation (the caller asks for `fresh` once the results
+ * stop changing). Nothing expires by time: a finished experiment's report is computed once. Values are frozen,
+ * since readers share them.
  */
 export class ResultsCache {
   private readonly entries = new Map<string, Entry>();
   computations = 0;
 
-  constructor(private readonly limit = 500) {}
+  constructor(
+    private readonly limit = 500,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
 
   async read<T>(
     key: string,
@@ -52,7 +66,13 @@ export class ResultsCache {
     if (entry.done?.fingerprint === version.fingerprint) return entry.done as Computed<T>;
     if (entry.pending?.fingerprint === version.fingerprint)
       return (await entry.pending.promise) as Computed<T>;
-    if (!fresh && entry.done && entry.pending) return entry.done as Computed<T>;
+    if (!fresh && entry.done) {
+      if (entry.pending) return entry.done as Computed<T>;
+      if (this.now() - entry.finishedAt! < spacingOf(entry.computingMs!)) return entry.done as Computed<T>;
+      // Time for a newer value: computed in the background, this reader is not made to wait for it.
+      this.start(key, entry, version, compute).catch(() => {});
+      return entry.done as Computed<T>;
+    }
     const promise = this.start(key, entry, version, compute);
     return (await promise) as Computed<T>;
   }
@@ -73,6 +93,7 @@ export class ResultsCache {
     compute: () => Promise<T>,
   ): Promise<Computed<T>> {
     this.computations += 1;
+    const started = this.now();
     const promise = compute().then((value) => ({
       value: deepFreeze(value),
       fingerprint: version.fingerprint,
@@ -83,8 +104,11 @@ export class ResultsCache {
     promise.then(
       (computed) => {
         // A computation that started from an older state never replaces a newer value.
-        if (!entry.done || entry.done.computedAt.getTime() <= computed.computedAt.getTime())
+        if (!entry.done || entry.done.computedAt.getTime() <= computed.computedAt.getTime()) {
           entry.done = computed;
+          entry.finishedAt = this.now();
+          entry.computingMs = entry.finishedAt - started;
+        }
         if (entry.pending === pending) entry.pending = undefined;
       },
       () => {

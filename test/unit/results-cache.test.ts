@@ -27,7 +27,8 @@ describe("the results cache", () => {
     expect(Object.isFrozen(reads[0].value.rows[0])).toBe(true);
     expect((await cache.read("report", at("a", 2), compute)).computedAt).toEqual(at("a", 1).readAt);
     expect(calls).toBe(1);
-    const changed = await cache.read("report", at("b", 3), compute);
+    // Changed results: computed again (fresh; a reader that may lag is the next test's).
+    const changed = await cache.read("report", at("b", 3), compute, { fresh: true });
     expect({ calls, n: changed.value.rows[0].n, fingerprint: changed.fingerprint }).toEqual({
       calls: 2,
       n: 2,
@@ -36,13 +37,20 @@ describe("the results cache", () => {
     // Another key is another value.
     await cache.read("breakdown", at("b", 3), compute);
     expect(calls).toBe(3);
+    // Never asked for, a value is computed whatever the reader may accept.
+    await cache.read("other", at("b", 3), compute);
+    expect(calls).toBe(4);
   });
 
   it("returns the last value while a newer one computes, unless asked for a fresh one", async () => {
-    const cache = new ResultsCache();
+    let clock = 0;
+    const cache = new ResultsCache(10, () => clock);
     await cache.read("report", at("a", 1), async () => "A");
+    clock += 60_000; // long past the spacing: a reader that may lag starts the next computation
     const slow = deferred<string>();
-    const first = cache.read("report", at("b", 2), () => slow.promise);
+    // It gets the last value at once; the newer one computes.
+    expect((await cache.read("report", at("b", 2), () => slow.promise)).value).toBe("A");
+    const first = cache.read("report", at("b", 2), async () => "B?");
     // A third state arrives while the second computes: the reader is not made to wait.
     expect((await cache.read("report", at("c", 3), async () => "C?")).value).toBe("A");
     // A reader of the state being computed waits for it.
@@ -55,6 +63,30 @@ describe("the results cache", () => {
     expect((await second).value).toBe("B");
     // The older computation finished last; it does not replace the newer value.
     expect((await cache.read("report", at("c", 4), async () => "again")).value).toBe("C");
+  });
+
+  it("spaces the computations of readers that may lag by four times their cost, at least a second", async () => {
+    let clock = 0;
+    const cache = new ResultsCache(10, () => clock);
+    let calls = 0;
+    const slow = async () => {
+      calls += 1;
+      clock += 500; // the computation takes 500 ms
+      return calls;
+    };
+    await cache.read("report", at("a", 1), slow);
+    clock += 1_000;
+    // 1 s after a 500 ms computation: the spacing is 2 s, the last value is returned.
+    expect((await cache.read("report", at("b", 2), slow)).value).toBe(1);
+    // A fresh reader is not made to lag.
+    expect((await cache.read("report", at("b", 2), slow, { fresh: true })).value).toBe(2);
+    clock += 2_001;
+    // Past the spacing: the reader gets the last value at once and the next one computes in the background.
+    expect((await cache.read("report", at("c", 3), slow)).value).toBe(2);
+    expect(calls).toBe(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await cache.read("report", at("c", 3), slow)).value).toBe(3);
+    expect(calls).toBe(3);
   });
 
   it("keeps nothing of a failed computation", async () => {
