@@ -47,7 +47,7 @@ export function createRunServices(
 ): RunServices {
   const { dataSource, samples, prompts, templates, runs } = core;
   const providers = new ProviderRegistry(config.providers, dataSource);
-  const queue = new PgBossQueue(database.url, logger);
+  const queue = new PgBossQueue(database.url, logger, config.queuePoolSize);
   const held = new HeldClaims();
   const worker = new WorkerRegistration(
     dataSource,

@@ -47,6 +47,12 @@ export interface Config {
   workerConcurrency: number;
   /** How long a claimed completion stays claimed without an answer before another worker may take it. */
   leaseSeconds: number;
+  /**
+   * Connections of this process's pool (TypeORM's) and of its job queue's (pg-boss's): a process holds up to their
+   * sum, and every process on one PostgreSQL counts against its max_connections (docs/OPERATIONS.md).
+   */
+  dbPoolSize: number;
+  queuePoolSize: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -87,6 +93,8 @@ const schema = z.object({
   MEMICL_IN_PROCESS_WORKERS: integer(0, 1000).default(32),
   MEMICL_WORKER_CONCURRENCY: integer(1, 1000).default(32),
   MEMICL_LEASE_SECONDS: integer(2, 3_600).default(30),
+  MEMICL_DB_POOL_SIZE: integer(2, 1_000).default(10),
+  MEMICL_QUEUE_POOL_SIZE: integer(1, 1_000).default(4),
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -136,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     inProcessWorkers: value.MEMICL_IN_PROCESS_WORKERS,
     workerConcurrency: value.MEMICL_WORKER_CONCURRENCY,
     leaseSeconds: value.MEMICL_LEASE_SECONDS,
+    dbPoolSize: value.MEMICL_DB_POOL_SIZE,
+    queuePoolSize: value.MEMICL_QUEUE_POOL_SIZE,
   };
 }
 

@@ -36,6 +36,7 @@ export async function openDatabase(
   logger: Logger,
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
+  options = { poolSize: config.dbPoolSize, ...options };
   if (config.databaseUrl)
     return connect(
       "server",
@@ -143,15 +144,21 @@ export async function connect(
   };
 }
 
-/** Brings the schema up to date; processes starting together take turns (a session advisory lock). */
+/**
+ * Brings the schema up to date; processes starting together take turns. The turn is an advisory lock of a
+ * transaction kept open while the migrations run on other connections: a transaction stays on one server
+ * connection even through a transaction-mode pooler (PgBouncer), where a session lock could be taken on one
+ * server connection and never released on another.
+ */
 async function migrate(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
   try {
-    await runner.query("SELECT pg_advisory_lock(hashtext('memicl:migrations'))");
+    await runner.startTransaction();
     try {
+      await runner.query("SELECT pg_advisory_xact_lock(hashtext('memicl:migrations'))");
       await dataSource.runMigrations();
     } finally {
-      await runner.query("SELECT pg_advisory_unlock(hashtext('memicl:migrations'))");
+      await runner.commitTransaction().catch(() => {});
     }
   } finally {
     await runner.release();

@@ -23,10 +23,11 @@ export class PgBossQueue implements JobQueue {
   constructor(
     private readonly connectionString: string,
     private readonly logger: Logger,
+    poolSize = 4,
   ) {
     this.boss = new PgBoss({
       connectionString,
-      max: 4,
+      max: poolSize,
       application_name: "memicl-queue",
       // Dead workers' items are found by memicl's reconciler from the completions' leases, not by job expiry.
       schedule: false,
@@ -68,6 +69,8 @@ export class PgBossQueue implements JobQueue {
   /**
    * Creates a queue (pg-boss makes a table partition for it) under an advisory lock held on a connection of its
    * own, so that processes starting together take turns: two creating queues at once deadlocked in PostgreSQL.
+   * The lock is a transaction's (held open while pg-boss works on its own connections), so that it stays on one
+   * server connection through a transaction-mode pooler.
    */
   private async createQueue(name: string): Promise<void> {
     if (await this.boss.getQueue(name)) return;
@@ -78,7 +81,8 @@ export class PgBossQueue implements JobQueue {
     client.on("error", () => {});
     await client.connect();
     try {
-      await client.query("SELECT pg_advisory_lock(hashtext('memicl:queue-setup'))");
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('memicl:queue-setup'))");
       if (await this.boss.getQueue(name)) return;
       await this.boss.createQueue(name, {
         name,
@@ -89,7 +93,7 @@ export class PgBossQueue implements JobQueue {
         expireInSeconds: 3 * 3600,
       });
     } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('memicl:queue-setup'))").catch(() => {});
+      await client.query("COMMIT").catch(() => {});
       await client.end().catch(() => {});
     }
   }

@@ -30,7 +30,8 @@ const BATCH = 5_000;
  *    waiting item, a batch at a time;
  * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
  *    or when its provider's rate limit is what it waits for.
- * Only one process reconciles at a time (an advisory lock); the others skip the pass.
+ * Only one process reconciles at a time (an advisory lock of a transaction held open for the pass, which a
+ * transaction-mode pooler keeps on one server connection); the others skip the pass.
  */
 export async function reconcile(
   dataSource: DataSource,
@@ -41,14 +42,15 @@ export async function reconcile(
 ): Promise<ReconcileResult | null> {
   const runner = dataSource.createQueryRunner();
   try {
-    const [{ locked }] = await runner.query(
-      "SELECT pg_try_advisory_lock(hashtext('memicl:reconciler')) AS locked",
-    );
-    if (!locked) return null;
+    await runner.startTransaction();
     try {
+      const [{ locked }] = await runner.query(
+        "SELECT pg_try_advisory_xact_lock(hashtext('memicl:reconciler')) AS locked",
+      );
+      if (!locked) return null;
       return await reconcileLocked(dataSource, queue, logger, timing, batchSize);
     } finally {
-      await runner.query("SELECT pg_advisory_unlock(hashtext('memicl:reconciler'))");
+      await runner.commitTransaction().catch(() => {});
     }
   } finally {
     await runner.release();
