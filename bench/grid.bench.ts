@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,7 +23,11 @@ import {
 const ROOT = path.resolve(__dirname, "../..");
 const SHARED = path.resolve(ROOT, "../shared/data/datasets");
 
-async function prepare(memicl: Memicl, env: Record<string, string>, instances: number): Promise<string[]> {
+export async function prepare(
+  memicl: Memicl,
+  env: Record<string, string>,
+  instances: number,
+): Promise<string[]> {
   await memiclCommand(["import", path.join(SHARED, "rte/train.tsv"), "--name", "rte"], env);
   await memiclCommand(["import", path.join(SHARED, "trec/train_5500.label"), "--name", "trec"], env);
   await memiclCommand(
@@ -56,11 +61,74 @@ async function prepare(memicl: Memicl, env: Record<string, string>, instances: n
   return samples;
 }
 
+/** Dashboards polling the experiment while it runs: each asks for the report and a breakdown every `everyMs`. */
+function startReaders(memicl: Memicl, experimentId: string, readers: number, everyMs: number) {
+  const report: number[] = [];
+  const breakdown: number[] = [];
+  let stopped = false;
+  const timed = async (into: number[], query: string) => {
+    const started = performance.now();
+    await memicl.gql(query, { id: experimentId });
+    into.push(performance.now() - started);
+  };
+  const loops = Array.from({ length: readers }, async (_, index) => {
+    // Spread over the interval, as independent dashboards would be.
+    await new Promise((resolve) => setTimeout(resolve, (everyMs * index) / readers));
+    while (!stopped) {
+      const started = performance.now();
+      await timed(
+        report,
+        `query($id: ID!) { studyReport(experimentId: $id) { computedAt memorization { sampleId setting shots n rate ciLow ciHigh } performance { shots accuracy } correlations { setting pearson } } }`,
+      );
+      await timed(
+        breakdown,
+        `query($id: ID!) { memorizationBreakdown(filter: { experimentId: $id }) { computedAt setting shots n rate ciLow ciHigh } }`,
+      );
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, everyMs - (performance.now() - started))),
+      );
+    }
+  });
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      return { report, breakdown };
+    },
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** The recorded calls sent again by the bare `openai` client in its own process (replay-floor.ts). */
+function replayFloor(url: string, file: string): Promise<{ calls: number; failed: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(
+      process.execPath,
+      ["--max-old-space-size=8192", path.join(__dirname, "replay-floor.js"), "--url", url, "--file", file],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let output = "";
+    proc.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    proc.on("error", reject);
+    proc.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(output.trim())) : reject(new Error(`replay-floor exited with ${code}`)),
+    );
+  });
+}
+
 async function measure(
   backend: "postgres" | "embedded",
   adminUrl: string,
   providersFile: string,
   instances: number,
+  readers: { count: number; everyMs: number },
 ) {
   const db = await benchDatabase(backend, adminUrl);
   let memicl: Memicl | null = null;
@@ -82,8 +150,13 @@ async function measure(
       },
     );
     const queued = performance.now();
+    const polling =
+      readers.count > 0
+        ? startReaders(memicl, startExperiment.experiment.id, readers.count, readers.everyMs)
+        : null;
     const progress = await waitForExperiment(memicl, startExperiment.experiment.id);
     const finished = performance.now();
+    const reads = await polling?.stop();
     const { studyReport } = await memicl.gql(
       `query($id: ID!) { studyReport(experimentId: $id) { memorization { sampleId n } hypothesisTests } }`,
       { id: startExperiment.experiment.id },
@@ -95,6 +168,8 @@ async function measure(
       .reduce((total: number, row: { n: number }) => total + row.n, 0);
     return {
       backend,
+      readers: readers.count,
+      reads,
       runs: startExperiment.runs.length,
       calls: progress.done,
       failed: progress.failed,
@@ -110,7 +185,13 @@ async function measure(
   }
 }
 
-/** `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--pg URL]` */
+/**
+ * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000] [--pg URL]`
+ *
+ * Per backend: the grid through memicl, against a stand-in that records every request body; then the floor, the
+ * bare `openai` client sending the same bodies at the same concurrency to a fresh stand-in; the ratio of the two
+ * wall times. With `--readers N`, the grid runs a second time on a fresh database with N dashboards polling it.
+ */
 export async function benchGrid(args: string[]) {
   const option = (name: string, fallback: string) => {
     const index = args.indexOf(name);
@@ -124,25 +205,83 @@ export async function benchGrid(args: string[]) {
     "--pg",
     process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   );
-  const standIn = await startStandIn(0);
-  const providersFile = writeProvidersFile({
-    instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
-  });
+  const readers = { count: Number(option("--readers", "0")), everyMs: Number(option("--poll-ms", "1000")) };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-grid-"));
   const results = [];
+  const floors = [];
   try {
-    for (const backend of backends) results.push(await measure(backend, adminUrl, providersFile, instances));
+    for (const backend of backends) {
+      const recorded = path.join(dir, `${backend}.jsonl`);
+      const standIn = await startStandIn(0, undefined, recorded);
+      const providersFile = writeProvidersFile({
+        instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
+      });
+      try {
+        results.push(await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }));
+      } finally {
+        await standIn.stop();
+      }
+      const plain = await startStandIn(0);
+      try {
+        floors.push({ backend, ...(await replayFloor(plain.url, recorded)) });
+      } finally {
+        await plain.stop();
+        fs.rmSync(recorded, { force: true });
+      }
+      if (readers.count > 0) {
+        const again = await startStandIn(0);
+        const file = writeProvidersFile({
+          instant: { type: "openai", baseUrl: again.url, maxConcurrency: 32, timeoutSeconds: 60 },
+        });
+        try {
+          results.push(await measure(backend, adminUrl, file, instances, readers));
+        } finally {
+          await again.stop();
+        }
+      }
+    }
   } finally {
-    await standIn.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
   console.log(
     `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; 32 calls at once; instant stand-in server in its own process\n`,
   );
   console.log(
-    "| database | runs | calls | failed | judged | startExperiment s | runs s | report s | total s | calls/s |",
+    "| database | readers | runs | calls | failed | judged | startExperiment s | runs s | report s | total s | calls/s |",
   );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of results)
     console.log(
-      `| ${r.backend} | ${r.runs} | ${r.calls} | ${r.failed} | ${r.judged} | ${r.start.toFixed(2)} | ${r.run.toFixed(1)} | ${r.report.toFixed(2)} | ${r.total.toFixed(1)} | ${(r.calls / r.run).toFixed(0)} |`,
+      `| ${r.backend} | ${r.readers} | ${r.runs} | ${r.calls} | ${r.failed} | ${r.judged} | ${r.start.toFixed(2)} | ${r.run.toFixed(1)} | ${r.report.toFixed(2)} | ${r.total.toFixed(1)} | ${(r.calls / r.run).toFixed(0)} |`,
     );
+  console.log(
+    "\nThe floor: the bare `openai` client sending the same request bodies, 32 at once, in its own process.\n",
+  );
+  console.log(
+    "| database | floor calls | failed | floor s | memicl runs s / floor s | memicl total s / floor s |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const f of floors) {
+    const r = results.find((result) => result.backend === f.backend && result.readers === 0)!;
+    console.log(
+      `| ${f.backend} | ${f.calls} | ${f.failed} | ${f.seconds.toFixed(1)} | ${(r.run / f.seconds).toFixed(2)}x | ${(r.total / f.seconds).toFixed(2)}x |`,
+    );
+  }
+  const polled = results.filter((r) => r.reads);
+  if (polled.length > 0) {
+    console.log(
+      `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms:\n`,
+    );
+    console.log(
+      "| database | reads | report p50 ms | report p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s with / without |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const r of polled) {
+      const alone = results.find((result) => result.backend === r.backend && result.readers === 0)!;
+      const { report, breakdown } = r.reads!;
+      console.log(
+        `| ${r.backend} | ${report.length + breakdown.length} | ${percentile(report, 50).toFixed(0)} | ${percentile(report, 95).toFixed(0)} | ${percentile(breakdown, 50).toFixed(0)} | ${percentile(breakdown, 95).toFixed(0)} | ${(r.calls / r.run / (alone.calls / alone.run)).toFixed(2)} |`,
+      );
+    }
+  }
 }

@@ -5,6 +5,7 @@ import { benchEngine } from "./engine.bench";
 import { benchGrid } from "./grid.bench";
 import { benchImport } from "./import.bench";
 import { benchResults } from "./results.bench";
+import { benchScale } from "./scale.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   embedded: benchEmbedded,
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   grid: benchGrid,
   import: benchImport,
   results: benchResults,
+  scale: benchScale,
 };
 
 async function main() {

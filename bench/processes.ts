@@ -66,9 +66,11 @@ export function memiclCommand(args: string[], env: Record<string, string>): Prom
 export async function startStandIn(
   delayMs: number,
   requestsPerMinute?: number,
+  recordTo?: string,
 ): Promise<Child & { url: string }> {
   const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs)];
   if (requestsPerMinute) args.push("--rpm", String(requestsPerMinute));
+  if (recordTo) args.push("--record", recordTo);
   const standIn = child(args, {});
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = "";

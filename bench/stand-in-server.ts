@@ -1,5 +1,7 @@
 // A stand-in OpenAI-compatible server in its own process, for benchmarks that measure as a user runs memicl:
-// `node dist/bench/stand-in-server.js --delay 50 [--rpm 600]` prints its URL on the first line of stdout.
+// `node dist/bench/stand-in-server.js --delay 50 [--rpm 600] [--record FILE]` prints its URL on the first line of
+// stdout. `--record` appends every request body to FILE, one per line (the grid's floor replays them).
+import fs from "node:fs";
 import { FakeOpenAiServer } from "../test/support/fake-openai-server";
 
 async function main() {
@@ -13,9 +15,17 @@ async function main() {
   server.requestsPerMinute = option("--rpm");
   // Nothing is kept per request: 24,000 prompts of 200 demonstrations would hold a gigabyte.
   server.keepRequests = false;
+  const recordTo = args.includes("--record") ? args[args.indexOf("--record") + 1] : null;
+  const record = recordTo ? fs.createWriteStream(recordTo, { flags: "a" }) : null;
+  // A JSON body has no raw line break: one line per request.
+  if (record) server.onBody = (body) => record.write(`${body}\n`);
   const url = await server.start();
   process.stdout.write(`${url}\n`);
-  const stop = () => void server.stop().then(() => process.exit(0));
+  const stop = () =>
+    void server
+      .stop()
+      .then(() => new Promise((resolve) => (record ? record.end(resolve) : resolve(null))))
+      .then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

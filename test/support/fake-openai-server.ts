@@ -42,6 +42,8 @@ export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   /** Calls answered with a well-formed completion (the ones a provider would bill). */
   answered = 0;
+  /** Requests refused with 429 by `requestsPerMinute`. */
+  rateLimited = 0;
   /** Requests open right now (answering, waiting or hanging). */
   inFlight = 0;
   /** The most requests open at once since the last reset (tests set it to 0). */
@@ -57,6 +59,8 @@ export class FakeOpenAiServer {
   models: string[] = ["stand-in-model"];
   /** Keep every request in `requests` (tests read them); a long benchmark turns this off. */
   keepRequests = true;
+  /** Given each request's body as received (a benchmark records them to replay the same calls). */
+  onBody: ((body: string) => void) | null = null;
   private received = 0;
   private readonly served: number[] = [];
   private server: http.Server | null = null;
@@ -80,6 +84,13 @@ export class FakeOpenAiServer {
         body += chunk;
       });
       request.on("end", () => {
+        // What a benchmark in another process reads: how many calls were answered and refused.
+        if (request.method === "GET" && request.url?.endsWith("/stats"))
+          return this.json(response, 200, {
+            received: this.received,
+            answered: this.answered,
+            rateLimited: this.rateLimited,
+          });
         if (request.method === "GET" && request.url?.endsWith("/models"))
           return this.json(response, 200, {
             object: "list",
@@ -106,6 +117,7 @@ export class FakeOpenAiServer {
   }
 
   private async handle(body: string, response: http.ServerResponse, authorization: string) {
+    this.onBody?.(body);
     const parsed = JSON.parse(body || "{}");
     const request: RecordedRequest = {
       at: Date.now(),
@@ -119,6 +131,7 @@ export class FakeOpenAiServer {
       while (this.served.length > 0 && this.served[0] < windowStart) this.served.shift();
       if (this.served.length >= this.requestsPerMinute) {
         this.record(request);
+        this.rateLimited += 1;
         const waitSeconds = Math.max(1, Math.ceil((this.served[0] + 60_000 - Date.now()) / 1000));
         return this.json(
           response,
