@@ -5,7 +5,7 @@ import { isUuid } from "../common/ids";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Logger } from "../logging/logger";
 import { ReportService } from "./report.service";
-import { resultsFingerprint } from "./report.sql";
+import { resultsState } from "./report.sql";
 import { Metric } from "./report-row.entity";
 import { MetricFilter, MetricsAcrossFilter } from "./report-row.types";
 import { METRIC_NAMES, metricRowsOf } from "./report-rows";
@@ -59,10 +59,10 @@ interface ResultsState {
  */
 export const METRIC_ROWS_VERSION = "rows-2";
 
-/** The results' fingerprint (report.sql.ts), with the rows' version: rows of another version are stale. */
+/** The results' state (report.sql.ts), the fingerprint with the rows' version: rows of another version are stale. */
 const FINGERPRINT = `
-  SELECT md5('${METRIC_ROWS_VERSION}:' || ${resultsFingerprint("e.id")}) AS fingerprint,
-         coalesce((SELECT bool_or(run.status IN ('QUEUED', 'RUNNING')) FROM run WHERE run.experiment_id = e.id), false) AS active`;
+  SELECT md5('${METRIC_ROWS_VERSION}:' || st.fingerprint) AS fingerprint, st.active
+  FROM (${resultsState("e.id")}) AS st`;
 
 /**
  * The study report of each experiment, kept as flat `metric` rows: rewritten whenever the experiment's results

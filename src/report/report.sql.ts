@@ -230,27 +230,33 @@ export const exportPage = `
   LIMIT $3`;
 
 /**
- * The state of an experiment's results (`experiment` is the SQL expression of its id), as one fingerprint: every
- * run's lastUpdatedAt (a completion, a judgment, a review, a rejudge, a status change each touch their run) and the
- * lastUpdatedAt of the datasets its samples come from and of the datasets those are controls of (a renamed label, a
- * control mark). Reads keyed by it are invalidated by those writes and by nothing else.
+ * The state of an experiment's results (`experiment` is the SQL expression of its id) as one fingerprint, and
+ * whether a run is queued or running. The fingerprint covers every run's lastUpdatedAt (a completion, a judgment,
+ * a review, a rejudge, a status change each touch their run), as a count and a sum of 64-bit hashes of (id,
+ * lastUpdatedAt), so one pass over the runs without sorting them; and the lastUpdatedAt of the datasets its samples
+ * come from and of those they are controls of (a renamed label, a control mark). Reads keyed by it are invalidated
+ * by those writes and by nothing else.
  */
-export const resultsFingerprint = (experiment: string) => `
-  md5(
-    coalesce((SELECT string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id)
-              FROM run r WHERE r.experiment_id = ${experiment}), '')
-    || '|' ||
-    coalesce((SELECT string_agg(d.id::text || '@' || d.updated_at::text, ',' ORDER BY d.id)
-              FROM dataset d
-              WHERE d.id IN (SELECT s.dataset_id FROM run r JOIN sample s ON s.id = r.sample_id
-                             WHERE r.experiment_id = ${experiment})
-                 OR d.id IN (SELECT d2.control_of_id FROM run r JOIN sample s ON s.id = r.sample_id
-                             JOIN dataset d2 ON d2.id = s.dataset_id WHERE r.experiment_id = ${experiment})), '')
-  )`;
+export const resultsState = (experiment: string) => `
+  SELECT md5(runs.n::text || ':' || coalesce(runs.h::text, '') || '|' || coalesce(sets.h, '')) AS fingerprint,
+         coalesce(runs.active, false) AS active
+  FROM (
+    SELECT count(*) AS n,
+           sum(uuid_hash_extended(r.id, (extract(epoch FROM r.updated_at) * 1000000)::bigint)) AS h,
+           bool_or(r.status IN ('QUEUED', 'RUNNING')) AS active,
+           array_agg(DISTINCT r.sample_id) AS samples
+    FROM run r WHERE r.experiment_id = ${experiment}
+  ) AS runs
+  CROSS JOIN LATERAL (
+    SELECT string_agg(d.id::text || '@' || d.updated_at::text, ',' ORDER BY d.id) AS h
+    FROM dataset d
+    WHERE d.id IN (SELECT s.dataset_id FROM sample s WHERE s.id = ANY(runs.samples))
+       OR d.id IN (SELECT d2.control_of_id FROM sample s JOIN dataset d2 ON d2.id = s.dataset_id
+                   WHERE s.id = ANY(runs.samples))
+  ) AS sets`;
 
-/** The results' state now: `found` is false for an unknown experiment; `active` while a run is queued or running. */
+/** The results' state now: `found` is false for an unknown experiment. */
 export const resultsVersion = `
-  SELECT e.id IS NOT NULL AS found, clock_timestamp() AS read_at,
-         coalesce((SELECT bool_or(r.status IN ('QUEUED', 'RUNNING')) FROM run r WHERE r.experiment_id = $1), false) AS active,
-         ${resultsFingerprint("$1")} AS fingerprint
-  FROM (SELECT 1) AS one LEFT JOIN experiment e ON e.id = $1`;
+  SELECT e.id IS NOT NULL AS found, clock_timestamp() AS read_at, st.active, st.fingerprint
+  FROM (SELECT 1) AS one LEFT JOIN experiment e ON e.id = $1
+  CROSS JOIN LATERAL (${resultsState("$1")}) AS st`;

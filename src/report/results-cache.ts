@@ -1,5 +1,5 @@
 // What the study's analyses computed, kept until a write changes the results they were computed from. Pure: the
-// caller reads the results' fingerprint (report.sql.ts `resultsFingerprint`) and says how to compute a value.
+// caller reads the results' fingerprint (report.sql.ts `resultsState`) and says how to compute a value.
 
 /** A value with the state of the results it was computed from. */
 export interface Computed<T> {

@@ -1,5 +1,5 @@
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
-import { resultsFingerprint } from "../../src/report/report.sql";
+import { resultsState } from "../../src/report/report.sql";
 import { reportCsv } from "../../src/report/report-csv";
 import { reportMarkdown } from "../../src/report/report-markdown";
 import { METRIC_ROWS_VERSION } from "../../src/report/report-row.service";
@@ -877,7 +877,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const stale = async () =>
       (
         await api.database.dataSource.query(
-          `SELECT s.fingerprint <> md5($2 || ':' || ${resultsFingerprint("$1")}) AS stale
+          `SELECT s.fingerprint <> (SELECT md5($2 || ':' || st.fingerprint) FROM (${resultsState("$1")}) AS st) AS stale
          FROM metric_state s WHERE s.experiment_id = $1`,
           [experimentId, METRIC_ROWS_VERSION],
         )
