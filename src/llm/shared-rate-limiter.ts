@@ -31,6 +31,17 @@ export function rateLimitReason(provider: string, wait: RateLimitWait): string {
  * (rate-limiter-flexible's PostgreSQL store was the first choice; its named prepared statements collided on
  * the earlier embedded database, which shared one session between connections; one UPDATE is all it takes.)
  */
+/**
+ * The requests bucket for a limit of `rpm` requests a minute: one second of requests as burst (keeps the rate even),
+ * refilled so that no minute, however it is cut, holds more than the limit. A bucket of burst B refilled at r a
+ * second admits up to B + 60 r requests in any 60 seconds; providers that count a rolling minute refuse the rest
+ * (429s, retried after their Retry-After). r = (rpm - B) / 60 is 59/60 of the limit for rpm >= 60 (within 2%).
+ */
+export function requestBucket(rpm: number): { capacity: number; refillPerSecond: number } {
+  const capacity = Math.max(1, rpm / 60);
+  return { capacity, refillPerSecond: Math.max(rpm - capacity, rpm / 2) / 60 };
+}
+
 export class SharedRateLimiter {
   private ready: Promise<void> | null = null;
 
@@ -137,9 +148,8 @@ export class SharedRateLimiter {
   private buckets(): { kind: string; capacity: number; refillPerSecond: number }[] {
     const buckets = [];
     const { requestsPerMinute: rpm, tokensPerMinute: tpm } = this.provider;
-    // One second of requests as burst keeps the rate even; tokens may burst to ten seconds' worth so large prompts fit.
-    if (rpm !== null)
-      buckets.push({ kind: "requests", capacity: Math.max(1, rpm / 60), refillPerSecond: rpm / 60 });
+    // Tokens may burst to ten seconds' worth so large prompts fit.
+    if (rpm !== null) buckets.push({ kind: "requests", ...requestBucket(rpm) });
     if (tpm !== null)
       buckets.push({ kind: "tokens", capacity: Math.max(1, tpm / 6), refillPerSecond: tpm / 60 });
     return buckets;
