@@ -220,6 +220,29 @@ export class ReportRowService {
   }
 
   /**
+   * `refresh`, unless another process is refreshing the experiment's rows already (a lock of a transaction held
+   * for the refresh): twenty workers that all see the results change at the end of a run compute the report
+   * once between them, not twenty times. Returns null when skipped or when nothing needed writing.
+   */
+  async refreshUnlessBusy(experimentId: string): Promise<number | null> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      try {
+        const [{ locked }] = await runner.query(
+          "SELECT pg_try_advisory_xact_lock(hashtext('memicl.metric-refresh'), hashtext($1)) AS locked",
+          [experimentId],
+        );
+        return locked ? await this.refresh(experimentId) : null;
+      } finally {
+        await runner.commitTransaction().catch(() => {});
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
    * Experiments whose rows are older than their results (one when `experimentId` is given): with the current
    * fingerprint, whether a run is still going, when the rows were last computed, and when this was read.
    */
@@ -265,7 +288,7 @@ export function startReportRowRefresher(
       if (!state.stale) continue;
       if (state.active && state.computedAt && Date.now() - state.computedAt.getTime() < activeEveryMs)
         continue;
-      await metrics.refresh(state.id);
+      await metrics.refreshUnlessBusy(state.id);
     }
   };
   const timer = setInterval(() => {
