@@ -116,13 +116,15 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.goto(`${serve.url}/#/experiments/${experimentId}`);
     await page.locator(`figure[data-figure="memorization"] svg`).first().waitFor({ timeout: 30_000 });
     const report = await api.gql(
-      `query($id: ID!) { studyReport(experimentId: $id) {
+      `query($id: ID!) { studyReport(experimentId: $id) { computedAt
         memorization { dataset rate } memorizationExactOnly { dataset rate }
         performance { dataset meanAccuracy } memorizedVsNotMemorized { memorized { accuracy } notMemorized { accuracy } }
         transitionRates { dataset } correlations { dataset } } }`,
       { id: experimentId },
     );
     const r = report.data!.studyReport;
+    // The page says which state of the results it shows: the report's computedAt, as the API serves it.
+    expect(await page.locator("[data-computed-at]").getAttribute("data-computed-at")).toBe(r.computedAt);
     const rated = (rows: any[]) => rows.filter((row) => row.rate !== null).length;
     const points = (figure: string) => page.locator(`figure[data-figure="${figure}"] g.point > *`).count();
     expect(await points("memorization")).toBe(rated(r.memorization) + rated(r.memorizationExactOnly));

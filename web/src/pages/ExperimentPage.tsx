@@ -213,6 +213,12 @@ export function ExperimentPage({ id }: { id: string }) {
       >
         {report === null ? <p>Loading the report…</p> : null}
         {report && !shown ? <p class="empty">No results yet.</p> : null}
+        {report ? (
+          <p class="muted" data-computed-at={report.computedAt}>
+            Results as of {new Date(report.computedAt).toLocaleTimeString()} (while a run is going, the report
+            is recomputed in the background and may lag its newest answers by a few seconds).
+          </p>
+        ) : null}
         {shown ? (
           <div class="figures" data-dataset={shown}>
             {figures.map((spec) => (
