@@ -128,7 +128,12 @@ async function reconcileLocked(
        FROM run r
        LEFT JOIN LATERAL (
          -- A limit holds the provider's requests back when one was denied lately and expects its slot ahead.
-         SELECT b.kind, round(b.refill_per_second * 60)::bigint AS per_minute, b.waiting_until AS until
+         -- The configured limit: a minute's refill, and for requests the burst too (requestBucket refills the
+         -- rest, so that no minute holds more than the limit).
+         SELECT b.kind,
+                CASE WHEN b.kind = 'requests' THEN floor(b.capacity + b.refill_per_second * 60 + 0.001)
+                     ELSE round(b.refill_per_second * 60) END::bigint AS per_minute,
+                b.waiting_until AS until
          FROM provider_rate_bucket b
          WHERE b.provider = r.provider AND b.waiting_until > clock_timestamp() - interval '1 second'
          ORDER BY b.waiting_until DESC LIMIT 1
