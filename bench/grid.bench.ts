@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { providersFile as writeProvidersFile } from "../test/support/runs";
+import { percentile } from "./percentile";
 import {
   benchDatabase,
   Memicl,
@@ -96,12 +97,6 @@ function startReaders(memicl: Memicl, experimentId: string, readers: number, eve
       return { report, breakdown };
     },
   };
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** The recorded calls sent again by the bare `openai` client in its own process (replay-floor.ts). */

@@ -6,6 +6,7 @@ import { exportCompletions } from "../src/report/export.service";
 import { ReportService } from "../src/report/report.service";
 import * as sql from "../src/report/report.sql";
 import { BreakdownGroup, MemorizationMeasure } from "../src/study/measures";
+import { percentile } from "./percentile";
 
 /**
  * Fills one experiment with `runsPerCell` memorization runs per dataset x setting x k (4 x 3 x 5), 200
@@ -84,11 +85,6 @@ async function generate(client: Client, runsPerCell: number, exportRuns: number)
     GROUP BY r.experiment_id, r.sample_id, r.setting, r.shots, c.sampled_instance_id`);
   await client.query("SET session_replication_role = DEFAULT");
   await client.query("VACUUM ANALYZE");
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function time<T>(times: number, action: () => Promise<T>): Promise<number[]> {

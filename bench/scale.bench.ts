@@ -26,7 +26,7 @@ interface Measured {
   maxConnections: number;
 }
 
-/** Connections this database's clients hold now (pg_stat_activity), and the server's limit. */
+/** Connections this database's clients hold now (pg_stat_activity). */
 async function connectionsOf(admin: Client, database: string): Promise<number> {
   const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [
     database,

@@ -49,7 +49,6 @@ interface Entry {
  */
 export class ResultsCache {
   private readonly entries = new Map<string, Entry>();
-  computations = 0;
 
   constructor(
     private readonly limit = 500,
@@ -92,7 +91,6 @@ export class ResultsCache {
     version: ResultsVersion,
     compute: () => Promise<T>,
   ): Promise<Computed<T>> {
-    this.computations += 1;
     const started = this.now();
     const promise = compute().then((value) => ({
       value: deepFreeze(value),

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../src/common/free-port";
-import { MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
+import { MEMICL_BIN, ServeProcess, servedGql, startServe } from "../support/cli";
 import { adminUrlOf, BACKENDS, dropDatabase, withClient } from "../support/databases";
 import { classificationSample, providersFile } from "../support/runs";
 import type { TestServer } from "../support/server";
@@ -96,14 +96,8 @@ describeWithPgBouncer("memicl through PgBouncer in transaction mode (%s database
   let worker: ChildProcess | null = null;
   let workerOutput = "";
 
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-    const response = await fetch(`${serve.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data?: any; errors?: { message: string }[] };
-  };
+  const gql = (query: string, variables: Record<string, unknown> = {}) =>
+    servedGql(serve.url).gql(query, variables);
 
   beforeAll(async () => {
     const adminUrl = adminUrlOf(backend);
@@ -137,7 +131,7 @@ describeWithPgBouncer("memicl through PgBouncer in transaction mode (%s database
   });
 
   it("runs an experiment to the end with exact counts, its report and metric rows", async () => {
-    const api = { gql } as unknown as TestServer;
+    const api = servedGql(serve.url) as TestServer;
     const sampleId = await classificationSample(api, "pooled", {
       rows: 120,
       instances: 40,

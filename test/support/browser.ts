@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import { Browser, chromium, Page } from "playwright-core";
-import type { TestServer } from "./server";
 
 /** Debian's Chromium (apt-get install chromium), or MEMICL_CHROMIUM; nothing is downloaded. */
 export function chromiumPath(): string | null {
@@ -60,16 +59,4 @@ export function recordProblems(page: Page, problems: string[]): void {
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
 }
 
-/** GraphQL over HTTP to a served memicl (`memicl serve` in its own process), as TestServer.gql speaks it. */
-export function servedGql(baseUrl: string): Pick<TestServer, "gql"> {
-  return {
-    async gql(query: string, variables?: Record<string, unknown>) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { status: response.status, ...((await response.json()) as object) };
-    },
-  } as Pick<TestServer, "gql">;
-}
+export { servedGql } from "./cli";

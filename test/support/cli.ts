@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import type { TestServer } from "./server";
 
 export const MEMICL_BIN = path.resolve(__dirname, "../../bin/memicl.js");
 
@@ -82,4 +83,18 @@ export async function startServe(env: Record<string, string>, cwd?: string): Pro
 function bannerUrl(output: string): string | undefined {
   const port = /GraphQL at http:\/\/localhost:(\d+)\/graphql/.exec(output)?.[1];
   return port ? `http://127.0.0.1:${port}` : undefined;
+}
+
+/** GraphQL over HTTP to a served memicl (`memicl serve` in its own process), as TestServer.gql speaks it. */
+export function servedGql(baseUrl: string): Pick<TestServer, "gql"> {
+  return {
+    async gql(query: string, variables?: Record<string, unknown>) {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+  } as Pick<TestServer, "gql">;
 }
