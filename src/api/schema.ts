@@ -2,6 +2,7 @@ import { createPubSub } from "@graphql-yoga/subscription";
 import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import "../graphql/study-enums";
+import { BudgetResolver, ExperimentBudgetResolver, RunBudgetResolver } from "../budget/budget.resolver";
 import { CompletionResolver, RunCompletionsResolver } from "../completion/completion.resolver";
 import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../dataset/instance.resolver";
@@ -32,6 +33,9 @@ export const RESOLVERS = [
   RunResolver,
   ExperimentResolver,
   ExperimentRunsResolver,
+  BudgetResolver,
+  ExperimentBudgetResolver,
+  RunBudgetResolver,
   CompletionResolver,
   RunCompletionsResolver,
   JudgmentResolver,

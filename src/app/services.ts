@@ -1,4 +1,5 @@
 import { DataSource } from "typeorm";
+import { BudgetService } from "../budget/budget.service";
 import { CompletionExecutor } from "../completion/completion-executor";
 import { Config } from "../config/config";
 import { JudgmentService } from "../judgment/judgment.service";
@@ -19,6 +20,7 @@ export interface RunServices {
   providers: ProviderRegistry;
   queue: JobQueue;
   runLifecycle: RunLifecycle;
+  budgets: BudgetService;
   executor: CompletionExecutor;
   judgments: JudgmentService;
   judgmentExecutor: JudgmentExecutor;
@@ -56,19 +58,21 @@ export function createRunServices(
     { leaseSeconds: config.leaseSeconds },
     held,
   );
+  const runLifecycle = new RunLifecycle(
+    dataSource,
+    runs,
+    samples,
+    prompts,
+    providers,
+    queue,
+    templates,
+    config.leaseSeconds,
+  );
   return {
     providers,
     queue,
-    runLifecycle: new RunLifecycle(
-      dataSource,
-      runs,
-      samples,
-      prompts,
-      providers,
-      queue,
-      templates,
-      config.leaseSeconds,
-    ),
+    runLifecycle,
+    budgets: new BudgetService(dataSource, runs, core.experiments, runLifecycle),
     executor: new CompletionExecutor(
       dataSource,
       prompts,

@@ -33,6 +33,7 @@ export const MUTATION_ROLES: Record<string, Role> = {
   startExperiment: "runner",
   cancelRun: "runner",
   resumeRun: "runner",
+  setBudget: "runner",
   retryFailedCompletions: "runner",
   rejudge: "runner",
   createPromptTemplateVersion: "admin",

@@ -14,6 +14,8 @@
 // docs/ARCHITECTURE.md tells the same with what happens when things go wrong.
 
 import { DataSource } from "typeorm";
+import { Price, worstCaseCallUsd } from "../budget/budget";
+import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
@@ -35,6 +37,7 @@ import { JobQueue } from "../queue/job-queue";
 import { Run, RunJudge } from "../run/run.entity";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
+import { ChatMessage } from "../study/chat";
 import { RunKind } from "../study/settings";
 import { TaskKind } from "../study/task";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
@@ -57,6 +60,8 @@ export interface ClaimedRow {
   repeat: number;
   lease_token: string;
   attempts: number;
+  /** The run or its experiment has a budget: the call holds its worst case before it starts. */
+  budgeted: boolean;
   item_id: string;
   sample_id: string;
   instance_id: string;
@@ -89,10 +94,12 @@ interface RunPlan {
 export class CompletionExecutor {
   private readonly plans = new Map<string, Promise<RunPlan>>();
   private readonly siblings = new Map<string, Promise<Map<string, string[]>>>();
-  /** When this process last wrote each run's rate-limit waiting reason. */
+  /** When this process last wrote each run's waiting reason (a rate limit, a budget's calls in flight). */
   private readonly waitingSaid = new Map<string, number>();
   /** Answers are written in batches per run while a write is in flight (one commit for many). */
   private readonly writer: CompletionWriter;
+  /** Holds budgeted calls' worst cases, and pauses runs whose budget a call could exceed. */
+  private readonly budget: BudgetGate;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -107,6 +114,7 @@ export class CompletionExecutor {
     private readonly held: HeldClaims = new HeldClaims(),
   ) {
     this.writer = new CompletionWriter(dataSource);
+    this.budget = new BudgetGate(dataSource);
   }
 
   /**
@@ -328,6 +336,7 @@ export class CompletionExecutor {
       await this.fail(claimed, tooLarge, 0, null, promptHash, handle.config);
       return;
     }
+    if (claimed.budgeted && !(await this.holdBudget(claimed, run, handle.config, messages))) return;
     let lost = false;
     const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
       stop: this.providers.stopSignal,
@@ -391,6 +400,39 @@ export class CompletionExecutor {
     );
   }
 
+  /**
+   * A budgeted call holds its worst case (its prompt's tokens with a margin, every output token it allows) before
+   * it starts; true when it may start. Otherwise the item has been given back: its runs paused when the call could
+   * exceed the budget (raising it resumes them), or queued again shortly when only the calls in flight are in the
+   * way. A provider without a price for the model here cannot be called under a budget: the run pauses, saying so.
+   */
+  private async holdBudget(
+    claimed: ClaimedRow,
+    run: Run,
+    provider: { name: string; prices: Record<string, Price> },
+    messages: ChatMessage[],
+  ): Promise<boolean> {
+    const price = provider.prices[run.model];
+    if (!price) {
+      await this.budget.pauseRun(
+        claimed,
+        `budget: provider "${provider.name}" has no price for model "${run.model}" in this process's ` +
+          "configuration, so a budgeted call's cost cannot be bounded; add prices to the provider and resume the run",
+      );
+      return false;
+    }
+    const worst = worstCaseCallUsd(price, countChatTokens(messages), run.maxOutputTokens);
+    const outcome = await this.budget.hold(claimed, worst);
+    if (outcome.kind === "fits") return true;
+    if (outcome.kind === "wait") {
+      await this.queue.enqueue("completion", [{ completionId: String(claimed.id), provider: run.provider }], {
+        delaySeconds: 1,
+      });
+      this.sayReason(run, outcome.reason);
+    }
+    return false;
+  }
+
   private async fail(
     claimed: ClaimedRow,
     message: string,
@@ -418,10 +460,15 @@ export class CompletionExecutor {
   private sayWaiting(run: Run, wait: RateLimitWait): void {
     const now = Date.now();
     if (wait.waitedMs < 1000 && wait.until.getTime() - now < 1000) return;
+    this.sayReason(run, rateLimitReason(run.provider, wait));
+  }
+
+  /** Writes a run's waiting reason at most every few seconds per run and process. */
+  private sayReason(run: Run, reason: string): void {
+    const now = Date.now();
     if ((this.waitingSaid.get(run.id) ?? 0) > now - WAITING_REASON_EVERY_MS) return;
     this.waitingSaid.set(run.id, now);
     if (this.waitingSaid.size > 1000) this.waitingSaid.delete(this.waitingSaid.keys().next().value!);
-    const reason = rateLimitReason(run.provider, wait);
     this.dataSource
       .query(
         `UPDATE run SET waiting_reason = $2

@@ -106,6 +106,13 @@ export class Completion {
   @Column({ name: "cost_usd", type: "numeric", precision: 12, scale: 8, nullable: true })
   costUsd: string | null;
 
+  /** A budgeted call's worst-case cost, held while `reservedToken` equals the lease token (the claim lives). */
+  @Column({ name: "reserved_usd", type: "numeric", precision: 12, scale: 8, nullable: true })
+  reservedUsd: string | null;
+
+  @Column({ name: "reserved_token", type: "uuid", nullable: true })
+  reservedToken: string | null;
+
   @Column({ type: "text", nullable: true })
   @Field(() => String, { nullable: true, description: "Why the item failed: data, not a GraphQL error." })
   error: string | null;

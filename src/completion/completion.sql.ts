@@ -2,7 +2,8 @@
 
 /**
  * Claims completions (`$1` ids) for worker `$3` for `$2` seconds (renewed by the worker's beats) where their
- * run is active and nobody holds a live claim; returns what the calls need.
+ * run is active and nobody holds a live claim; returns what the calls need (`budgeted`: the run or its experiment
+ * has a budget, so the call must hold its worst case first).
  */
 export const claimCompletions = `
   WITH claimed AS (
@@ -12,12 +13,14 @@ export const claimCompletions = `
     FROM run AS r
     WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
-    RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts
+    RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts,
+      r.max_cost_usd IS NOT NULL OR EXISTS (
+        SELECT 1 FROM experiment e WHERE e.id = r.experiment_id AND e.max_cost_usd IS NOT NULL) AS budgeted
   ), started AS (
     UPDATE run SET status = 'RUNNING', started_at = coalesce(started_at, clock_timestamp())
     WHERE run.id IN (SELECT run_id FROM claimed) AND run.status = 'QUEUED'
   )
-  SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token, claimed.attempts,
+  SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token, claimed.attempts, claimed.budgeted,
          si.id AS item_id, si.sample_id, si.instance_id, si.position, si.label, si.initial_segment, si.subsequent_segment,
          si.cut_token_index, si.token_count, i.text, i.second_text
   FROM claimed

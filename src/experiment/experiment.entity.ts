@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { Field, Float, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from "typeorm";
 
 /** The runs that belong together: the grid of settings x k x kinds for one model over some samples. */
@@ -24,6 +24,16 @@ export class Experiment {
   /** The request that created the experiment, so a retried request returns it instead of a second one. */
   @Column({ name: "idempotency_key", type: "varchar", length: 200, nullable: true, unique: true })
   idempotencyKey: string | null;
+
+  /** The budget of all its runs together; null without one. */
+  @Column({ name: "max_cost_usd", type: "numeric", precision: 14, scale: 6, nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The budget of all its runs together, in US dollars: no call starts that could take their cost, counting the " +
+      "worst case of the calls in flight, above it; null without one.",
+  })
+  maxCostUsd: string | null;
 
   @Column({ type: "jsonb", default: () => "'{}'" })
   parameters: Record<string, unknown>;

@@ -172,6 +172,58 @@ export function databaseRegistry(dataSource: DataSource, liveWorkers: () => Prom
   });
 
   new Gauge({
+    name: "memicl_cost_usd",
+    help: "What the calls stored on this database cost, in US dollars, by provider (where prices are configured)",
+    labelNames: ["provider"] as const,
+    registers: [registry],
+    async collect() {
+      const rows: { provider: string; cost: string }[] = await dataSource.query(
+        "SELECT provider, sum(cost_usd) AS cost FROM run GROUP BY provider",
+      );
+      this.reset();
+      for (const row of rows) this.set({ provider: row.provider }, Number(row.cost));
+    },
+  });
+
+  new Gauge({
+    name: "memicl_budget_usd",
+    help:
+      "Budgets of experiments and runs with work left (active or paused), in US dollars, by scope, id and state: " +
+      "limit, spent, in_flight (the worst case the calls in flight hold), remaining (limit - spent - in_flight)",
+    labelNames: ["scope", "id", "state"] as const,
+    registers: [registry],
+    async collect() {
+      const rows: { scope: string; id: string; limit: string; spent: string; held: string }[] =
+        await dataSource.query(`
+          WITH open_run AS (
+            SELECT * FROM run WHERE status IN ('QUEUED', 'RUNNING', 'PAUSED_BUDGET')
+          ), held AS (
+            SELECT c.run_id, sum(c.reserved_usd) AS usd FROM open_run r JOIN completion c ON c.run_id = r.id
+            WHERE c.status = 'RUNNING' AND c.reserved_token = c.lease_token GROUP BY c.run_id
+          )
+          SELECT 'experiment' AS scope, e.id::text AS id, e.max_cost_usd AS limit,
+                 (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = e.id) AS spent,
+                 (SELECT coalesce(sum(h.usd), 0) FROM held h JOIN run r ON r.id = h.run_id WHERE r.experiment_id = e.id) AS held
+          FROM experiment e
+          WHERE e.max_cost_usd IS NOT NULL AND EXISTS (SELECT 1 FROM open_run r WHERE r.experiment_id = e.id)
+          UNION ALL
+          SELECT 'run', r.id::text, r.max_cost_usd, r.cost_usd, coalesce((SELECT usd FROM held WHERE run_id = r.id), 0)
+          FROM open_run r WHERE r.max_cost_usd IS NOT NULL`);
+      this.reset();
+      for (const row of rows) {
+        const labels = { scope: row.scope, id: row.id };
+        const limit = Number(row.limit);
+        const spent = Number(row.spent);
+        const held = Number(row.held);
+        this.set({ ...labels, state: "limit" }, limit);
+        this.set({ ...labels, state: "spent" }, spent);
+        this.set({ ...labels, state: "in_flight" }, held);
+        this.set({ ...labels, state: "remaining" }, Math.max(0, limit - spent - held));
+      }
+    },
+  });
+
+  new Gauge({
     name: "memicl_workers_live",
     help: "Worker processes with a live heartbeat on this database",
     registers: [registry],

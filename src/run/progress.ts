@@ -17,7 +17,14 @@ export function progressFingerprint(run: Run): string {
     String(run.costUsd),
     run.lastError,
     run.waitingReason,
+    run.maxCostUsd,
   ]);
+}
+
+/** What a poller reads: the runs watched, and the budget over them (an experiment's), which can change alone. */
+export interface ProgressState {
+  runs: Run[];
+  budgetUsd?: string | null;
 }
 
 /**
@@ -33,7 +40,11 @@ export class ProgressHub {
 
   constructor(private readonly intervalMs = PROGRESS_INTERVAL_MS) {}
 
-  watch<T>(key: string, read: () => Promise<Run[]>, toEvent: (runs: Run[]) => T): AsyncIterableIterator<T> {
+  watch<T>(
+    key: string,
+    read: () => Promise<ProgressState>,
+    toEvent: (state: ProgressState) => T,
+  ): AsyncIterableIterator<T> {
     let poller = this.pollers.get(key);
     if (!poller) {
       const created: Poller = new Poller(read, this.intervalMs, () => {
@@ -51,21 +62,21 @@ export class ProgressHub {
   }
 }
 
-type Delivery = { runs: Run[] } | { end: true } | { error: unknown };
+type Delivery = { state: ProgressState } | { end: true } | { error: unknown };
 
 class Poller {
   private readonly subscribers = new Set<(delivery: Delivery) => void>();
-  private latest: Run[] | null = null;
+  private latest: ProgressState | null = null;
   private wake: (() => void) | null = null;
   private running = false;
 
   constructor(
-    private readonly read: () => Promise<Run[]>,
+    private readonly read: () => Promise<ProgressState>,
     private readonly intervalMs: number,
     private readonly done: () => void,
   ) {}
 
-  subscribe<T>(toEvent: (runs: Run[]) => T): AsyncIterableIterator<T> {
+  subscribe<T>(toEvent: (state: ProgressState) => T): AsyncIterableIterator<T> {
     const queue: Delivery[] = [];
     let waiting: ((result: IteratorResult<T>) => void) | null = null;
     let failing: ((error: unknown) => void) | null = null;
@@ -87,7 +98,7 @@ class Poller {
       const reject = failing!;
       waiting = null;
       failing = null;
-      if ("runs" in next) resolve({ value: toEvent(next.runs), done: false });
+      if ("state" in next) resolve({ value: toEvent(next.state), done: false });
       else if ("end" in next) {
         leave();
         resolve({ value: undefined, done: true });
@@ -97,7 +108,7 @@ class Poller {
       }
     };
     this.subscribers.add(deliver);
-    if (this.latest) deliver({ runs: this.latest });
+    if (this.latest) deliver({ state: this.latest });
     if (!this.running) void this.loop();
     const iterator: AsyncIterableIterator<T> = {
       next: () =>
@@ -129,19 +140,20 @@ class Poller {
     let last: string | null = null;
     try {
       while (this.subscribers.size > 0) {
-        let runs: Run[];
+        let state: ProgressState;
         try {
-          runs = await this.read();
+          state = await this.read();
         } catch (error) {
           for (const deliver of [...this.subscribers]) deliver({ error });
           this.stop();
           return;
         }
-        const fingerprint = JSON.stringify(runs.map(progressFingerprint));
+        const { runs } = state;
+        const fingerprint = JSON.stringify([runs.map(progressFingerprint), state.budgetUsd ?? null]);
         if (fingerprint !== last) {
           last = fingerprint;
-          this.latest = runs;
-          for (const deliver of [...this.subscribers]) deliver({ runs });
+          this.latest = state;
+          for (const deliver of [...this.subscribers]) deliver({ state });
         }
         if (runs.length > 0 && runs.every((run) => TERMINAL.has(run.status))) {
           for (const deliver of [...this.subscribers]) deliver({ end: true });

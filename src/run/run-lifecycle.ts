@@ -37,6 +37,8 @@ interface RunRequest {
   cache: boolean;
   idempotencyKey: string | null;
   judge: RunJudge;
+  /** The run's own budget (an experiment's budget is on the experiment). */
+  maxCostUsd: number | null;
 }
 
 /**
@@ -93,6 +95,7 @@ export class RunLifecycle {
       cache: input.cache,
       idempotencyKey: input.idempotencyKey ?? null,
       judge: await this.judgeOf(input.judge),
+      maxCostUsd: input.maxCostUsd ?? null,
     };
     if (request.idempotencyKey) {
       const existing = await this.dataSource.manager.findOneBy(Run, {
@@ -100,7 +103,8 @@ export class RunLifecycle {
       });
       if (existing) return { run: existing, created: false };
     }
-    await this.checkProvider(request.provider);
+    const provider = await this.checkProvider(request.provider);
+    if (request.maxCostUsd !== null) checkPriced(provider, request.provider, request.model);
     const planned = await this.plan(request);
     // Started outside the transaction, so the run's transaction holds one connection, not pg-boss's start-up too.
     await this.queue.start();
@@ -131,7 +135,8 @@ export class RunLifecycle {
           created: false,
         };
     }
-    await this.checkProvider(input.provider);
+    const provider = await this.checkProvider(input.provider);
+    if (input.maxCostUsd != null) checkPriced(provider, input.provider, input.model);
     const judge = await this.judgeOf(input.judge);
     const sampleRows: Sample[] = [];
     for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
@@ -149,6 +154,7 @@ export class RunLifecycle {
       cache: input.cache,
       idempotencyKey: null,
       judge,
+      maxCostUsd: null,
     }));
     const planned: Awaited<ReturnType<RunLifecycle["plan"]>>[] = [];
     for (const request of requests) planned.push(await this.plan(request));
@@ -162,6 +168,7 @@ export class RunLifecycle {
               provider: input.provider,
               model: input.model,
               idempotencyKey: input.idempotencyKey ?? null,
+              maxCostUsd: input.maxCostUsd == null ? null : String(input.maxCostUsd),
               parameters: { ...input, sampleIds: input.sampleIds },
             }),
           );
@@ -226,6 +233,7 @@ export class RunLifecycle {
         status: RunStatus.QUEUED,
         expectedCount: instances * request.repeats,
         idempotencyKey: request.idempotencyKey,
+        maxCostUsd: request.maxCostUsd === null ? null : String(request.maxCostUsd),
         parameters: {
           naming: prepared.naming,
           sampleSeed: prepared.sample.seed,
@@ -288,7 +296,7 @@ export class RunLifecycle {
     const run = await this.runs.get(runId);
     if (run.status === RunStatus.SUCCEEDED) throw new ConflictError("the run has already succeeded");
     await this.dataSource.query(
-      "UPDATE run SET status = 'CANCELLED', finished_at = clock_timestamp() WHERE id = $1 AND status IN ('QUEUED', 'RUNNING', 'FAILED')",
+      "UPDATE run SET status = 'CANCELLED', finished_at = clock_timestamp() WHERE id = $1 AND status IN ('QUEUED', 'RUNNING', 'FAILED', 'PAUSED_BUDGET')",
       [runId],
     );
     const [{ count }] = await this.dataSource.query(
@@ -298,7 +306,10 @@ export class RunLifecycle {
     return { run: await this.runs.get(runId), affectedCount: count };
   }
 
-  /** Queues again exactly what is missing (waiting, or claimed by a worker whose lease lapsed). */
+  /**
+   * Queues again exactly what is missing (waiting, or claimed by a worker whose lease lapsed). A run its budget
+   * paused goes on too; its next call that could exceed the budget pauses it again.
+   */
   async resume(runId: string): Promise<{ run: Run; affectedCount: number }> {
     const run = await this.runs.get(runId);
     if (run.status === RunStatus.SUCCEEDED) return { run, affectedCount: 0 };
@@ -343,7 +354,9 @@ export class RunLifecycle {
       if (rows.length > 0) {
         await manager.query(
           `UPDATE run
-           SET status = CASE WHEN status IN ('CANCELLED', 'FAILED') THEN 'QUEUED'::run_status_enum ELSE status END,
+           SET status = CASE WHEN status IN ('CANCELLED', 'FAILED', 'PAUSED_BUDGET') THEN 'QUEUED'::run_status_enum
+                             ELSE status END,
+               waiting_reason = CASE WHEN status = 'PAUSED_BUDGET' THEN NULL ELSE waiting_reason END,
                finished_at = NULL, consecutive_failures = 0, failed_count = failed_count - $2
            WHERE id = $1`,
           [runId, resetFailed ? failed : 0],
@@ -360,4 +373,24 @@ export class RunLifecycle {
     this.queue.wake();
     return { run: await this.runs.get(runId), affectedCount: affected };
   }
+}
+
+/**
+ * A budget bounds calls by their prices: a provider with no price for the model (or one only a worker elsewhere is
+ * configured for, whose prices this process cannot see) refuses one.
+ */
+export function checkPriced(provider: ProviderConfig | null, name: string, model: string): void {
+  if (!provider)
+    throw new BadInputError(
+      `maxCostUsd: provider "${name}" is not configured in this process, so its prices cannot be checked; a ` +
+        "budget needs the provider (with prices) in this process's MEMICL_PROVIDERS_FILE",
+      { field: "maxCostUsd" },
+    );
+  if (!provider.prices[model])
+    throw new BadInputError(
+      `maxCostUsd: provider "${name}" has no price for model "${model}" (priced: ` +
+        `${Object.keys(provider.prices).join(", ") || "none"}); a budget bounds calls by their prices: add ` +
+        `prices."${model}" (inputPerMillion, outputPerMillion) to the provider's configuration`,
+      { field: "maxCostUsd" },
+    );
 }

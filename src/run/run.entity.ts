@@ -20,6 +20,8 @@ export enum RunStatus {
   SUCCEEDED = "SUCCEEDED",
   FAILED = "FAILED",
   CANCELLED = "CANCELLED",
+  /** Stopped before a call that could take spending above the budget; raising the budget resumes it. */
+  PAUSED_BUDGET = "PAUSED_BUDGET",
 }
 
 /** The automatic judge of a run's memorization answers, as recorded on the run. */
@@ -157,6 +159,16 @@ export class Run {
   @Column({ name: "cost_usd", type: "numeric", precision: 14, scale: 6, default: 0 })
   @Field(() => Float, { description: "From the provider's configured prices; 0 when none are configured." })
   costUsd: string;
+
+  /** The run's own budget: no call is made that could take `costUsd` (with the calls in flight) above it. */
+  @Column({ name: "max_cost_usd", type: "numeric", precision: 14, scale: 6, nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The run's own budget in US dollars (an experiment's budget is the experiment's): no call starts that could " +
+      "take the cost, counting the worst case of the calls in flight, above it; null without one.",
+  })
+  maxCostUsd: string | null;
 
   /** Items that failed for good in a row; the circuit breaker fails the run when this reaches its limit. */
   @Column({ name: "consecutive_failures", type: "int", default: 0 })

@@ -1,4 +1,13 @@
-import { ArrayMinSize, IsOptional, Matches, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import {
+  ArrayMinSize,
+  IsOptional,
+  IsPositive,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { Experiment } from "../experiment/experiment.entity";
 import { GridInput } from "../experiment/grid.input";
@@ -76,6 +85,17 @@ export class StartRunInput {
   @ValidateNested()
   judge?: JudgeInput;
 
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The run's budget in US dollars: no call starts that could take the cost, counting the worst case of the calls " +
+      "in flight, above it; the runs pause (PAUSED_BUDGET) instead, and raising it (setBudget) resumes them. Needs " +
+      "the provider's prices for the model.",
+  })
+  @IsOptional()
+  @IsPositive()
+  maxCostUsd?: number;
+
   @Field(() => String, {
     nullable: true,
     description: "Sending the same key again returns the run it created.",
@@ -120,6 +140,17 @@ export class StartExperimentInput extends GridInput {
   @IsOptional()
   @ValidateNested()
   judge?: JudgeInput;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The budget of all the experiment's runs together in US dollars: no call starts that could take the cost, counting the worst case of the calls " +
+      "in flight, above it; the runs pause (PAUSED_BUDGET) instead, and raising it (setBudget) resumes them. Needs " +
+      "the provider's prices for the model.",
+  })
+  @IsOptional()
+  @IsPositive()
+  maxCostUsd?: number;
 
   @Field(() => String, { nullable: true })
   @IsOptional()

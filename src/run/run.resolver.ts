@@ -99,8 +99,8 @@ export class RunResolver {
       await context.services.runs.get(args.runId);
       return context.services.progress.watch(
         `run:${args.runId}`,
-        async () => [await context.services.runs.get(args.runId)],
-        (runs) => runs[0],
+        async () => ({ runs: [await context.services.runs.get(args.runId)] }),
+        ({ runs }) => runs[0],
       );
     },
   })
@@ -119,10 +119,14 @@ export class RunResolver {
       await context.services.experiments.get(args.experimentId);
       return context.services.progress.watch(
         `experiment:${args.experimentId}`,
-        async () => (await context.services.runs.runsByExperiments([args.experimentId]))[0],
-        (runs): ExperimentProgressEvent => ({
+        async () => {
+          const experiment = await context.services.experiments.get(args.experimentId);
+          const [runs] = await context.services.runs.runsByExperiments([args.experimentId]);
+          return { runs, budgetUsd: experiment.maxCostUsd };
+        },
+        ({ runs, budgetUsd }): ExperimentProgressEvent => ({
           experimentId: args.experimentId,
-          progress: experimentProgress(runs),
+          progress: experimentProgress(runs, budgetUsd ?? null),
           runs,
         }),
       );
@@ -161,6 +165,6 @@ export class ExperimentRunsResolver {
     description: "Its runs, summed (status, counts, cost, last error).",
   })
   async progress(@Root() experiment: Experiment, @Ctx() { loaders }: Context) {
-    return experimentProgress(await loaders.experimentRuns.load(experiment.id));
+    return experimentProgress(await loaders.experimentRuns.load(experiment.id), experiment.maxCostUsd);
   }
 }

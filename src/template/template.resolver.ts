@@ -145,6 +145,15 @@ export class TemplateResolver {
   })
   estimateGrid(@Arg("input") input: EstimateGridInput, @Ctx() { services, estimateBudget }: Context) {
     const provider = input.provider ? services.providers.config(input.provider) : null;
-    return estimateGrid(services.prompts, services.samples, input, provider, estimateBudget);
+    const price = provider && input.model ? provider.prices[input.model] : undefined;
+    const priced =
+      price && input.inputPricePerMillionTokens == null && input.outputPricePerMillionTokens == null
+        ? {
+            ...input,
+            inputPricePerMillionTokens: price.inputPerMillion,
+            outputPricePerMillionTokens: price.outputPerMillion,
+          }
+        : input;
+    return estimateGrid(services.prompts, services.samples, priced, provider, estimateBudget);
   }
 }

@@ -166,6 +166,15 @@ export class EstimateGridInput extends GridInput {
   @MaxLength(100)
   provider?: string;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The model, with `provider`: the cost bound uses the provider's configured prices for it when no prices are given.",
+  })
+  @IsOptional()
+  @MaxLength(200)
+  model?: string;
+
   @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
   @IsOptional()
   @Min(0)

@@ -20,6 +20,7 @@ const FLOORS: string[][] = [
   ["sample"],
   ["template"],
   ["run"],
+  ["budget"],
   ["completion", "report"],
   ["judgment", "deletion"],
   ["app"],
@@ -30,7 +31,7 @@ const FLOORS: string[][] = [
 
 /** Pure study logic: loads no database, GraphQL, queue or provider package. */
 const PURE = ["study", "statistics", "judge", "prompt", "quiz", "sample/design", "report/analyses"];
-const PURE_FILES = ["report/report-rows.ts"];
+const PURE_FILES = ["report/report-rows.ts", "budget/budget.ts"];
 const IMPURE_PACKAGES = ["typeorm", "type-graphql", "pg", "pg-boss", "openai", "graphql"];
 
 function files(dir: string): string[] {

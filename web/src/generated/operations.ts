@@ -25,7 +25,8 @@ export type RunStatus =
   | 'RUNNING'
   | 'SUCCEEDED'
   | 'FAILED'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'PAUSED_BUDGET';
 
 export type Verdict =
   | 'EXACT'
@@ -90,10 +91,22 @@ export type EstimateGridInput = {
   performanceMaxOutputTokens?: number;
   /** The provider the grid would run on: its limits are checked (prompts it can never send are warned of). */
   provider?: string | null | undefined;
+  /** The model, with `provider`: the cost bound uses the provider's configured prices for it when no prices are given. */
+  model?: string | null | undefined;
   /** USD per million prompt tokens, for a cost bound. */
   inputPricePerMillionTokens?: number | null | undefined;
   /** USD per million output tokens, for a cost bound. */
   outputPricePerMillionTokens?: number | null | undefined;
+};
+
+/** A new budget for an experiment (all its runs together) or for one run. */
+export type SetBudgetInput = {
+  /** The experiment whose budget it is (or give runId). */
+  experimentId?: string | number | null | undefined;
+  /** The run whose own budget it is (or give experimentId). */
+  runId?: string | number | null | undefined;
+  /** US dollars; null removes the budget. Raising it (or removing it) resumes the runs it paused. */
+  maxCostUsd?: number | null | undefined;
 };
 
 export type ReviewCompletionInput = {
@@ -137,6 +150,8 @@ export type StartExperimentInput = {
   cache?: boolean;
   /** Judges memorization answers as they land; the heuristic judge when absent. */
   judge?: JudgeInput | null | undefined;
+  /** The budget of all the experiment's runs together in US dollars: no call starts that could take the cost, counting the worst case of the calls in flight, above it; the runs pause (PAUSED_BUDGET) instead, and raising it (setBudget) resumes them. Needs the provider's prices for the model. */
+  maxCostUsd?: number | null | undefined;
   idempotencyKey?: string | null | undefined;
 };
 
@@ -144,7 +159,7 @@ export type RunIdInput = {
   runId: string | number;
 };
 
-export type ProgressFragment = { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, lastError: string | null };
+export type ProgressFragment = { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, maxCostUsd: number | null, budgetRemainingUsd: number | null, pausedRuns: number, waitingReason: string | null, lastError: string | null };
 
 export type RunItemFragment = { id: string, kind: RunKind, setting: MemorizationSetting | null, shots: number, status: RunStatus, expectedCount: number, doneCount: number, failedCount: number, cacheHitCount: number, costUsd: number, lastError: string | null, waitingReason: string | null };
 
@@ -158,28 +173,28 @@ export type VersionQuery = { version: { codeVersion: string } };
 export type ExperimentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ExperimentsQuery = { experimentCount: number, experiments: { edges: Array<{ node: { id: string, name: string, provider: string, model: string, createdAt: string, lastUpdatedAt: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, lastError: string | null } } }> } };
+export type ExperimentsQuery = { experimentCount: number, experiments: { edges: Array<{ node: { id: string, name: string, provider: string, model: string, createdAt: string, lastUpdatedAt: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, maxCostUsd: number | null, budgetRemainingUsd: number | null, pausedRuns: number, waitingReason: string | null, lastError: string | null } } }> } };
 
 export type ExperimentsLiveSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ExperimentsLiveSubscription = { experimentProgress: { experimentId: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, lastError: string | null } } };
+export type ExperimentsLiveSubscription = { experimentProgress: { experimentId: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, maxCostUsd: number | null, budgetRemainingUsd: number | null, pausedRuns: number, waitingReason: string | null, lastError: string | null } } };
 
 export type ExperimentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ExperimentQuery = { experiment: { id: string, name: string, provider: string, model: string, createdAt: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, lastError: string | null }, runs: Array<{ id: string, kind: RunKind, setting: MemorizationSetting | null, shots: number, status: RunStatus, expectedCount: number, doneCount: number, failedCount: number, cacheHitCount: number, costUsd: number, lastError: string | null, waitingReason: string | null, sample: { id: string, name: string | null, seed: string, dataset: { name: string } } }> } };
+export type ExperimentQuery = { experiment: { id: string, name: string, provider: string, model: string, createdAt: string, progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, maxCostUsd: number | null, budgetRemainingUsd: number | null, pausedRuns: number, waitingReason: string | null, lastError: string | null }, runs: Array<{ id: string, kind: RunKind, setting: MemorizationSetting | null, shots: number, status: RunStatus, expectedCount: number, doneCount: number, failedCount: number, cacheHitCount: number, costUsd: number, lastError: string | null, waitingReason: string | null, sample: { id: string, name: string | null, seed: string, dataset: { name: string } } }> } };
 
 export type ExperimentLiveSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ExperimentLiveSubscription = { experimentProgress: { progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, lastError: string | null }, runs: Array<{ id: string, kind: RunKind, setting: MemorizationSetting | null, shots: number, status: RunStatus, expectedCount: number, doneCount: number, failedCount: number, cacheHitCount: number, costUsd: number, lastError: string | null, waitingReason: string | null }> } };
+export type ExperimentLiveSubscription = { experimentProgress: { progress: { status: string, runs: number, activeRuns: number, expected: number, done: number, failed: number, cacheHits: number, costUsd: number, maxCostUsd: number | null, budgetRemainingUsd: number | null, pausedRuns: number, waitingReason: string | null, lastError: string | null }, runs: Array<{ id: string, kind: RunKind, setting: MemorizationSetting | null, shots: number, status: RunStatus, expectedCount: number, doneCount: number, failedCount: number, cacheHitCount: number, costUsd: number, lastError: string | null, waitingReason: string | null }> } };
 
 export type CancelRunMutationVariables = Exact<{
   input: RunIdInput;
@@ -227,6 +242,13 @@ export type EstimateQueryVariables = Exact<{
 
 
 export type EstimateQuery = { estimateGrid: { calls: number, promptTokens: number, maxOutputTokens: number, maxCostUsd: number | null, tokenizer: string, note: string } };
+
+export type SetBudgetMutationVariables = Exact<{
+  input: SetBudgetInput;
+}>;
+
+
+export type SetBudgetMutation = { setBudget: { resumedRuns: number } };
 
 export type StartExperimentMutationVariables = Exact<{
   input: StartExperimentInput;
@@ -276,10 +298,10 @@ export type CompareQuery = { compareExperiments: { datasets: Array<string>, mult
 export type TypedDocument<Result, Variables> = string & { readonly __types?: [Result, Variables] };
 
 export const VersionDocument = "query Version {\n  version {\n    codeVersion\n  }\n}" as TypedDocument<VersionQuery, VersionQueryVariables>;
-export const ExperimentsDocument = "query Experiments {\n  experimentCount\n  experiments(first: 100) {\n    edges {\n      node {\n        id\n        name\n        provider\n        model\n        createdAt\n        lastUpdatedAt\n        progress {\n          ...Progress\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  lastError\n}" as TypedDocument<ExperimentsQuery, ExperimentsQueryVariables>;
-export const ExperimentsLiveDocument = "subscription ExperimentsLive($id: ID!) {\n  experimentProgress(experimentId: $id) {\n    experimentId\n    progress {\n      ...Progress\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  lastError\n}" as TypedDocument<ExperimentsLiveSubscription, ExperimentsLiveSubscriptionVariables>;
-export const ExperimentDocument = "query Experiment($id: ID!) {\n  experiment(id: $id) {\n    id\n    name\n    provider\n    model\n    createdAt\n    progress {\n      ...Progress\n    }\n    runs {\n      ...RunItem\n      sample {\n        id\n        name\n        seed\n        dataset {\n          name\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  lastError\n}\nfragment RunItem on Run {\n  id\n  kind\n  setting\n  shots\n  status\n  expectedCount\n  doneCount\n  failedCount\n  cacheHitCount\n  costUsd\n  lastError\n  waitingReason\n}" as TypedDocument<ExperimentQuery, ExperimentQueryVariables>;
-export const ExperimentLiveDocument = "subscription ExperimentLive($id: ID!) {\n  experimentProgress(experimentId: $id) {\n    progress {\n      ...Progress\n    }\n    runs {\n      ...RunItem\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  lastError\n}\nfragment RunItem on Run {\n  id\n  kind\n  setting\n  shots\n  status\n  expectedCount\n  doneCount\n  failedCount\n  cacheHitCount\n  costUsd\n  lastError\n  waitingReason\n}" as TypedDocument<ExperimentLiveSubscription, ExperimentLiveSubscriptionVariables>;
+export const ExperimentsDocument = "query Experiments {\n  experimentCount\n  experiments(first: 100) {\n    edges {\n      node {\n        id\n        name\n        provider\n        model\n        createdAt\n        lastUpdatedAt\n        progress {\n          ...Progress\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}" as TypedDocument<ExperimentsQuery, ExperimentsQueryVariables>;
+export const ExperimentsLiveDocument = "subscription ExperimentsLive($id: ID!) {\n  experimentProgress(experimentId: $id) {\n    experimentId\n    progress {\n      ...Progress\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}" as TypedDocument<ExperimentsLiveSubscription, ExperimentsLiveSubscriptionVariables>;
+export const ExperimentDocument = "query Experiment($id: ID!) {\n  experiment(id: $id) {\n    id\n    name\n    provider\n    model\n    createdAt\n    progress {\n      ...Progress\n    }\n    runs {\n      ...RunItem\n      sample {\n        id\n        name\n        seed\n        dataset {\n          name\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}\nfragment RunItem on Run {\n  id\n  kind\n  setting\n  shots\n  status\n  expectedCount\n  doneCount\n  failedCount\n  cacheHitCount\n  costUsd\n  lastError\n  waitingReason\n}" as TypedDocument<ExperimentQuery, ExperimentQueryVariables>;
+export const ExperimentLiveDocument = "subscription ExperimentLive($id: ID!) {\n  experimentProgress(experimentId: $id) {\n    progress {\n      ...Progress\n    }\n    runs {\n      ...RunItem\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}\nfragment RunItem on Run {\n  id\n  kind\n  setting\n  shots\n  status\n  expectedCount\n  doneCount\n  failedCount\n  cacheHitCount\n  costUsd\n  lastError\n  waitingReason\n}" as TypedDocument<ExperimentLiveSubscription, ExperimentLiveSubscriptionVariables>;
 export const CancelRunDocument = "mutation CancelRun($input: RunIdInput!) {\n  cancelRun(input: $input) {\n    run {\n      id\n    }\n  }\n}" as TypedDocument<CancelRunMutation, CancelRunMutationVariables>;
 export const ResumeRunDocument = "mutation ResumeRun($input: RunIdInput!) {\n  resumeRun(input: $input) {\n    run {\n      id\n    }\n  }\n}" as TypedDocument<ResumeRunMutation, ResumeRunMutationVariables>;
 export const RetryFailedCompletionsDocument = "mutation RetryFailedCompletions($input: RunIdInput!) {\n  retryFailedCompletions(input: $input) {\n    run {\n      id\n    }\n  }\n}" as TypedDocument<RetryFailedCompletionsMutation, RetryFailedCompletionsMutationVariables>;
@@ -287,6 +309,7 @@ export const ReportDocument = "query Report($id: ID!) {\n  studyReport(experimen
 export const SamplesDocument = "query Samples {\n  samples(first: 200) {\n    edges {\n      node {\n        id\n        name\n        seed\n        shotCounts\n        instanceCount\n        demonstrationCount\n        dataset {\n          name\n        }\n      }\n    }\n  }\n  providers {\n    name\n    type\n    usableHere\n    unusableReason\n  }\n}" as TypedDocument<SamplesQuery, SamplesQueryVariables>;
 export const RenderDocument = "query Render($input: RenderPromptInput!) {\n  renderPrompt(input: $input) {\n    messages {\n      role\n      content\n    }\n    tokenCount\n    tokenizer\n    templateKey\n    templateVersion\n  }\n}" as TypedDocument<RenderQuery, RenderQueryVariables>;
 export const EstimateDocument = "query Estimate($input: EstimateGridInput!) {\n  estimateGrid(input: $input) {\n    calls\n    promptTokens\n    maxOutputTokens\n    maxCostUsd\n    tokenizer\n    note\n  }\n}" as TypedDocument<EstimateQuery, EstimateQueryVariables>;
+export const SetBudgetDocument = "mutation SetBudget($input: SetBudgetInput!) {\n  setBudget(input: $input) {\n    resumedRuns\n  }\n}" as TypedDocument<SetBudgetMutation, SetBudgetMutationVariables>;
 export const StartExperimentDocument = "mutation StartExperiment($input: StartExperimentInput!) {\n  startExperiment(input: $input) {\n    experiment {\n      id\n    }\n    warnings\n  }\n}" as TypedDocument<StartExperimentMutation, StartExperimentMutationVariables>;
 export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
 export const AgreementDocument = "query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {\n  judgeAgreement(scope: $scope, judgeA: {kind: $judge}, judgeB: {kind: HUMAN}) {\n    n\n    total\n    coverage\n    agreed\n    percentAgreement\n    kappa\n    kappaBinary\n  }\n}" as TypedDocument<AgreementQuery, AgreementQueryVariables>;

@@ -1,0 +1,136 @@
+import { DataSource, EntityManager } from "typeorm";
+import { BudgetDecision, BudgetUse, decideCall } from "./budget";
+
+/** The claim a call is made for (the columns of a claimed completion the gate needs). */
+export interface HeldClaim {
+  id: string;
+  run_id: string;
+  lease_token: string;
+}
+
+export type HoldOutcome = BudgetDecision | { kind: "lost" };
+
+/**
+ * Takes an advisory lock per budget (the experiment's, else the run's) for the transaction: holds of one budget
+ * are decided one at a time, across every process on the database, so two calls never both take its last dollars.
+ * A transaction-mode pooler keeps a transaction on one server connection, so the lock holds there too.
+ */
+const lockBudget = `
+  SELECT r.experiment_id, pg_advisory_xact_lock(${budgetLockKey("coalesce(r.experiment_id, r.id)")}) AS locked
+  FROM run r WHERE r.id = $1`;
+
+/** The advisory lock key of a budget, from a SQL expression giving the experiment's id or the lone run's. */
+export function budgetLockKey(idExpression: string): string {
+  return `hashtext('memicl:budget:' || (${idExpression})::text)`;
+}
+
+/**
+ * What each budget has spent and what the calls in flight hold. A hold counts while its token is the claim's
+ * lease token: storing, failing, releasing or losing the claim ends it, in the statement that does so (storing
+ * also adds the real cost to the run, so a committed call is counted once, as spent). `$3` (a completion) is left
+ * out: its own hold is the one being decided. Read after the lock, so a budget raised meanwhile is seen.
+ */
+const budgetUse = `
+  SELECT
+    (SELECT max_cost_usd FROM run WHERE id = $1) AS run_limit,
+    (SELECT max_cost_usd FROM experiment WHERE id = $2) AS experiment_limit,
+    (SELECT cost_usd FROM run WHERE id = $1) AS run_spent,
+    (SELECT coalesce(sum(reserved_usd), 0) FROM completion
+     WHERE run_id = $1 AND status = 'RUNNING' AND reserved_token = lease_token AND id <> $3) AS run_held,
+    (SELECT count(*) FROM completion
+     WHERE run_id = $1 AND status = 'RUNNING' AND reserved_token = lease_token AND id <> $3)::int AS run_calls,
+    (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = $2) AS experiment_spent,
+    (SELECT coalesce(sum(c.reserved_usd), 0) FROM run r JOIN completion c ON c.run_id = r.id
+     WHERE r.experiment_id = $2 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token AND c.id <> $3)
+      AS experiment_held,
+    (SELECT count(*) FROM run r JOIN completion c ON c.run_id = r.id
+     WHERE r.experiment_id = $2 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token AND c.id <> $3)::int
+      AS experiment_calls`;
+
+const holdCall = `
+  UPDATE completion SET reserved_usd = $3, reserved_token = lease_token
+  WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
+  RETURNING id`;
+
+/** Pauses the budget's active runs (the experiment's, or the one run), saying why. */
+const pauseRuns = `
+  UPDATE run SET status = 'PAUSED_BUDGET', waiting_reason = $3
+  WHERE status IN ('QUEUED', 'RUNNING') AND (id = $1 OR ($2::uuid IS NOT NULL AND experiment_id = $2))`;
+
+const releaseClaim = `
+  UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
+  WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'`;
+
+/**
+ * Budgets at call time, on the database: before a budgeted call, its worst case is held on its claim if it fits
+ * the run's budget and its experiment's with what was spent and what the calls in flight hold. When it could not
+ * fit even with nothing in flight, the budget's runs pause (`PAUSED_BUDGET`, with the reason) and the item is
+ * given back; when only the calls in flight make it not fit, the item is given back to wait for them.
+ */
+export class BudgetGate {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async hold(claim: HeldClaim, callUsd: number): Promise<HoldOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      const [scope]: { experiment_id: string | null }[] = await manager.query(lockBudget, [claim.run_id]);
+      if (!scope) return { kind: "lost" as const };
+      const budgets = await this.use(manager, claim, scope.experiment_id);
+      const decision = decideCall(budgets, callUsd);
+      if (decision.kind === "fits") {
+        const held = await manager.query(holdCall, [claim.id, claim.lease_token, callUsd]);
+        return held[1] === 0 || held[0]?.length === 0 ? { kind: "lost" as const } : decision;
+      }
+      if (decision.kind === "pause")
+        await manager.query(pauseRuns, [
+          claim.run_id,
+          decision.scope === "experiment" ? scope.experiment_id : null,
+          decision.reason,
+        ]);
+      await manager.query(releaseClaim, [claim.id, claim.lease_token]);
+      return decision;
+    });
+  }
+
+  /** Pauses one run, saying why, and gives its claimed item back (the call cannot be bounded here). */
+  async pauseRun(claim: HeldClaim, reason: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(pauseRuns, [claim.run_id, null, reason]);
+      await manager.query(releaseClaim, [claim.id, claim.lease_token]);
+    });
+  }
+
+  private async use(
+    manager: EntityManager,
+    claim: HeldClaim,
+    experimentId: string | null,
+  ): Promise<BudgetUse[]> {
+    const [row]: {
+      run_limit: string | null;
+      experiment_limit: string | null;
+      run_spent: string;
+      run_held: string;
+      run_calls: number;
+      experiment_spent: string;
+      experiment_held: string;
+      experiment_calls: number;
+    }[] = await manager.query(budgetUse, [claim.run_id, experimentId, claim.id]);
+    const budgets: BudgetUse[] = [];
+    if (row.experiment_limit !== null)
+      budgets.push({
+        scope: "experiment",
+        limitUsd: Number(row.experiment_limit),
+        spentUsd: Number(row.experiment_spent),
+        inFlightUsd: Number(row.experiment_held),
+        inFlightCalls: row.experiment_calls,
+      });
+    if (row.run_limit !== null)
+      budgets.push({
+        scope: "run",
+        limitUsd: Number(row.run_limit),
+        spentUsd: Number(row.run_spent),
+        inFlightUsd: Number(row.run_held),
+        inFlightCalls: row.run_calls,
+      });
+    return budgets;
+  }
+}

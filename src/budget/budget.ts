@@ -1,0 +1,83 @@
+// Budgets, the pure part: what a call can cost at worst, and whether it may start. The database part (holds on
+// claimed completions, pausing and resuming runs) is budget-gate.ts.
+
+/** USD per million tokens of one model, as a provider's configuration gives them. */
+export interface Price {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  cachedInputPerMillion?: number;
+}
+
+/**
+ * memicl counts a prompt's tokens with one tokenizer (o200k); a provider's own count can differ a little (another
+ * tokenizer, its chat framing). The worst case of a call adds this share and a few tokens to the count, so the
+ * hold covers what the provider will bill for the prompt.
+ */
+export const PROMPT_TOKEN_MARGIN = 0.1;
+export const PROMPT_TOKEN_SLACK = 16;
+
+/**
+ * The most one call can cost: every prompt token at the full input price (none cached), with the margin above,
+ * and every output token the call allows (`max_tokens`) at the output price.
+ */
+export function worstCaseCallUsd(price: Price, countedPromptTokens: number, maxOutputTokens: number): number {
+  const promptTokens = Math.ceil(countedPromptTokens * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_SLACK;
+  return (promptTokens * price.inputPerMillion + maxOutputTokens * price.outputPerMillion) / 1e6;
+}
+
+/** One budget as it stands: its limit, what was spent, and the worst case of the calls holding part of it. */
+export interface BudgetUse {
+  /** "experiment" or "run": whose budget it is. */
+  scope: "experiment" | "run";
+  limitUsd: number;
+  spentUsd: number;
+  inFlightUsd: number;
+  inFlightCalls: number;
+}
+
+export type BudgetDecision =
+  /** The call fits every budget with the calls in flight: it holds its worst case and starts. */
+  | { kind: "fits" }
+  /** It would fit once the calls in flight are stored (they cost at most their worst case, usually less). */
+  | { kind: "wait"; reason: string }
+  /** Even with nothing in flight it could take spending above a budget: the budget's runs pause. */
+  | { kind: "pause"; scope: "experiment" | "run"; reason: string };
+
+/** A few millionths of a dollar of rounding never stop a call (costs are stored with 6-8 decimals). */
+const EPSILON = 1e-9;
+
+/**
+ * Whether a call whose worst case is `callUsd` may start under `budgets` (the run's and its experiment's, each
+ * optional). A budget pauses when spent + the call could exceed it; it waits when only the calls in flight make
+ * it not fit.
+ */
+export function decideCall(budgets: readonly BudgetUse[], callUsd: number): BudgetDecision {
+  for (const budget of budgets) {
+    if (budget.spentUsd + callUsd > budget.limitUsd + EPSILON)
+      return {
+        kind: "pause",
+        scope: budget.scope,
+        reason:
+          `budget: the ${budget.scope}'s budget of ${usd(budget.limitUsd)} is reached: ${usd(budget.spentUsd)} spent, ` +
+          `and the next call could cost up to ${usd(callUsd)}; raise the budget (setBudget, memicl budget) to resume`,
+      };
+  }
+  for (const budget of budgets) {
+    if (budget.spentUsd + budget.inFlightUsd + callUsd > budget.limitUsd + EPSILON)
+      return {
+        kind: "wait",
+        reason:
+          `budget: waiting for ${budget.inFlightCalls} call(s) in flight (up to ${usd(budget.inFlightUsd)}) to be ` +
+          `stored before the next one (up to ${usd(callUsd)}) fits the ${budget.scope}'s ${usd(budget.limitUsd)} ` +
+          `(${usd(budget.spentUsd)} spent)`,
+      };
+  }
+  return { kind: "fits" };
+}
+
+/** Dollars with enough decimals to tell small amounts apart: $0.0501, $0.25, $12.50, $0.0000042. */
+export function usd(value: number): string {
+  if (value === 0 || Math.abs(value) >= 1) return `$${value.toFixed(2)}`;
+  if (Math.abs(value) < 0.00005) return `$${value.toPrecision(2)}`;
+  return `$${value.toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
+}

@@ -1,0 +1,75 @@
+import { decideCall, usd, worstCaseCallUsd } from "../../src/budget/budget";
+
+describe("a call's worst case", () => {
+  it("prices every prompt token (with the margin) at the input price and every allowed output token", () => {
+    // 1,000 counted tokens -> 1,100 + 16 = 1,116 billed at worst; 100 output tokens.
+    expect(worstCaseCallUsd({ inputPerMillion: 2, outputPerMillion: 8 }, 1000, 100)).toBeCloseTo(
+      (1116 * 2 + 100 * 8) / 1e6,
+      12,
+    );
+  });
+
+  it("ignores a cheaper cached-input price (the worst case is no cache hit)", () => {
+    const price = { inputPerMillion: 2, outputPerMillion: 8 };
+    expect(worstCaseCallUsd({ ...price, cachedInputPerMillion: 0.5 }, 500, 10)).toBe(
+      worstCaseCallUsd(price, 500, 10),
+    );
+  });
+});
+
+describe("whether a budgeted call may start", () => {
+  const budget = (over: Partial<Parameters<typeof decideCall>[0][number]> = {}) => ({
+    scope: "experiment" as const,
+    limitUsd: 1,
+    spentUsd: 0.5,
+    inFlightUsd: 0,
+    inFlightCalls: 0,
+    ...over,
+  });
+
+  it("starts a call that fits with what was spent and what is in flight", () => {
+    expect(decideCall([budget({ inFlightUsd: 0.2, inFlightCalls: 2 })], 0.3)).toEqual({ kind: "fits" });
+  });
+
+  it("starts with no budget at all", () => {
+    expect(decideCall([], 1e9)).toEqual({ kind: "fits" });
+  });
+
+  it("waits when only the calls in flight keep it from fitting", () => {
+    const decision = decideCall([budget({ inFlightUsd: 0.3, inFlightCalls: 3 })], 0.3);
+    expect(decision).toMatchObject({ kind: "wait" });
+    expect(decision.kind === "wait" && decision.reason).toMatch(/waiting for 3 call\(s\) in flight/);
+  });
+
+  it("pauses the budget whose spending plus the call could exceed it, naming it", () => {
+    const decision = decideCall(
+      [budget({ limitUsd: 10, spentUsd: 1 }), budget({ scope: "run", limitUsd: 0.6, spentUsd: 0.5 })],
+      0.2,
+    );
+    expect(decision).toMatchObject({ kind: "pause", scope: "run" });
+    expect(decision.kind === "pause" && decision.reason).toMatch(
+      /^budget: the run's budget of \$0\.60 is reached: \$0\.50 spent, and the next call could cost up to \$0\.20/,
+    );
+  });
+
+  it("pauses before waiting: a call that cannot fit at all does not wait for calls in flight", () => {
+    expect(decideCall([budget({ inFlightUsd: 0.4, inFlightCalls: 4 })], 0.6)).toMatchObject({
+      kind: "pause",
+    });
+  });
+
+  it("lets a call that takes the budget exactly to its limit start (rounding aside)", () => {
+    expect(decideCall([budget()], 0.5)).toEqual({ kind: "fits" });
+    expect(decideCall([budget()], 0.5 + 1e-6)).toMatchObject({ kind: "pause" });
+  });
+
+  it("shows small amounts with their digits", () => {
+    expect(usd(0.0042)).toBe("$0.0042");
+    expect(usd(0.05012)).toBe("$0.0501");
+    expect(usd(0.25)).toBe("$0.25");
+    expect(usd(0.2)).toBe("$0.20");
+    expect(usd(12.5)).toBe("$12.50");
+    expect(usd(0)).toBe("$0.00");
+    expect(usd(0.0000042)).toBe("$0.0000042");
+  });
+});
