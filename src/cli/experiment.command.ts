@@ -1,11 +1,13 @@
+import readline from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
 import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
 import { RunStatus } from "../run/run.entity";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
+import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
-import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
+import { ENDED_STATUSES, formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
 import { parseSetting } from "./prompt.command";
 
 export interface ExperimentCommandOptions {
@@ -22,7 +24,14 @@ export interface ExperimentCommandOptions {
   cache: boolean;
   /** Off a terminal, seconds between progress lines. */
   progressEvery: number;
+  /** The experiment's budget, in US dollars. */
+  maxCost?: number;
+  /** Start without asking, after the estimate (scripts). */
+  yes?: boolean;
 }
+
+/** Exit code of `memicl experiment --wait` when a budget paused the grid (raise it with `memicl budget`). */
+export const EXIT_PAUSED = 3;
 
 /**
  * `memicl experiment`: queues the whole grid for one model. With --wait it also works on it in this process
@@ -32,20 +41,29 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
   const command = await openForCommand(config);
   const { services } = command;
   try {
-    const { experiment, runs, created } = await services.runLifecycle.startExperiment({
-      name: options.name ?? `${options.provider}/${options.model}`,
+    const grid = {
       sampleIds: options.sample,
-      provider: options.provider,
-      model: options.model,
       kinds: (options.kinds ?? ["memorization", "performance"]).map((kind) => kind.toUpperCase() as RunKind),
       settings: (options.settings ?? [...SETTING_NAMES]).map(parseSetting) as MemorizationSetting[],
       shots: options.shots,
-      temperature: 0,
       memorizationMaxOutputTokens: 100,
       performanceMaxOutputTokens: 10,
       performanceRepeats: options.repeats,
+    };
+    if (!(await preflight(command.services, options, grid))) {
+      process.stdout.write("not started\n");
+      process.exitCode = 1;
+      return;
+    }
+    const { experiment, runs, created } = await services.runLifecycle.startExperiment({
+      ...grid,
+      name: options.name ?? `${options.provider}/${options.model}`,
+      provider: options.provider,
+      model: options.model,
+      temperature: 0,
       cache: options.cache,
       idempotencyKey: options.idempotencyKey,
+      maxCostUsd: options.maxCost,
     });
     const expected = runs.reduce((sum, run) => sum + run.expectedCount, 0);
     process.stdout.write(
@@ -99,6 +117,18 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
         cost: formatCost(snapshot.costUsd),
       });
       const done = snapshot.runsFinished === snapshot.runs;
+      const unfinished = current.filter((run) => !ENDED_STATUSES.has(run.status));
+      if (!done && unfinished.every((run) => run.status === RunStatus.PAUSED_BUDGET)) {
+        // Nothing moves until the budget is raised: say so and leave (the grid stays, paused, for `memicl budget`).
+        bars?.stop();
+        process.stderr.write(`${progressLine(snapshot, speed)}\n`);
+        process.stdout.write(
+          `paused: ${unfinished[0].waitingReason ?? "budget reached"}\n` +
+            `raise it to resume: memicl budget ${experiment.id} --max-cost <usd>\n`,
+        );
+        process.exitCode = EXIT_PAUSED;
+        return;
+      }
       if (!terminal && (done || now.at - lastLine >= everyMs)) {
         // Off a terminal (a log file, nohup, CI) a line at an interval says the grid is alive.
         process.stderr.write(`${progressLine(snapshot, speed)}\n`);
@@ -119,5 +149,54 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
     }
   } finally {
     await command.close();
+  }
+}
+
+/**
+ * Before anything is queued: the grid's calls, tokens and cost bound (at the provider's prices for the model, when
+ * this process has them), and the budget beside it. On a terminal it asks before starting unless `--yes`; off one
+ * (a script) it starts after printing. True to start.
+ */
+async function preflight(
+  services: Awaited<ReturnType<typeof openForCommand>>["services"],
+  options: ExperimentCommandOptions,
+  grid: Parameters<typeof estimateGrid>[2],
+): Promise<boolean> {
+  const config = services.providers.has(options.provider)
+    ? services.providers.config(options.provider)
+    : null;
+  const price = config?.prices[options.model];
+  const estimate = await estimateGrid(
+    services.prompts,
+    services.samples,
+    {
+      ...grid,
+      inputPricePerMillionTokens: price?.inputPerMillion,
+      outputPricePerMillionTokens: price?.outputPerMillion,
+    },
+    config,
+  );
+  const out = process.stdout;
+  out.write(
+    `estimate: ${estimate.calls} calls, ${estimate.promptTokens} prompt tokens, at most ` +
+      `${estimate.maxOutputTokens} output tokens, ` +
+      (estimate.maxCostUsd === null
+        ? `cost unknown (provider "${options.provider}" has no price for "${options.model}" here)`
+        : `at most ${formatCost(estimate.maxCostUsd)}`) +
+      (options.maxCost === undefined ? "" : `; budget ${formatCost(options.maxCost)}`) +
+      "\n",
+  );
+  if (options.maxCost !== undefined && estimate.maxCostUsd !== null && estimate.maxCostUsd > options.maxCost)
+    out.write(
+      `note: the grid could cost more than its budget: it pauses before the first call that could exceed it\n`,
+    );
+  for (const warning of estimate.warnings) out.write(`warning: ${warning}\n`);
+  if (options.yes || !process.stdin.isTTY) return true;
+  const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question("start it? [y/N] ");
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
   }
 }

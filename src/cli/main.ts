@@ -19,6 +19,7 @@ const commands = {
   runActions: () => require("./run-actions.command") as typeof import("./run-actions.command"),
   delete: () => require("./delete.command") as typeof import("./delete.command"),
   experiment: () => require("./experiment.command") as typeof import("./experiment.command"),
+  budget: () => require("./budget.command") as typeof import("./budget.command"),
   experiments: () => require("./experiments.command") as typeof import("./experiments.command"),
   export: () => require("./export.command") as typeof import("./export.command"),
   import: () => require("./import.command") as typeof import("./import.command"),
@@ -195,7 +196,21 @@ export function buildProgram(): Command {
       integer,
       30,
     )
+    .option(
+      "--max-cost <usd>",
+      "the experiment's budget: no call starts that could take its cost above it (needs the provider's prices)",
+      positiveNumber,
+    )
+    .option("--yes", "start without asking after the estimate (it asks only on a terminal)", false)
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
+
+  program
+    .command("budget")
+    .description("set, raise or remove the budget of an experiment or a run; resumes the runs it paused")
+    .argument("<id>", "an experiment (the budget of all its runs) or a run (its own budget)")
+    .option("--max-cost <usd>", "the new budget in US dollars", positiveNumber)
+    .option("--remove", "remove the budget", false)
+    .action((id, options) => commands.budget().runBudget(loadConfig(), id, options));
 
   program
     .command("judge-agreement")
@@ -321,6 +336,13 @@ export function buildProgram(): Command {
 function integer(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a whole number");
   return Number(value);
+}
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !(number > 0) || !Number.isFinite(number))
+    throw new InvalidArgumentError("a positive number (US dollars)");
+  return number;
 }
 
 function integers(value: string): number[] {

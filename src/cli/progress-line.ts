@@ -18,7 +18,8 @@ interface RunCounts {
   costUsd: number | string;
 }
 
-const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+/** Statuses of a run that is over (a run a budget paused is not: raising the budget resumes it). */
+export const ENDED_STATUSES: ReadonlySet<string> = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
 export function snapshotOf(runs: readonly RunCounts[]): ProgressSnapshot {
   let total = 0;
@@ -33,7 +34,7 @@ export function snapshotOf(runs: readonly RunCounts[]): ProgressSnapshot {
     finished += made;
     failed += run.failedCount;
     costUsd += Number(run.costUsd);
-    if (ENDED.has(run.status)) runsFinished += 1;
+    if (ENDED_STATUSES.has(run.status)) runsFinished += 1;
   }
   return { total, finished, failed, costUsd, runsFinished, runs: runs.length };
 }

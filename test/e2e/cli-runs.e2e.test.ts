@@ -21,6 +21,11 @@ describe("memicl experiment --wait and the run commands", () => {
       MEMICL_PROVIDERS_FILE: providersFile({
         // Two calls a second: a grid of 12 takes several seconds, and a run can be caught unfinished.
         slow: { type: "simulated", maxConcurrency: 2, requestsPerMinute: 120 },
+        priced: {
+          type: "simulated",
+          maxConcurrency: 2,
+          prices: { m: { inputPerMillion: 100, outputPerMillion: 200 } },
+        },
       }),
     };
     const rows = path.join(dir, "rows.jsonl");
@@ -104,5 +109,48 @@ describe("memicl experiment --wait and the run commands", () => {
     const wrong = await runCli(["delete", "run", experimentId], env);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/kind: experiment, sample or dataset, not "run"/);
+  }, 90_000);
+
+  it("shows the estimate before a budgeted grid, stops when the budget pauses it, and resumes it", async () => {
+    const args = [
+      "experiment",
+      "--sample",
+      sampleId,
+      "--provider",
+      "priced",
+      "--model",
+      "m",
+      "--kinds",
+      "memorization",
+    ];
+    const paused = await runCli([...args, "--max-cost", "0.05", "--yes", "--wait"], env);
+    expect(paused.stdout).toMatch(
+      /^estimate: 24 calls, \d+ prompt tokens, at most 2400 output tokens, at most \$\d+\.\d\d; budget \$0\.05$/m,
+    );
+    expect(paused.stdout).toMatch(/^note: the grid could cost more than its budget/m);
+    expect(paused.stdout).toMatch(
+      /^paused: budget: the experiment's budget of \$0\.05 is reached: \$0\.0\d+ spent/m,
+    );
+    expect(paused.code).toBe(3);
+    const experimentId = /experiment ([0-9a-f-]{36}): 4 runs/.exec(paused.stdout)![1];
+    expect(paused.stdout).toContain(`raise it to resume: memicl budget ${experimentId} --max-cost <usd>`);
+
+    const raised = await runCli(["budget", experimentId, "--max-cost", "10"], env);
+    expect(raised.code).toBe(0);
+    expect(raised.stdout).toMatch(
+      new RegExp(
+        `^experiment ${experimentId}: budget \\$10\\.00, spent \\$0\\.0\\d+, in flight up to \\$0\\.00 \\(0 calls\\), remaining \\$9\\.\\d\\d$`,
+        "m",
+      ),
+    );
+    expect(raised.stdout).toMatch(/^resumed [1-4] run\(s\) the budget had paused$/m);
+    expect((await runCli(["budget", experimentId], env)).stderr).toMatch(/give --max-cost <usd> or --remove/);
+    const unpriced = await runCli(
+      ["experiment", "--sample", sampleId, "--provider", "slow", "--model", "m", "--max-cost", "1"],
+      env,
+    );
+    expect(unpriced.code).toBe(1);
+    expect(unpriced.stderr).toMatch(/provider "slow" has no price for model "m"/);
+    expect((await runCli(["cancel", experimentId], env)).code).toBe(0);
   }, 90_000);
 });
