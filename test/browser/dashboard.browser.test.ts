@@ -39,6 +39,8 @@ describeWithBrowser("the dashboard in a browser", () => {
       MEMICL_PROVIDERS_FILE: providersFile({
         sim: {
           type: "simulated",
+          // Priced for one model only, for the budget's test.
+          prices: { priced: { inputPerMillion: 100, outputPerMillion: 200 } },
           simulation: {
             latencyMs: 80,
             memorizedAtZeroShot: 0.3,
@@ -317,4 +319,42 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(await page.locator(".estimate dd").first().textContent()).toBe(calls.toLocaleString("en-US"));
     await shoot("preview");
   }, 60_000);
+
+  it("shows the estimate before starting with a budget, the pause, and resumes when the budget is raised", async () => {
+    await page.goto(`${serve.url}/#/preview`);
+    await page.locator(".estimate").waitFor();
+    await page.locator("form.toolbar input[required]").fill("priced");
+    await page.locator('form.toolbar input[name="budget"]').fill("0.05");
+    await page.getByRole("button", { name: "Check and start…" }).click();
+    const preflight = page.getByRole("dialog", { name: "before it starts" });
+    await preflight.waitFor();
+    const text = (await preflight.textContent()) ?? "";
+    expect(text).toMatch(/This grid makes 420 calls/);
+    expect(text).toMatch(/it costs at most \$\d+\.\d\d; budget \$0\.05/);
+    await preflight.getByRole("button", { name: "Start it" }).click();
+    await page.waitForURL(/#\/experiments\//);
+    await page
+      .locator("p.paused", { hasText: "budget: the experiment's budget of $0.05 is reached" })
+      .waitFor({
+        timeout: 30_000,
+      });
+    await page.locator("[data-budget='0.05']").waitFor();
+    await shoot("paused");
+    await page.locator('form.budget input[name="budget"]').fill("1000");
+    await page.getByRole("button", { name: "Raise and resume" }).click();
+    await page.locator("[data-budget='1000']").waitFor({ timeout: 15_000 });
+    await page.locator("p.paused").waitFor({ state: "detached", timeout: 15_000 });
+    const id = /#\/experiments\/([0-9a-f-]{36})/.exec(page.url())![1];
+    const state = await api.gql(
+      `query($id: ID!) { experiment(id: $id) { progress { status maxCostUsd } runs { id } } }`,
+      {
+        id,
+      },
+    );
+    expect(state.data!.experiment.progress).toMatchObject({ maxCostUsd: 1000 });
+    expect(["RUNNING", "SUCCEEDED"]).toContain(state.data!.experiment.progress.status);
+    // Nothing else in this file needs the calls: stop them.
+    for (const run of state.data!.experiment.runs)
+      await api.gql(`mutation($id: ID!) { cancelRun(input: { runId: $id }) { run { id } } }`, { id: run.id });
+  }, 90_000);
 });

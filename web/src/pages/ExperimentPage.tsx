@@ -13,6 +13,7 @@ import {
   ReportDocument,
   ResumeRunDocument,
   RetryFailedCompletionsDocument,
+  SetBudgetDocument,
 } from "../generated/operations";
 
 type Experiment = ExperimentQuery["experiment"];
@@ -24,6 +25,8 @@ type RunItem = ExperimentLiveSubscription["experimentProgress"]["runs"][number] 
 type RunAction = "cancelRun" | "resumeRun" | "retryFailedCompletions";
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
+/** Runs that can be cancelled: active, or paused by a budget. */
+const CANCELLABLE = new Set(["QUEUED", "RUNNING", "PAUSED_BUDGET"]);
 
 /** One experiment: its runs with live progress and controls, then the study's figures from its report. */
 export function ExperimentPage({ id }: { id: string }) {
@@ -100,6 +103,26 @@ export function ExperimentPage({ id }: { id: string }) {
     }
   };
 
+  const [budgetText, setBudgetText] = useState("");
+  const setBudget = async (event: Event) => {
+    event.preventDefault();
+    setBusy("budget");
+    try {
+      const text = budgetText.trim();
+      await gql(SetBudgetDocument, {
+        input: { experimentId: id, maxCostUsd: text === "" ? null : Number(text) },
+      });
+      setBudgetText("");
+      await load();
+      setGeneration((value) => value + 1);
+      setError(null);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
   const datasets = useMemo(() => (report ? datasetsOf(report) : []), [report]);
   const shown = dataset && datasets.includes(dataset) ? dataset : (datasets[0] ?? null);
   const figures = useMemo(() => (report && shown ? figuresOf(report, shown) : []), [report, shown]);
@@ -122,7 +145,33 @@ export function ExperimentPage({ id }: { id: string }) {
           {new Date(experiment.createdAt).toLocaleString()} · <Status status={progress.status} /> · cost so
           far {money(progress.costUsd)}
           {progress.cacheHits > 0 ? ` · ${progress.cacheHits} from the cache` : ""}
+          {progress.maxCostUsd != null ? (
+            <span data-budget={progress.maxCostUsd}>
+              {" "}
+              · budget {money(progress.maxCostUsd)}, {money(progress.budgetRemainingUsd)} left
+            </span>
+          ) : null}
         </p>
+        {progress.status === "PAUSED_BUDGET" ? (
+          <p class="paused" role="status">
+            Paused: {progress.waitingReason ?? "the budget is reached"}
+          </p>
+        ) : null}
+        <form class="toolbar budget" onSubmit={setBudget}>
+          <label>
+            {progress.maxCostUsd != null ? "New budget" : "Budget"} ($){" "}
+            <input
+              inputMode="decimal"
+              name="budget"
+              placeholder={progress.maxCostUsd != null ? "empty: none" : "e.g. 25"}
+              value={budgetText}
+              onInput={(e) => setBudgetText((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit" disabled={busy === "budget"}>
+            {progress.status === "PAUSED_BUDGET" ? "Raise and resume" : "Set budget"}
+          </button>
+        </form>
         <ProgressBar
           label="experiment progress"
           done={progress.done}
@@ -167,9 +216,13 @@ export function ExperimentPage({ id }: { id: string }) {
                   />
                 </td>
                 <td>{money(run.costUsd)}</td>
-                <td class="last-error">{run.lastError ?? run.waitingReason ?? ""}</td>
+                <td class="last-error">
+                  {run.status === "PAUSED_BUDGET" && run.waitingReason === progress.waitingReason
+                    ? "paused by the budget (above)"
+                    : (run.lastError ?? run.waitingReason ?? "")}
+                </td>
                 <td class="actions">
-                  {ACTIVE.has(run.status) ? (
+                  {CANCELLABLE.has(run.status) ? (
                     <button type="button" disabled={busy === run.id} onClick={() => act("cancelRun", run.id)}>
                       Cancel
                     </button>

@@ -27,7 +27,9 @@ export function PreviewPage() {
   const [prices, setPrices] = useState({ input: "", output: "" });
   const [prompt, setPrompt] = useState<RenderQuery["renderPrompt"] | null>(null);
   const [estimate, setEstimate] = useState<EstimateQuery["estimateGrid"] | null>(null);
-  const [start, setStart] = useState({ name: "", provider: "", model: "", repeats: "3" });
+  const [start, setStart] = useState({ name: "", provider: "", model: "", repeats: "3", budget: "" });
+  /** The pre-flight estimate for the grid as it would start (at the provider's prices), shown before it does. */
+  const [preflight, setPreflight] = useState<EstimateQuery["estimateGrid"] | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -74,10 +76,29 @@ export function PreviewPage() {
       .catch(setError);
   }, [sample, prices]);
 
-  const startExperiment = async (event: Event) => {
+  const checkFirst = async (event: Event) => {
     event.preventDefault();
     if (!sample) return;
     try {
+      const data = await gql(EstimateDocument, {
+        input: {
+          sampleIds: [sample.id],
+          provider: start.provider,
+          model: start.model,
+          performanceRepeats: Number(start.repeats),
+        },
+      });
+      setPreflight(data.estimateGrid);
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const startExperiment = async () => {
+    if (!sample) return;
+    try {
+      const budget = start.budget.trim();
       const data = await gql(StartExperimentDocument, {
         input: {
           name: start.name || `${sample.dataset.name} ${start.model}`,
@@ -85,6 +106,7 @@ export function PreviewPage() {
           provider: start.provider,
           model: start.model,
           performanceRepeats: Number(start.repeats),
+          ...(budget === "" ? {} : { maxCostUsd: Number(budget) }),
         },
       });
       location.hash = `#/experiments/${data.startExperiment.experiment.id}`;
@@ -201,7 +223,7 @@ export function PreviewPage() {
         {estimate ? <p class="muted">{estimate.note}</p> : null}
       </Section>
       <Section title="Start an experiment on this sample">
-        <form class="toolbar" onSubmit={startExperiment}>
+        <form class="toolbar" onSubmit={checkFirst} onInput={() => setPreflight(null)}>
           <label>
             Name{" "}
             <input
@@ -240,8 +262,40 @@ export function PreviewPage() {
               onInput={(e) => setStart({ ...start, repeats: (e.target as HTMLInputElement).value })}
             />
           </label>
-          <button type="submit">Start</button>
+          <label>
+            Budget ($){" "}
+            <input
+              inputMode="decimal"
+              name="budget"
+              placeholder="none"
+              value={start.budget}
+              onInput={(e) => setStart({ ...start, budget: (e.target as HTMLInputElement).value })}
+            />
+          </label>
+          <button type="submit">Check and start…</button>
         </form>
+        {preflight ? (
+          <div class="preflight" role="dialog" aria-label="before it starts">
+            <p>
+              This grid makes <strong>{preflight.calls.toLocaleString()}</strong> calls with{" "}
+              {Math.round(preflight.promptTokens).toLocaleString()} prompt tokens and at most{" "}
+              {Math.round(preflight.maxOutputTokens).toLocaleString()} output tokens;{" "}
+              {preflight.maxCostUsd === null
+                ? `its cost is unknown (provider ${start.provider} has no price for ${start.model} here)`
+                : `it costs at most ${money(preflight.maxCostUsd)}`}
+              {start.budget.trim() !== ""
+                ? `; budget ${money(Number(start.budget))} (it pauses before a call that could exceed it)`
+                : "; no budget"}
+              .
+            </p>
+            <button type="button" onClick={startExperiment}>
+              Start it
+            </button>{" "}
+            <button type="button" onClick={() => setPreflight(null)}>
+              Back
+            </button>
+          </div>
+        ) : null}
       </Section>
     </>
   );
