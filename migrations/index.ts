@@ -16,6 +16,7 @@ import { ControlDatasets1764468000000 } from "./1764468000000-ControlDatasets";
 import { SampleMinTargetWords1764471600000 } from "./1764471600000-SampleMinTargetWords";
 import { ReviewerMajority1764475200000 } from "./1764475200000-ReviewerMajority";
 import { Budgets1764478800000 } from "./1764478800000-Budgets";
+import { ProviderBatches1764482400000 } from "./1764482400000-ProviderBatches";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -38,4 +39,5 @@ export const MIGRATIONS: Function[] = [
   SampleMinTargetWords1764471600000,
   ReviewerMajority1764475200000,
   Budgets1764478800000,
+  ProviderBatches1764482400000,
 ];

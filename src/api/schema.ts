@@ -2,6 +2,7 @@ import { createPubSub } from "@graphql-yoga/subscription";
 import { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import "../graphql/study-enums";
+import { RunBatchesResolver } from "../batch/batch.resolver";
 import { BudgetResolver, ExperimentBudgetResolver, RunBudgetResolver } from "../budget/budget.resolver";
 import { CompletionResolver, RunCompletionsResolver } from "../completion/completion.resolver";
 import { DatasetResolver } from "../dataset/dataset.resolver";
@@ -36,6 +37,7 @@ export const RESOLVERS = [
   BudgetResolver,
   ExperimentBudgetResolver,
   RunBudgetResolver,
+  RunBatchesResolver,
   CompletionResolver,
   RunCompletionsResolver,
   JudgmentResolver,

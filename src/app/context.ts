@@ -1,4 +1,5 @@
 import { Principal } from "../auth/api-key.service";
+import { batchLoaders } from "../batch/batch.context";
 import { completionLoaders } from "../completion/completion.context";
 import { Config } from "../config/config";
 import { datasetLoaders } from "../dataset/dataset.context";
@@ -17,6 +18,7 @@ export function createLoaders(services: Services): Loaders {
     ...runLoaders(services.runs),
     ...completionLoaders(services.completions),
     ...judgmentLoaders(services.judgments),
+    ...batchLoaders(services.dataSource),
   };
 }
 

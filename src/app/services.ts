@@ -1,4 +1,5 @@
 import { DataSource } from "typeorm";
+import { BatchCoordinator } from "../batch/batch-coordinator";
 import { BudgetService } from "../budget/budget.service";
 import { CompletionExecutor } from "../completion/completion-executor";
 import { Config } from "../config/config";
@@ -22,6 +23,8 @@ export interface RunServices {
   runLifecycle: RunLifecycle;
   budgets: BudgetService;
   executor: CompletionExecutor;
+  /** Forms, submits, polls and collects provider batches (batch runs), in a process that works on the queue. */
+  batches: BatchCoordinator;
   judgments: JudgmentService;
   judgmentExecutor: JudgmentExecutor;
   /** This process as a worker (registered only when it works on the queue). */
@@ -58,6 +61,16 @@ export function createRunServices(
     { leaseSeconds: config.leaseSeconds },
     held,
   );
+  const executor = new CompletionExecutor(
+    dataSource,
+    prompts,
+    providers,
+    config.leaseSeconds,
+    logger,
+    queue,
+    worker.id,
+    held,
+  );
   const runLifecycle = new RunLifecycle(
     dataSource,
     runs,
@@ -73,16 +86,8 @@ export function createRunServices(
     queue,
     runLifecycle,
     budgets: new BudgetService(dataSource, runs, core.experiments, runLifecycle),
-    executor: new CompletionExecutor(
-      dataSource,
-      prompts,
-      providers,
-      config.leaseSeconds,
-      logger,
-      queue,
-      worker.id,
-      held,
-    ),
+    executor,
+    batches: new BatchCoordinator(dataSource, providers, executor, queue, logger, worker.id),
     judgments: new JudgmentService(dataSource, providers, queue, templates),
     judgmentExecutor: new JudgmentExecutor(dataSource, providers, templates),
     worker,

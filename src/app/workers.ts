@@ -15,7 +15,7 @@ export const STOP_GRACE_MS = 5_000;
 /** What a process's workers use: the queue and this process's registration, the providers, the two executors. */
 export type WorkerServices = Pick<
   Services,
-  "dataSource" | "queue" | "worker" | "providers" | "executor" | "judgmentExecutor"
+  "dataSource" | "queue" | "worker" | "providers" | "executor" | "judgmentExecutor" | "batches"
 >;
 
 export interface RunningWorkers {
@@ -39,6 +39,8 @@ export async function startWorkers(
   );
   let timer: NodeJS.Timeout | null = null;
   let reconciling: Promise<unknown> = Promise.resolve();
+  let batchTimer: NodeJS.Timeout | null = null;
+  let batching: Promise<unknown> = Promise.resolve();
   const timing = { leaseSeconds: config.leaseSeconds };
   try {
     await queue.start();
@@ -57,6 +59,16 @@ export async function startWorkers(
       );
     }, beatIntervalMs(timing));
     timer.unref();
+    // Batch runs: a pass over the provider batches (every second by default), when this process can call a batch
+    // provider.
+    if (services.batches.batchProviders().length > 0) {
+      batchTimer = setInterval(() => {
+        batching = services.batches
+          .tick()
+          .catch((error) => options.logger.warn({ err: error }, "a batch pass failed; trying again soon"));
+      }, config.batchTickMs);
+      batchTimer.unref();
+    }
     await queue.work(
       "completion",
       {
@@ -75,7 +87,9 @@ export async function startWorkers(
   } catch (error) {
     // A failed start leaves nothing running: a process whose queue could not start must not stay up half-alive.
     if (timer) clearInterval(timer);
+    if (batchTimer) clearInterval(batchTimer);
     await reconciling.catch(() => {});
+    await batching;
     await queue.stop().catch(() => {});
     await worker.stop().catch(() => {});
     throw error;
@@ -86,7 +100,9 @@ export async function startWorkers(
       if (stopped) return;
       stopped = true;
       if (timer) clearInterval(timer);
+      if (batchTimer) clearInterval(batchTimer);
       await reconciling;
+      await batching;
       const abort = setTimeout(() => services.providers.abortCalls(), STOP_GRACE_MS);
       try {
         await queue.stop();

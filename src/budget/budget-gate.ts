@@ -91,6 +91,53 @@ export class BudgetGate {
     });
   }
 
+  /**
+   * Holds the worst cases of several claims of one run at once (a provider batch's items), in order, as many as
+   * fit: returns how many were held (the first ones) and, when not all were, the decision for the first that was
+   * not (its runs paused when even with nothing in flight it could not fit). The caller gives the rest back.
+   */
+  async holdMany(
+    claims: readonly HeldClaim[],
+    costs: readonly number[],
+  ): Promise<{ held: number; decision: BudgetDecision }> {
+    if (claims.length === 0) return { held: 0, decision: { kind: "fits" } };
+    const runId = claims[0].run_id;
+    return this.dataSource.transaction(async (manager) => {
+      const [scope]: { experiment_id: string | null }[] = await manager.query(lockBudget, [runId]);
+      const budgets = await this.use(manager, claims[0], scope?.experiment_id ?? null);
+      // The claims are not held yet; the first's own hold is left out by `use`, the others by not being held.
+      let held = 0;
+      let decision: BudgetDecision = { kind: "fits" };
+      for (const cost of costs) {
+        decision = decideCall(budgets, cost);
+        if (decision.kind !== "fits") break;
+        for (const budget of budgets) {
+          budget.inFlightUsd += cost;
+          budget.inFlightCalls += 1;
+        }
+        held += 1;
+      }
+      if (held > 0)
+        await manager.query(
+          `UPDATE completion c SET reserved_usd = x.cost, reserved_token = c.lease_token
+           FROM unnest($1::bigint[], $2::uuid[], $3::numeric[]) AS x(id, token, cost)
+           WHERE c.id = x.id AND c.lease_token = x.token AND c.status = 'RUNNING'`,
+          [
+            claims.slice(0, held).map((claim) => claim.id),
+            claims.slice(0, held).map((claim) => claim.lease_token),
+            costs.slice(0, held),
+          ],
+        );
+      if (held === 0 && decision.kind === "pause")
+        await manager.query(pauseRuns, [
+          runId,
+          decision.scope === "experiment" ? (scope?.experiment_id ?? null) : null,
+          decision.reason,
+        ]);
+      return { held, decision: held === claims.length ? { kind: "fits" as const } : decision };
+    });
+  }
+
   /** Pauses one run, saying why, and gives its claimed item back (the call cannot be bounded here). */
   async pauseRun(claim: HeldClaim, reason: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

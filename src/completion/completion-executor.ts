@@ -20,7 +20,7 @@ import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
-import { ChatResult } from "../llm/model-provider";
+import { ChatRequest, ChatResult, storableResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { RateLimitWait, rateLimitReason } from "../llm/shared-rate-limiter";
 import { countChatTokens } from "../llm/tokenizer";
@@ -438,7 +438,7 @@ export class CompletionExecutor {
     message: string,
     attempts: number,
     latencyMs: number | null,
-    promptHash: string,
+    promptHash: string | null,
     provider: { name: string; circuitBreakerFailures: number },
   ): Promise<void> {
     await this.dataSource.query(sql.failCompletion, [
@@ -490,6 +490,8 @@ export class CompletionExecutor {
       cacheHit: boolean;
       promptHash: string;
       cacheKey: string | null;
+      /** Answered through the provider's Batch API (at its batch prices). */
+      batch?: boolean;
     },
   ) {
     let parsedLabel: string | null = null;
@@ -499,7 +501,7 @@ export class CompletionExecutor {
       parsedLabel = answer.outcome === "label" ? answer.label : null;
       correct = parsedLabel === claimed.label;
     }
-    const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result);
+    const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result, call.batch);
     // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
     // or by an LLM judge on the judgment queue (below).
     const judge = run.judge as RunJudge;
@@ -573,6 +575,66 @@ export class CompletionExecutor {
         },
       ]);
     }
+  }
+
+  /**
+   * The request a claimed item sends, exactly as its online call would (a provider batch's input line), with its
+   * prompt hash and cache key and the prompt's tokens as memicl counts them.
+   */
+  async requestOf(claimed: ClaimedRow): Promise<{
+    run: Run;
+    request: ChatRequest;
+    promptHash: string;
+    cacheKey: string | null;
+    countedTokens: number;
+  }> {
+    const plan = await this.plan(claimed.run_id);
+    const { run, prompts } = plan;
+    const { messages, query } = prompts.renderParts(toItem(claimed), {
+      text: claimed.text,
+      secondText: claimed.second_text,
+    });
+    return {
+      run,
+      request: {
+        model: run.model,
+        messages,
+        temperature: run.temperature,
+        maxOutputTokens: run.maxOutputTokens,
+      },
+      promptHash: plan.hasher.promptHash(messages, query),
+      cacheKey: run.cacheEnabled
+        ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
+        : null,
+      countedTokens: countChatTokens(messages),
+    };
+  }
+
+  /**
+   * Stores an answer a provider batch gave for a claimed item: parsed, judged, priced at batch prices and written
+   * with the same conditional statement as an online answer (only while the claim is the batch's, never over a
+   * success), so collecting a batch twice stores each answer once.
+   */
+  async storeBatchAnswer(
+    claimed: ClaimedRow,
+    result: ChatResult,
+    call: { promptHash: string; cacheKey: string | null },
+  ): Promise<void> {
+    const plan = await this.plan(claimed.run_id);
+    await this.complete(claimed, plan, storableResult(result), {
+      attempts: 1,
+      latencyMs: 0,
+      cacheHit: false,
+      promptHash: call.promptHash,
+      cacheKey: call.cacheKey,
+      batch: true,
+    });
+  }
+
+  /** Fails an item its batch could not answer and that is not tried again (counted on the run, breaker too). */
+  async failBatchItem(claimed: ClaimedRow, message: string, promptHash: string | null): Promise<void> {
+    const plan = await this.plan(claimed.run_id);
+    await this.fail(claimed, message, 1, null, promptHash, this.providers.config(plan.run.provider));
   }
 
   /** A sample's sibling continuations, read once per process and sample (every memorization run shares them). */

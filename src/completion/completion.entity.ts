@@ -19,6 +19,7 @@ registerEnumType(CompletionStatus, { name: "CompletionStatus" });
 @Entity("completion")
 @Index("UQ_completion_item", ["runId", "sampledInstanceId", "repeat"], { unique: true })
 @Index("IDX_completion_run_status", ["runId", "status"])
+@Index("IDX_completion_batch", ["batchId"], { where: "batch_id IS NOT NULL" })
 export class Completion {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
   @Field(() => ID)
@@ -112,6 +113,14 @@ export class Completion {
 
   @Column({ name: "reserved_token", type: "uuid", nullable: true })
   reservedToken: string | null;
+
+  /** The provider batch the item is in while it is there (its claim is the batch's, not a worker's). */
+  @Column({ name: "batch_id", type: "uuid", nullable: true })
+  batchId: string | null;
+
+  /** Provider batches the item went into. */
+  @Column({ name: "batch_attempts", type: "int", default: 0 })
+  batchAttempts: number;
 
   @Column({ type: "text", nullable: true })
   @Field(() => String, { nullable: true, description: "Why the item failed: data, not a GraphQL error." })

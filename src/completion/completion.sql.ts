@@ -13,6 +13,8 @@ export const claimCompletions = `
     FROM run AS r
     WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
+      -- An item a batch run still sends through the provider's Batch API is not called online.
+      AND c.batch_attempts >= r.batch_attempts
     RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts,
       r.max_cost_usd IS NOT NULL OR EXISTS (
         SELECT 1 FROM experiment e WHERE e.id = r.experiment_id AND e.max_cost_usd IS NOT NULL) AS budgeted

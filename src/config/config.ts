@@ -47,6 +47,8 @@ export interface Config {
   workerConcurrency: number;
   /** How long a claimed completion stays claimed without an answer before another worker may take it. */
   leaseSeconds: number;
+  /** How often a process working on the queue looks at provider batches (forms new ones, polls those due). */
+  batchTickMs: number;
   /**
    * Connections of this process's pool (TypeORM's) and of its job queue's (pg-boss's): a process holds up to their
    * sum, and every process on one PostgreSQL counts against its max_connections (docs/OPERATIONS.md).
@@ -93,6 +95,7 @@ const schema = z.object({
   MEMICL_IN_PROCESS_WORKERS: integer(0, 1000).default(32),
   MEMICL_WORKER_CONCURRENCY: integer(1, 1000).default(32),
   MEMICL_LEASE_SECONDS: integer(2, 3_600).default(30),
+  MEMICL_BATCH_TICK_MS: integer(50, 60_000).default(1_000),
   MEMICL_DB_POOL_SIZE: integer(2, 1_000).default(10),
   MEMICL_QUEUE_POOL_SIZE: integer(1, 1_000).default(4),
 });
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     inProcessWorkers: value.MEMICL_IN_PROCESS_WORKERS,
     workerConcurrency: value.MEMICL_WORKER_CONCURRENCY,
     leaseSeconds: value.MEMICL_LEASE_SECONDS,
+    batchTickMs: value.MEMICL_BATCH_TICK_MS,
     dbPoolSize: value.MEMICL_DB_POOL_SIZE,
     queuePoolSize: value.MEMICL_QUEUE_POOL_SIZE,
   };

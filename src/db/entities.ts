@@ -1,4 +1,5 @@
 import { ApiKey } from "../auth/api-key.entity";
+import { ProviderBatch } from "../batch/provider-batch.entity";
 import { Completion } from "../completion/completion.entity";
 import { Dataset } from "../dataset/dataset.entity";
 import { DatasetSource } from "../dataset/dataset-source.entity";
@@ -39,4 +40,5 @@ export const ENTITIES = [
   InstanceVerdictCount,
   Worker,
   ApiKey,
+  ProviderBatch,
 ];

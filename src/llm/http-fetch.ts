@@ -20,13 +20,21 @@ export function createHttpFetch(options: { keepAliveSeconds?: number } = {}): ty
   const dispatcher = new EnvHttpProxyAgent({ keepAliveTimeout: (options.keepAliveSeconds ?? 60) * 1000 });
   return async (input, init = {}) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const body = init.body;
-    if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array))
-      throw new TypeError("memicl's provider transport sends only text or byte bodies");
+    let body = init.body;
+    const requestHeaders = headersObject(init.headers);
+    if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
+      // A file upload (the Batch API's input file: multipart form data), a Blob or a stream: serialised once,
+      // with the content type (and multipart boundary) the platform gives it.
+      const serialised = new Response(body as ConstructorParameters<typeof Response>[0]);
+      const type = serialised.headers.get("content-type");
+      if (type && !Object.keys(requestHeaders).some((name) => name.toLowerCase() === "content-type"))
+        requestHeaders["content-type"] = type;
+      body = new Uint8Array(await serialised.arrayBuffer());
+    }
     const response = await request(url, {
       method: (init.method ?? "GET") as "GET",
-      headers: headersObject(init.headers),
-      body: body ?? undefined,
+      headers: requestHeaders,
+      body: (body as string | Uint8Array | null | undefined) ?? undefined,
       signal: init.signal ?? undefined,
       dispatcher,
     });

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI, toFile } from "openai";
+import { BATCH_METADATA_KEY, BatchApi, chatResultOf, ProviderBatchStatus } from "./batch-api";
 import { createHttpFetch } from "./http-fetch";
 import {
   ChatRequest,
@@ -10,8 +11,8 @@ import {
 } from "./model-provider";
 import { ProviderConfig } from "./provider-config";
 
-/** Any OpenAI-compatible chat-completions endpoint, through the `openai` package. */
-export class OpenAiProvider implements ModelProvider {
+/** Any OpenAI-compatible chat-completions endpoint, through the `openai` package; its Batch API too. */
+export class OpenAiProvider implements ModelProvider, BatchApi {
   readonly name: string;
   private readonly client: OpenAI;
   private readonly timeoutSeconds: number;
@@ -56,20 +57,81 @@ export class OpenAiProvider implements ModelProvider {
     } catch (error) {
       throw toCallError(error, this.timeoutSeconds);
     }
-    const choice = response?.choices?.[0];
-    if (!choice || typeof choice.message?.content !== "string") {
-      throw new ProviderCallError("the provider's answer has no message content", null, true);
-    }
-    return {
-      text: choice.message.content,
-      finishReason: choice.finish_reason ?? null,
-      promptTokens: response.usage?.prompt_tokens ?? null,
-      completionTokens: response.usage?.completion_tokens ?? null,
-      cachedTokens: response.usage?.prompt_tokens_details?.cached_tokens ?? null,
-      reportedModel: response.model ?? null,
-      systemFingerprint: response.system_fingerprint ?? null,
-    };
+    const result = chatResultOf(response);
+    if (!result) throw new ProviderCallError("the provider's answer has no message content", null, true);
+    return result;
   }
+
+  async submit(jsonl: string, memiclBatchId: string, signal?: AbortSignal): Promise<ProviderBatchStatus> {
+    return this.batchCall(async () => {
+      const file = await this.client.files.create(
+        { file: await toFile(Buffer.from(jsonl), `memicl-${memiclBatchId}.jsonl`), purpose: "batch" },
+        { signal },
+      );
+      const batch = await this.client.batches.create(
+        {
+          input_file_id: file.id,
+          endpoint: "/v1/chat/completions",
+          completion_window: "24h",
+          metadata: { [BATCH_METADATA_KEY]: memiclBatchId },
+        },
+        { signal },
+      );
+      return statusOf(batch);
+    });
+  }
+
+  async find(memiclBatchId: string, signal?: AbortSignal): Promise<ProviderBatchStatus | null> {
+    return this.batchCall(async () => {
+      // Newest first: a submission lost moments ago is near the top.
+      for await (const batch of this.client.batches.list({ limit: 100 }, { signal })) {
+        if (batch.metadata?.[BATCH_METADATA_KEY] === memiclBatchId) return statusOf(batch);
+      }
+      return null;
+    });
+  }
+
+  retrieve(providerBatchId: string, signal?: AbortSignal): Promise<ProviderBatchStatus> {
+    return this.batchCall(async () =>
+      statusOf(await this.client.batches.retrieve(providerBatchId, { signal })),
+    );
+  }
+
+  cancel(providerBatchId: string, signal?: AbortSignal): Promise<ProviderBatchStatus> {
+    return this.batchCall(async () =>
+      statusOf(await this.client.batches.cancel(providerBatchId, { signal })),
+    );
+  }
+
+  fileText(fileId: string, signal?: AbortSignal): Promise<string> {
+    return this.batchCall(async () => (await this.client.files.content(fileId, { signal })).text());
+  }
+
+  private async batchCall<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toCallError(error, this.timeoutSeconds);
+    }
+  }
+}
+
+function statusOf(batch: OpenAI.Batches.Batch): ProviderBatchStatus {
+  return {
+    id: batch.id,
+    status: batch.status,
+    outputFileId: batch.output_file_id ?? null,
+    errorFileId: batch.error_file_id ?? null,
+    total: batch.request_counts?.total ?? 0,
+    completed: batch.request_counts?.completed ?? 0,
+    failed: batch.request_counts?.failed ?? 0,
+    errors:
+      batch.errors?.data
+        ?.map((error) => error.message ?? error.code)
+        .filter(Boolean)
+        .join("; ") || null,
+    metadata: (batch.metadata ?? {}) as Record<string, string>,
+  };
 }
 
 function toCallError(error: unknown, timeoutSeconds: number): ProviderCallError {

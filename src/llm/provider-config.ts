@@ -6,7 +6,41 @@ const price = z.object({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
   cachedInputPerMillion: z.number().nonnegative().optional(),
+  /** Batch API prices; half the online ones when absent (OpenAI's and Azure's batch discount). */
+  batchInputPerMillion: z.number().nonnegative().optional(),
+  batchOutputPerMillion: z.number().nonnegative().optional(),
 });
+
+export type Price = z.infer<typeof price>;
+
+/**
+ * Batch execution through the provider's Batch API (files and batches endpoints): `true` for the defaults, or
+ * the limits of the provider's files and how memicl polls and falls back.
+ */
+const batchOptions = z.object({
+  /** Requests per input file (OpenAI: 50,000). */
+  maxRequestsPerFile: z.number().int().min(1).max(50_000).default(50_000),
+  /** Bytes per input file (OpenAI: 200 MB). */
+  maxBytesPerFile: z
+    .number()
+    .int()
+    .min(1024)
+    .max(200 * 1024 * 1024)
+    .default(200 * 1024 * 1024),
+  /** The first poll after submitting, in seconds; each later one waits 1.5 times longer, up to `pollMaxSeconds`. */
+  pollMinSeconds: z.number().positive().max(3600).default(5),
+  pollMaxSeconds: z.number().positive().max(3600).default(60),
+  /** Batches an item may go through (expired or failed ones are resubmitted) before it is called online. */
+  attempts: z.number().int().min(1).max(10).default(2),
+  /** What happens to an item after its last batch attempt: called online, or failed. */
+  fallback: z.enum(["online", "fail"]).default("online"),
+});
+export type BatchOptions = z.infer<typeof batchOptions>;
+
+const batch = z
+  .union([z.boolean(), batchOptions.partial()])
+  .default(false)
+  .transform((value) => (value === false ? null : batchOptions.parse(value === true ? {} : value)));
 
 const limits = {
   /** Calls in flight at once: in each process (`process`, the default), or across every process on the database. */
@@ -78,6 +112,7 @@ const providerEntry = z.discriminatedUnion("type", [
     /** Name of the environment variable holding the key; keys never live in files, the database or the API. */
     apiKeyEnv: z.string().optional(),
     ...limits,
+    batch,
   }),
   z.object({
     type: z.literal("azure"),
@@ -85,6 +120,7 @@ const providerEntry = z.discriminatedUnion("type", [
     apiVersion: z.string(),
     apiKeyEnv: z.string(),
     ...limits,
+    batch,
   }),
   z.object({ type: z.literal("simulated"), ...limits, simulation: simulation.default(simulation.parse({})) }),
 ]);

@@ -1,9 +1,10 @@
 import { setMaxListeners } from "node:events";
 import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
+import { BatchApi } from "./batch-api";
 import { ModelProvider } from "./model-provider";
 import { OpenAiProvider } from "./openai-provider";
-import { ProviderConfig } from "./provider-config";
+import { Price, ProviderConfig } from "./provider-config";
 import { SharedRateLimiter } from "./shared-rate-limiter";
 import { SimulatedProvider } from "./simulated-provider";
 import { databaseKnowledge } from "./simulation-knowledge";
@@ -12,6 +13,8 @@ export interface ProviderHandle {
   config: ProviderConfig;
   provider: ModelProvider;
   limiter: SharedRateLimiter;
+  /** Its Batch API, when it is configured for batch execution (`batch` in the providers file). */
+  batch: BatchApi | null;
 }
 
 /** The configured providers, built once per process. Requests name a provider; they never pass URLs or keys. */
@@ -85,7 +88,8 @@ export class ProviderRegistry {
             databaseKnowledge(this.dataSource, config.simulation.unseenDatasets),
           )
         : new OpenAiProvider(config);
-    const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config) };
+    const batch = config.type !== "simulated" && config.batch ? (provider as OpenAiProvider) : null;
+    const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config), batch };
     this.handles.set(name, handle);
     return handle;
   }
@@ -95,9 +99,12 @@ export class ProviderRegistry {
     name: string,
     model: string,
     usage: { promptTokens: number | null; completionTokens: number | null; cachedTokens: number | null },
+    /** Answered through the provider's Batch API, at its batch prices. */
+    batch = false,
   ): number | null {
-    const price = this.config(name).prices[model];
-    if (!price) return null;
+    const configured = this.config(name).prices[model];
+    if (!configured) return null;
+    const price = batch ? batchPrice(configured) : configured;
     const cached = usage.cachedTokens ?? 0;
     const fresh = (usage.promptTokens ?? 0) - cached;
     return (
@@ -107,4 +114,14 @@ export class ProviderRegistry {
       1e6
     );
   }
+}
+
+/** A model's Batch API prices: the configured ones, else half the online prices (cached input too). */
+export function batchPrice(price: Price): Price {
+  return {
+    inputPerMillion: price.batchInputPerMillion ?? price.inputPerMillion / 2,
+    outputPerMillion: price.batchOutputPerMillion ?? price.outputPerMillion / 2,
+    cachedInputPerMillion:
+      price.cachedInputPerMillion === undefined ? undefined : price.cachedInputPerMillion / 2,
+  };
 }

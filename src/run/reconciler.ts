@@ -29,7 +29,7 @@ const BATCH = 5_000;
  * 3. waiting items of active runs that have no waiting job get one: the items just released first, then every
  *    waiting item, a batch at a time;
  * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
- *    or when its provider's rate limit is what it waits for.
+ *    or when its provider's rate limit is what it waits for; a run with calls in provider batches says so.
  * Only one process reconciles at a time (an advisory lock of a transaction held open for the pass, which a
  * transaction-mode pooler keeps on one server connection); the others skip the pass.
  */
@@ -76,8 +76,9 @@ async function reconcileLocked(
     [deadAfterSeconds(timing), goneHere],
   );
   const [released]: [{ id: string }[], number] = await dataSource.query(
+    // An item in a provider batch is the batch's (src/batch/), not a worker's: it has no lease to lapse.
     `UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
-     WHERE status = 'RUNNING'
+     WHERE status = 'RUNNING' AND batch_id IS NULL
        AND (lease_until < clock_timestamp()
             OR lease_owner IS NULL
             OR NOT EXISTS (SELECT 1 FROM worker WHERE worker.id = completion.lease_owner))
@@ -91,7 +92,8 @@ async function reconcileLocked(
     { priority: 1, freshSeconds: 0 },
     await dataSource.query(
       `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
-       WHERE c.id = ANY($1::bigint[]) AND r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'`,
+       WHERE c.id = ANY($1::bigint[]) AND r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'
+         AND c.batch_attempts >= r.batch_attempts`,
       [released.map((row) => row.id)],
     ),
   );
@@ -100,8 +102,10 @@ async function reconcileLocked(
   let after = "0";
   for (;;) {
     const waiting: { id: string; provider: string }[] = await dataSource.query(
+      // Items a batch run still sends in a batch get no job: the batch coordinator takes them (src/batch/).
       `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
        WHERE r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING' AND c.id > $1::bigint
+         AND c.batch_attempts >= r.batch_attempts
        ORDER BY c.id LIMIT $2`,
       [after, batchSize],
     );
@@ -114,7 +118,10 @@ async function reconcileLocked(
     `UPDATE run SET waiting_reason = reason.text
      FROM (
        SELECT r.id,
-              CASE WHEN NOT EXISTS (SELECT 1 FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING')
+              CASE WHEN open_batch.n > 0
+                   THEN format('%s request(s) in %s batch(es) at provider "%s" (%s): %s answered so far',
+                               open_batch.requests, open_batch.n, r.provider, open_batch.statuses, open_batch.answered)
+                   WHEN NOT EXISTS (SELECT 1 FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING')
                    THEN NULL
                    WHEN NOT EXISTS (
                      SELECT 1 FROM worker w
@@ -138,6 +145,12 @@ async function reconcileLocked(
          WHERE b.provider = r.provider AND b.waiting_until > clock_timestamp() - interval '1 second'
          ORDER BY b.waiting_until DESC LIMIT 1
        ) AS limit_wait ON true
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS n, coalesce(sum(b.request_count), 0)::int AS requests,
+                coalesce(sum(b.completed_count), 0)::int AS answered,
+                coalesce(string_agg(DISTINCT coalesce(b.provider_status, 'submitting'), ', '), '') AS statuses
+         FROM provider_batch b WHERE b.run_id = r.id AND b.state <> 'COLLECTED'
+       ) AS open_batch
        WHERE r.status IN ('QUEUED', 'RUNNING')
      ) AS reason
      WHERE run.id = reason.id AND run.waiting_reason IS DISTINCT FROM reason.text`,

@@ -39,6 +39,8 @@ interface RunRequest {
   judge: RunJudge;
   /** The run's own budget (an experiment's budget is on the experiment). */
   maxCostUsd: number | null;
+  /** Through the provider's Batch API: true, false, or the provider's default (null). */
+  batch: boolean | null;
 }
 
 /**
@@ -96,6 +98,7 @@ export class RunLifecycle {
       idempotencyKey: input.idempotencyKey ?? null,
       judge: await this.judgeOf(input.judge),
       maxCostUsd: input.maxCostUsd ?? null,
+      batch: input.batch ?? null,
     };
     if (request.idempotencyKey) {
       const existing = await this.dataSource.manager.findOneBy(Run, {
@@ -105,6 +108,7 @@ export class RunLifecycle {
     }
     const provider = await this.checkProvider(request.provider);
     if (request.maxCostUsd !== null) checkPriced(provider, request.provider, request.model);
+    batchAttemptsOf(provider, request.provider, request.batch);
     const planned = await this.plan(request);
     // Started outside the transaction, so the run's transaction holds one connection, not pg-boss's start-up too.
     await this.queue.start();
@@ -137,6 +141,7 @@ export class RunLifecycle {
     }
     const provider = await this.checkProvider(input.provider);
     if (input.maxCostUsd != null) checkPriced(provider, input.provider, input.model);
+    batchAttemptsOf(provider, input.provider, input.batch ?? null);
     const judge = await this.judgeOf(input.judge);
     const sampleRows: Sample[] = [];
     for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
@@ -155,6 +160,7 @@ export class RunLifecycle {
       idempotencyKey: null,
       judge,
       maxCostUsd: null,
+      batch: input.batch ?? null,
     }));
     const planned: Awaited<ReturnType<RunLifecycle["plan"]>>[] = [];
     for (const request of requests) planned.push(await this.plan(request));
@@ -234,6 +240,7 @@ export class RunLifecycle {
         expectedCount: instances * request.repeats,
         idempotencyKey: request.idempotencyKey,
         maxCostUsd: request.maxCostUsd === null ? null : String(request.maxCostUsd),
+        batchAttempts: batchAttemptsOf(providerConfig, request.provider, request.batch),
         parameters: {
           naming: prepared.naming,
           sampleSeed: prepared.sample.seed,
@@ -250,11 +257,13 @@ export class RunLifecycle {
        RETURNING id`,
       [run.id, request.repeats, request.sampleId],
     );
-    await this.queue.enqueue(
-      "completion",
-      ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
-      { transaction: manager },
-    );
+    // A batch run's items get no jobs: the batch coordinator (src/batch/) sends them to the provider's Batch API.
+    if (run.batchAttempts === 0)
+      await this.queue.enqueue(
+        "completion",
+        ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
+        { transaction: manager },
+      );
     return run;
   }
 
@@ -393,4 +402,24 @@ export function checkPriced(provider: ProviderConfig | null, name: string, model
         `prices."${model}" (inputPerMillion, outputPerMillion) to the provider's configuration`,
       { field: "maxCostUsd" },
     );
+}
+
+/**
+ * The batches an item of a new run may go through (0: called online). A run asks for batch execution, or takes
+ * its provider's `batch` option; a provider without one (or one this process has no configuration of) refuses.
+ */
+export function batchAttemptsOf(
+  provider: ProviderConfig | null,
+  name: string,
+  batch: boolean | null,
+): number {
+  const options = provider && provider.type !== "simulated" ? provider.batch : null;
+  if (batch === false || (batch === null && !options)) return 0;
+  if (!options)
+    throw new BadInputError(
+      `batch: provider "${name}" has no Batch API configured ${provider ? "" : "in this process "}(give it ` +
+        '"batch": true in the providers file; the simulated provider has none)',
+      { field: "batch" },
+    );
+  return options.attempts;
 }

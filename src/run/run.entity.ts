@@ -170,6 +170,18 @@ export class Run {
   })
   maxCostUsd: string | null;
 
+  /**
+   * Batch execution: the provider batches an item may go through before it is called online (or failed); 0 for
+   * a run whose calls are made online.
+   */
+  @Column({ name: "batch_attempts", type: "int", default: 0 })
+  batchAttempts: number;
+
+  @Field({ description: "Its calls go through the provider's Batch API (at batch prices)." })
+  get batch(): boolean {
+    return this.batchAttempts > 0;
+  }
+
   /** Items that failed for good in a row; the circuit breaker fails the run when this reaches its limit. */
   @Column({ name: "consecutive_failures", type: "int", default: 0 })
   consecutiveFailures: number;

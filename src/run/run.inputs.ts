@@ -85,6 +85,15 @@ export class StartRunInput {
   @ValidateNested()
   judge?: JudgeInput;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Send the calls through the provider's Batch API (batch prices, answers within its window); default: the " +
+      "provider's `batch` option. Needs a provider configured with `batch`.",
+  })
+  @IsOptional()
+  batch?: boolean;
+
   @Field(() => Float, {
     nullable: true,
     description:
@@ -140,6 +149,15 @@ export class StartExperimentInput extends GridInput {
   @IsOptional()
   @ValidateNested()
   judge?: JudgeInput;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Send the calls through the provider's Batch API (batch prices, answers within its window); default: the " +
+      "provider's `batch` option. Needs a provider configured with `batch`.",
+  })
+  @IsOptional()
+  batch?: boolean;
 
   @Field(() => Float, {
     nullable: true,

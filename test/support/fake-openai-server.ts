@@ -1,5 +1,6 @@
 import http from "node:http";
 import { AddressInfo } from "node:net";
+import { FakeBatchApi } from "./fake-batch-api";
 
 /** What the server does with the next requests, consumed in order; then `fallback` for the rest. */
 export type Behaviour =
@@ -64,6 +65,17 @@ export class FakeOpenAiServer {
   private received = 0;
   private readonly served: number[] = [];
   private server: http.Server | null = null;
+  /** The files and batches endpoints (the Batch API), answering with `answer` too. */
+  readonly batches = new FakeBatchApi((body) => {
+    const request: RecordedRequest = {
+      at: Date.now(),
+      model: body.model,
+      messages: body.messages,
+      maxTokens: body.max_tokens,
+      temperature: body.temperature,
+    };
+    return this.completionBody(request, this.answer(request), { kind: "answer" });
+  });
   private readonly hanging = new Set<http.ServerResponse>();
   url = "";
 
@@ -79,17 +91,25 @@ export class FakeOpenAiServer {
       response.once("close", () => {
         this.inFlight -= 1;
       });
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
       });
       request.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const body = raw.toString("utf8");
+        if (this.batches.handles(request.method ?? "GET", request.url ?? "", request.headers, raw, response))
+          return;
         // What a benchmark in another process reads: how many calls were answered and refused.
         if (request.method === "GET" && request.url?.endsWith("/stats"))
           return this.json(response, 200, {
             received: this.received,
             answered: this.answered,
             rateLimited: this.rateLimited,
+            batchesCreated: this.batches.batches.size,
+            batchRequestsSubmitted: [...this.batches.submitted.values()].reduce((sum, n) => sum + n, 0),
+            batchRequestsDistinct: this.batches.distinctSubmitted,
+            batchMostSubmissions: this.batches.mostSubmissions,
           });
         if (request.method === "GET" && request.url?.endsWith("/models"))
           return this.json(response, 200, {
@@ -106,6 +126,7 @@ export class FakeOpenAiServer {
   }
 
   async stop(): Promise<void> {
+    this.batches.stop();
     for (const response of this.hanging) response.destroy();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -173,28 +194,36 @@ export class FakeOpenAiServer {
         if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
         const content = behaviour.content ?? this.answer(request);
         if (!response.destroyed) this.answered += 1;
-        return this.json(response, 200, {
-          id: `chatcmpl-${this.received}`,
-          object: "chat.completion",
-          created: Math.floor(Date.now() / 1000),
-          model: behaviour.model ?? `${request.model}-2026-01-01`,
-          system_fingerprint: behaviour.systemFingerprint ?? "fp_fake",
-          choices: [
-            {
-              index: 0,
-              message: { role: "assistant", content },
-              finish_reason: behaviour.finishReason ?? "stop",
-            },
-          ],
-          usage: {
-            prompt_tokens: behaviour.promptTokens ?? JSON.stringify(request.messages).length,
-            completion_tokens: content.length,
-            total_tokens: 0,
-            prompt_tokens_details: { cached_tokens: 0 },
-          },
-        });
+        return this.json(response, 200, this.completionBody(request, content, behaviour));
       }
     }
+  }
+
+  private completionBody(
+    request: RecordedRequest,
+    content: string,
+    behaviour: Extract<Behaviour, { kind: "answer" }>,
+  ): Record<string, unknown> {
+    return {
+      id: `chatcmpl-${this.received}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: behaviour.model ?? `${request.model}-2026-01-01`,
+      system_fingerprint: behaviour.systemFingerprint ?? "fp_fake",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content },
+          finish_reason: behaviour.finishReason ?? "stop",
+        },
+      ],
+      usage: {
+        prompt_tokens: behaviour.promptTokens ?? JSON.stringify(request.messages).length,
+        completion_tokens: content.length,
+        total_tokens: 0,
+        prompt_tokens_details: { cached_tokens: 0 },
+      },
+    };
   }
 
   private json(

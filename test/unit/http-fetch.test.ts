@@ -89,6 +89,23 @@ describe("the provider transport (undici's request under a fetch-shaped function
     expect(await response.json()).toEqual({ text: "é".repeat(1000) });
   });
 
+  it("sends a file upload (multipart form data) with its boundary, as the Batch API's files endpoint takes it", async () => {
+    server.answer((response) => response.end("{}"));
+    const form = new FormData();
+    form.append("purpose", "batch");
+    form.append("file", new Blob(['{"custom_id":"1"}\n']), "input.jsonl");
+    await httpFetch(`${base}/v1/files`, { method: "POST", body: form });
+    const seen = server.seen[0];
+    expect(seen.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    const parsed = await new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": String(seen.headers["content-type"]) },
+      body: seen.body,
+    }).formData();
+    expect(parsed.get("purpose")).toBe("batch");
+    expect(await (parsed.get("file") as File).text()).toBe('{"custom_id":"1"}\n');
+  });
+
   it("refuses an encoding it cannot decode, saying which", async () => {
     server.answer((response) => {
       response.writeHead(200, { "content-encoding": "zstd-or-whatever" });

@@ -22,7 +22,7 @@ const FLOORS: string[][] = [
   ["run"],
   ["budget"],
   ["completion", "report"],
-  ["judgment", "deletion"],
+  ["judgment", "deletion", "batch"],
   ["app"],
   ["db"],
   ["api"],
@@ -31,7 +31,7 @@ const FLOORS: string[][] = [
 
 /** Pure study logic: loads no database, GraphQL, queue or provider package. */
 const PURE = ["study", "statistics", "judge", "prompt", "quiz", "sample/design", "report/analyses"];
-const PURE_FILES = ["report/report-rows.ts", "budget/budget.ts"];
+const PURE_FILES = ["report/report-rows.ts", "budget/budget.ts", "llm/batch-api.ts"];
 const IMPURE_PACKAGES = ["typeorm", "type-graphql", "pg", "pg-boss", "openai", "graphql"];
 
 function files(dir: string): string[] {

@@ -150,6 +150,8 @@ export type StartExperimentInput = {
   cache?: boolean;
   /** Judges memorization answers as they land; the heuristic judge when absent. */
   judge?: JudgeInput | null | undefined;
+  /** Send the calls through the provider's Batch API (batch prices, answers within its window); default: the provider's `batch` option. Needs a provider configured with `batch`. */
+  batch?: boolean | null | undefined;
   /** The budget of all the experiment's runs together in US dollars: no call starts that could take the cost, counting the worst case of the calls in flight, above it; the runs pause (PAUSED_BUDGET) instead, and raising it (setBudget) resumes them. Needs the provider's prices for the model. */
   maxCostUsd?: number | null | undefined;
   idempotencyKey?: string | null | undefined;
