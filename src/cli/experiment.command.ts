@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
 import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
+import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
@@ -28,6 +29,9 @@ export interface ExperimentCommandOptions {
   maxCost?: number;
   /** Start without asking, after the estimate (scripts). */
   yes?: boolean;
+  /** Through the provider's Batch API (`batch`), or online (`online`); else the provider's default. */
+  batch?: boolean;
+  online?: boolean;
 }
 
 /** Exit code of `memicl experiment --wait` when a budget paused the grid (raise it with `memicl budget`). */
@@ -64,6 +68,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       cache: options.cache,
       idempotencyKey: options.idempotencyKey,
       maxCostUsd: options.maxCost,
+      batch: options.batch ? true : options.online ? false : undefined,
     });
     const expected = runs.reduce((sum, run) => sum + run.expectedCount, 0);
     process.stdout.write(
@@ -165,7 +170,11 @@ async function preflight(
   const config = services.providers.has(options.provider)
     ? services.providers.config(options.provider)
     : null;
-  const price = config?.prices[options.model];
+  const batched =
+    options.batch === true ||
+    (!options.online && config !== null && config.type !== "simulated" && config.batch !== null);
+  const online = config?.prices[options.model];
+  const price = online && batched ? batchPrice(online) : online;
   const estimate = await estimateGrid(
     services.prompts,
     services.samples,
@@ -182,7 +191,7 @@ async function preflight(
       `${estimate.maxOutputTokens} output tokens, ` +
       (estimate.maxCostUsd === null
         ? `cost unknown (provider "${options.provider}" has no price for "${options.model}" here)`
-        : `at most ${formatCost(estimate.maxCostUsd)}`) +
+        : `at most ${formatCost(estimate.maxCostUsd)}${batched ? " at batch prices" : ""}`) +
       (options.maxCost === undefined ? "" : `; budget ${formatCost(options.maxCost)}`) +
       "\n",
   );

@@ -202,6 +202,8 @@ export function buildProgram(): Command {
       positiveNumber,
     )
     .option("--yes", "start without asking after the estimate (it asks only on a terminal)", false)
+    .option("--batch", "send the calls through the provider's Batch API (its `batch` option is the default)")
+    .option("--online", "make the calls online even where the provider's default is its Batch API")
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program

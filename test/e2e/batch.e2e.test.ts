@@ -63,6 +63,7 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
     };
     fake.batches.submitted.clear();
     fake.answered = 0;
+    fake.fallback = { kind: "answer" };
     if (!serve) serve = await startServe(env);
   });
 
@@ -246,6 +247,18 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
     expect(fake.batches.mostSubmissions).toBe(1);
     expect(fake.batches.distinctSubmitted).toBe(12);
   }, 90_000);
+
+  it("holds a budget over a batch's worst case, at batch prices, and pauses before exceeding it", async () => {
+    // Usage the stand-in reports within the worst case memicl holds (its default counts characters, not tokens).
+    fake.fallback = { kind: "answer", promptTokens: 10 };
+    const { run } = await memorization("batched", { maxCostUsd: 0.002 });
+    const paused = await waitForRun(api, run.id, (current) => current.status === "PAUSED_BUDGET", 60_000);
+    expect(Number(paused.costUsd)).toBeLessThanOrEqual(0.002);
+    expect(paused.doneCount).toBeGreaterThan(0);
+    expect(paused.doneCount).toBeLessThan(12);
+    expect(paused.waitingReason).toMatch(/^budget: the run's budget of \$0\.002 is reached/);
+    expect(fake.answered).toBe(0);
+  }, 60_000);
 
   it("refuses batch execution on a provider without a Batch API", async () => {
     const response = await api.gql(

@@ -74,7 +74,11 @@ export class FakeOpenAiServer {
       maxTokens: body.max_tokens,
       temperature: body.temperature,
     };
-    return this.completionBody(request, this.answer(request), { kind: "answer" });
+    return this.completionBody(
+      request,
+      this.answer(request),
+      this.fallback.kind === "answer" ? this.fallback : { kind: "answer" },
+    );
   });
   private readonly hanging = new Set<http.ServerResponse>();
   url = "";
