@@ -147,6 +147,18 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
           maxAttempts: 10,
           circuitBreakerFailures: 1000,
         },
+        // The same endpoint's Batch API: a run beside the online one goes through batches (some requests of
+        // which fail and go again, the last ones online) while the processes are killed.
+        batches: {
+          type: "openai",
+          baseUrl: providerUrl,
+          apiKeyEnv: "CHAOS_API_KEY",
+          maxConcurrency: 8,
+          timeoutSeconds: 2,
+          maxAttempts: 10,
+          circuitBreakerFailures: 1000,
+          batch: { maxRequestsPerFile: 40, pollMinSeconds: 0.2, pollMaxSeconds: 1, attempts: 2 },
+        },
         // Its key variable is never set: no worker can call it, so its run's items wait in the queue throughout.
         nobody: { type: "openai", baseUrl: providerUrl, apiKeyEnv: "CHAOS_UNSET_KEY" },
       },
@@ -286,12 +298,32 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     );
     const runId: string = started.data?.startRun.run.id;
     if (!runId) throw new Error(`startRun failed: ${JSON.stringify(started)}`);
-    const state = async () => {
+    // The batch run: every request of a batch takes a moment (so kills land while batches are out), and about one
+    // in twelve fails in its batch (a 500 line in the error file), to be sent again or called online.
+    provider.batches.behaviour.itemMs = 15;
+    provider.batches.behaviour.fails = (customId) => (Number(customId) * 2654435761) % 12 === 0;
+    const batchRun = await gql(
+      `mutation($input: StartRunInput!) { startRun(input: $input) { run { id expectedCount batch } } }`,
+      {
+        input: {
+          sampleId,
+          kind: "MEMORIZATION",
+          setting: "FULL_INFORMATION",
+          shots: 0,
+          provider: "batches",
+          model: "chaos-batch-model",
+        },
+      },
+    );
+    const batchRunId: string = batchRun.data?.startRun.run.id;
+    if (!batchRunId || !batchRun.data.startRun.run.batch)
+      throw new Error(`the batch run did not start: ${JSON.stringify(batchRun)}`);
+    const stateOf = async (id: string) => {
       for (;;) {
         try {
           const response = await gql(
             `query($id: ID!) { run(id: $id) { status doneCount failedCount expectedCount lastError waitingReason } }`,
-            { id: runId },
+            { id },
           );
           if (response.data?.run) return response.data.run;
         } catch {
@@ -300,6 +332,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
         await sleep(200);
       }
     };
+    const state = () => stateOf(runId);
 
     const kills: KillRecord[] = [];
     const outages: { doneAtOutage: number; seconds: number }[] = [];
@@ -391,6 +424,13 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       await sleep(300);
       current = await state();
     }
+    // The batch run ends on its own too (its last batches may still be out when the online run is done).
+    let batchState = await stateOf(batchRunId);
+    while (!["SUCCEEDED", "FAILED", "CANCELLED"].includes(batchState.status)) {
+      if (Date.now() > deadline) throw new Error(`the batch run did not finish: ${JSON.stringify(batchState)}`);
+      await sleep(300);
+      batchState = await stateOf(batchRunId);
+    }
     const seconds = (Date.now() - startedAt) / 1000;
     clearInterval(sampler);
     const mean = (values: number[]) =>
@@ -427,13 +467,29 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
         [runId],
       )
     ).rows;
+    const [batchCounts] = (
+      await db.query(
+        `SELECT r.status, r.expected_count, r.done_count, r.failed_count,
+                (SELECT count(*)::int FROM completion c WHERE c.run_id = r.id) AS rows,
+                (SELECT count(*)::int FROM completion c WHERE c.run_id = r.id AND c.status = 'SUCCEEDED') AS succeeded,
+                (SELECT count(*)::int FROM completion c WHERE c.run_id = r.id AND c.status = 'FAILED') AS failed_rows,
+                (SELECT count(DISTINCT (sampled_instance_id, repeat))::int FROM completion c WHERE c.run_id = r.id) AS distinct_items,
+                (SELECT count(*)::int FROM provider_batch b WHERE b.run_id = r.id) AS batches,
+                (SELECT count(*)::int FROM provider_batch b WHERE b.run_id = r.id AND b.state <> 'COLLECTED') AS open_batches
+         FROM run r WHERE r.id = $1`,
+        [batchRunId],
+      )
+    ).rows;
     await db.end();
     await Promise.all(processes.filter(alive).map((child) => stopChild(child, "SIGTERM")));
     log.end();
     const logs = fs.readFileSync(logPath, "utf8");
     const served = JSON.stringify(current);
 
-    const paidTwice = provider.answered - counts.succeeded;
+    const onlineAnswered = provider.answeredByModel.get("chaos-model") ?? 0;
+    const paidTwice = onlineAnswered - counts.succeeded;
+    // A request goes into at most `attempts` (2) batches; a third submission would be one sent twice.
+    const mostSubmissions = provider.batches.mostSubmissions;
     const backlogRequests = provider.requests.filter((request) => request.model === "nobody-model").length;
     const checks: [string, boolean][] = [
       ["the run reached an end without a manual step", ["SUCCEEDED", "FAILED"].includes(run.status)],
@@ -443,7 +499,23 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
         "one row per item, none stored twice",
         counts.rows === run.expected_count && counts.distinct_items === counts.rows,
       ],
-      ["every stored success was a successful call", counts.succeeded <= provider.answered],
+      ["every stored success was a successful call", counts.succeeded <= onlineAnswered],
+      [
+        `the batch run ended on its own in ${batchCounts.batches} batches, with exact counts`,
+        ["SUCCEEDED", "FAILED"].includes(batchCounts.status) &&
+          batchCounts.done_count + batchCounts.failed_count === batchCounts.expected_count &&
+          batchCounts.done_count === batchCounts.succeeded &&
+          batchCounts.failed_count === batchCounts.failed_rows &&
+          batchCounts.open_batches === 0,
+      ],
+      [
+        "the batch run has one row per item, none stored twice",
+        batchCounts.rows === batchCounts.expected_count && batchCounts.distinct_items === batchCounts.rows,
+      ],
+      [
+        `no request submitted in more batches than its attempts (most: ${mostSubmissions} of 2)`,
+        mostSubmissions <= 2 && provider.batches.distinctSubmitted === batchCounts.expected_count,
+      ],
       [
         "calls paid twice are only those in flight at a kill or an outage",
         paidTwice >= 0 && paidTwice <= (kills.length + outages.length) * SLOTS,
@@ -482,6 +554,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       "stored successes": counts.succeeded,
       failed: counts.failed,
       "calls paid twice": paidTwice,
+      "batch run": `${batchCounts.done_count}/${batchCounts.expected_count} in ${batchCounts.batches} batches`,
       kills: kills.length,
       "database outages": outages.length,
       backlog: options.backlog,

@@ -43,6 +43,8 @@ export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   /** Calls answered with a well-formed completion (the ones a provider would bill). */
   answered = 0;
+  /** The same, by the model asked for. */
+  readonly answeredByModel = new Map<string, number>();
   /** Requests refused with 429 by `requestsPerMinute`. */
   rateLimited = 0;
   /** Requests open right now (answering, waiting or hanging). */
@@ -56,6 +58,20 @@ export class FakeOpenAiServer {
   answer: (request: RecordedRequest) => string = (request) =>
     request.messages.at(-1)!.content.split("\n").at(-1)!.split("").reverse().join("");
   requestsPerMinute: number | null = null;
+  /**
+   * With `tokensPerMinute`, a limit on tokens as a provider counts them at request time (the prompt's tokens by
+   * `countPromptTokens` plus `max_tokens`) over a rolling minute: 429 + Retry-After beyond it. The counted prompt
+   * tokens are also what the answer's usage reports.
+   */
+  tokensPerMinute: number | null = null;
+  countPromptTokens: ((messages: { role: string; content: string }[]) => number) | null = null;
+  /** Requests refused with 429 by `tokensPerMinute`. */
+  tokenLimited = 0;
+  private readonly tokensServed: { at: number; tokens: number }[] = [];
+  /** Tokens of the requests accepted under `tokensPerMinute`, and when the first and last were accepted. */
+  tokensAccepted = 0;
+  firstServedAt: number | null = null;
+  lastServedAt: number | null = null;
   /** What `GET /models` lists (as vLLM lists the one model it serves). */
   models: string[] = ["stand-in-model"];
   /** Keep every request in `requests` (tests read them); a long benchmark turns this off. */
@@ -110,6 +126,10 @@ export class FakeOpenAiServer {
             received: this.received,
             answered: this.answered,
             rateLimited: this.rateLimited,
+            tokenLimited: this.tokenLimited,
+            tokensAccepted: this.tokensAccepted,
+            firstServedAt: this.firstServedAt,
+            lastServedAt: this.lastServedAt,
             batchesCreated: this.batches.batches.size,
             batchRequestsSubmitted: [...this.batches.submitted.values()].reduce((sum, n) => sum + n, 0),
             batchRequestsDistinct: this.batches.distinctSubmitted,
@@ -167,6 +187,30 @@ export class FakeOpenAiServer {
       }
       this.served.push(Date.now());
     }
+    if (this.tokensPerMinute !== null) {
+      const windowStart = Date.now() - 60_000;
+      while (this.tokensServed.length > 0 && this.tokensServed[0].at < windowStart) this.tokensServed.shift();
+      const wanted = (this.countPromptTokens?.(request.messages) ?? 0) + (request.maxTokens ?? 0);
+      const used = this.tokensServed.reduce((sum, entry) => sum + entry.tokens, 0);
+      if (used + wanted > this.tokensPerMinute && this.tokensServed.length > 0) {
+        // Requests counted above are given back: this one is refused as a whole.
+        if (this.requestsPerMinute !== null) this.served.pop();
+        this.record(request);
+        this.rateLimited += 1;
+        this.tokenLimited += 1;
+        const waitSeconds = Math.max(1, Math.ceil((this.tokensServed[0].at + 60_000 - Date.now()) / 1000));
+        return this.json(
+          response,
+          429,
+          { error: { message: "rate limited (tokens)", type: "tokens" } },
+          { "retry-after": String(waitSeconds) },
+        );
+      }
+      this.tokensServed.push({ at: Date.now(), tokens: wanted });
+      this.tokensAccepted += wanted;
+    }
+    this.firstServedAt ??= Date.now();
+    this.lastServedAt = Date.now();
     this.record(request);
     const behaviour = this.script.shift() ?? this.choose?.() ?? this.fallback;
     switch (behaviour.kind) {
@@ -197,7 +241,10 @@ export class FakeOpenAiServer {
       case "answer": {
         if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
         const content = behaviour.content ?? this.answer(request);
-        if (!response.destroyed) this.answered += 1;
+        if (!response.destroyed) {
+          this.answered += 1;
+          this.answeredByModel.set(request.model, (this.answeredByModel.get(request.model) ?? 0) + 1);
+        }
         return this.json(response, 200, this.completionBody(request, content, behaviour));
       }
     }
@@ -222,7 +269,10 @@ export class FakeOpenAiServer {
         },
       ],
       usage: {
-        prompt_tokens: behaviour.promptTokens ?? JSON.stringify(request.messages).length,
+        prompt_tokens:
+          behaviour.promptTokens ??
+          this.countPromptTokens?.(request.messages) ??
+          JSON.stringify(request.messages).length,
         completion_tokens: content.length,
         total_tokens: 0,
         prompt_tokens_details: { cached_tokens: 0 },
