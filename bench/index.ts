@@ -1,17 +1,21 @@
 // `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
 import "reflect-metadata";
+import { benchBatch } from "./batch.bench";
 import { benchEmbedded } from "./embedded.bench";
 import { benchEngine } from "./engine.bench";
 import { benchGrid } from "./grid.bench";
 import { benchImport } from "./import.bench";
+import { benchLimits } from "./limits.bench";
 import { benchResults } from "./results.bench";
 import { benchScale } from "./scale.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
+  batch: benchBatch,
   embedded: benchEmbedded,
   engine: benchEngine,
   grid: benchGrid,
   import: benchImport,
+  limits: benchLimits,
   results: benchResults,
   scale: benchScale,
 };

@@ -67,8 +67,9 @@ export async function startStandIn(
   delayMs: number,
   requestsPerMinute?: number,
   recordTo?: string,
+  extra: string[] = [],
 ): Promise<Child & { url: string }> {
-  const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs)];
+  const args = [path.join(__dirname, "stand-in-server.js"), "--delay", String(delayMs), ...extra];
   if (requestsPerMinute) args.push("--rpm", String(requestsPerMinute));
   if (recordTo) args.push("--record", recordTo);
   const standIn = child(args, {});
@@ -86,6 +87,8 @@ export async function startStandIn(
 
 export interface Memicl {
   url: string;
+  /** The `memicl serve` process (its CPU time and peak memory are read from /proc). */
+  servePid: number;
   gql(query: string, variables?: Record<string, unknown>): Promise<any>;
   stop(): Promise<void>;
 }
@@ -177,6 +180,7 @@ export async function startMemicl(options: {
   }
   return {
     url,
+    servePid: serve.process.pid!,
     gql,
     async stop() {
       for (const worker of workers) await worker.stop();
@@ -210,4 +214,15 @@ export async function waitForExperiment(
     if (experiment.progress.activeRuns === 0) return experiment.progress;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** A process's CPU seconds so far (user + system) and its peak resident memory in MB, from /proc (Linux). */
+export function processUsage(pid: number): { cpuSeconds: number; peakRssMb: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces, in parentheses): utime and stime are 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+  return { cpuSeconds: ticks / 100, peakRssMb: hwm ? Number(hwm[1]) / 1024 : Number.NaN };
 }
