@@ -427,7 +427,8 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     // The batch run ends on its own too (its last batches may still be out when the online run is done).
     let batchState = await stateOf(batchRunId);
     while (!["SUCCEEDED", "FAILED", "CANCELLED"].includes(batchState.status)) {
-      if (Date.now() > deadline) throw new Error(`the batch run did not finish: ${JSON.stringify(batchState)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the batch run did not finish: ${JSON.stringify(batchState)}`);
       await sleep(300);
       batchState = await stateOf(batchRunId);
     }

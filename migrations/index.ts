@@ -17,6 +17,7 @@ import { SampleMinTargetWords1764471600000 } from "./1764471600000-SampleMinTarg
 import { ReviewerMajority1764475200000 } from "./1764475200000-ReviewerMajority";
 import { Budgets1764478800000 } from "./1764478800000-Budgets";
 import { ProviderBatches1764482400000 } from "./1764482400000-ProviderBatches";
+import { BatchQueueTokens1764486000000 } from "./1764486000000-BatchQueueTokens";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -40,4 +41,5 @@ export const MIGRATIONS: Function[] = [
   ReviewerMajority1764475200000,
   Budgets1764478800000,
   ProviderBatches1764482400000,
+  BatchQueueTokens1764486000000,
 ];

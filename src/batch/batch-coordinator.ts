@@ -172,11 +172,53 @@ export class BatchCoordinator {
       keep = keep.slice(0, held);
       lines = lines.slice(0, held);
     }
+    const queued = await this.enqueue(provider, id, lines);
+    await this.giveBackUnsent(id, keep.slice(queued));
+    keep = keep.slice(0, queued);
+    lines = lines.slice(0, queued);
     if (keep.length === 0) {
       await this.dropIfEmpty(id);
       return;
     }
     await this.submit(provider, id, lines);
+  }
+
+  /**
+   * Records the batch's prompt tokens, and with `maxEnqueuedTokens` keeps only the lines (in order) that fit beside
+   * the provider's other unfinished batches, decided one batch at a time per provider (an advisory lock): returns
+   * how many lines stay.
+   */
+  private async enqueue(
+    provider: BatchProvider,
+    batchId: string,
+    lines: { countedTokens: number }[],
+  ): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      let keep = lines.length;
+      if (provider.options.maxEnqueuedTokens !== null) {
+        await manager.query("SELECT pg_advisory_xact_lock(hashtext('memicl:batch-queue:' || $1::text))", [
+          provider.name,
+        ]);
+        const [{ enqueued }] = await manager.query(
+          `SELECT coalesce(sum(tokens), 0)::float8 AS enqueued FROM provider_batch
+           WHERE provider = $1 AND state <> 'COLLECTED' AND id <> $2`,
+          [provider.name, batchId],
+        );
+        let room = provider.options.maxEnqueuedTokens - Number(enqueued);
+        keep = 0;
+        for (const line of lines) {
+          if (line.countedTokens > room) break;
+          room -= line.countedTokens;
+          keep += 1;
+        }
+        // A request larger than the whole queue still goes, alone, when nothing else is queued: the provider says
+        // whether it takes it (waiting would be for ever).
+        if (keep === 0 && Number(enqueued) === 0 && lines.length > 0) keep = 1;
+      }
+      const tokens = lines.slice(0, keep).reduce((sum, line) => sum + line.countedTokens, 0);
+      await manager.query("UPDATE provider_batch SET tokens = $2 WHERE id = $1", [batchId, tokens]);
+      return keep;
+    });
   }
 
   /** Sends a recorded batch; a failure leaves it PREPARING, to be found or sent again by the next pass. */

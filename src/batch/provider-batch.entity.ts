@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -78,6 +78,13 @@ export class ProviderBatch {
   @Column({ type: "int", default: 0 })
   @Field(() => Int, { description: "Bytes of its input file." })
   bytes: number;
+
+  @Column({ type: "bigint", default: 0 })
+  @Field(() => Float, {
+    description:
+      "Prompt tokens of its requests, as memicl counts them (what a provider's batch queue limit counts).",
+  })
+  tokens: string;
 
   @Column({ name: "owner", type: "uuid", nullable: true })
   owner: string | null;

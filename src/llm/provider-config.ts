@@ -34,6 +34,11 @@ const batchOptions = z.object({
   attempts: z.number().int().min(1).max(10).default(2),
   /** What happens to an item after its last batch attempt: called online, or failed. */
   fallback: z.enum(["online", "fail"]).default("online"),
+  /**
+   * Prompt tokens the provider lets a model have in unfinished batches at once (OpenAI's batch queue limit), shared
+   * by every run's batches of this provider: a new batch takes only what fits, the rest waits. None when absent.
+   */
+  maxEnqueuedTokens: z.number().int().positive().nullable().default(null),
 });
 export type BatchOptions = z.infer<typeof batchOptions>;
 

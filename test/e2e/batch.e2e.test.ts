@@ -28,6 +28,12 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
           prices: { m: PRICE },
           batch: { pollMinSeconds: 0.1, pollMaxSeconds: 0.3, maxRequestsPerFile: 8, attempts: 2 },
         },
+        // Room for about three requests' prompts in the provider's batch queue at once, shared by its runs.
+        narrow: {
+          type: "openai",
+          baseUrl: url,
+          batch: { pollMinSeconds: 0.1, pollMaxSeconds: 0.3, maxEnqueuedTokens: 250 },
+        },
         strict: {
           type: "openai",
           baseUrl: url,
@@ -259,6 +265,29 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
     expect(paused.waitingReason).toMatch(/^budget: the run's budget of \$0\.002 is reached/);
     expect(fake.answered).toBe(0);
   }, 60_000);
+
+  it("keeps the tokens in a provider's unfinished batches within its queue limit, across runs", async () => {
+    fake.batches.behaviour.itemMs = 30;
+    const first = (await memorization("narrow")).run;
+    const second = (await memorization("narrow", { setting: "ONLY_SEGMENT_PAIRS" })).run;
+    let most = 0;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [{ open }] = await api.database.dataSource.query(
+        "SELECT coalesce(sum(tokens), 0)::int AS open FROM provider_batch WHERE provider = 'narrow' AND state <> 'COLLECTED'",
+      );
+      most = Math.max(most, open);
+      const states = await Promise.all([first, second].map((run) => state(run.id)));
+      if (states.every(finished)) break;
+      if (Date.now() > deadline) throw new Error(`not finished: ${JSON.stringify(states)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(250);
+    for (const run of [first, second])
+      expect(await state(run.id)).toMatchObject({ status: "SUCCEEDED", doneCount: 12 });
+    expect(fake.batches.mostSubmissions).toBe(1);
+  }, 90_000);
 
   it("refuses batch execution on a provider without a Batch API", async () => {
     const response = await api.gql(
