@@ -32,6 +32,7 @@ export function budgetLockKey(idExpression: string): string {
  */
 const budgetUse = `
   SELECT
+    (SELECT status::text FROM run WHERE id = $1) AS run_status,
     (SELECT max_cost_usd FROM run WHERE id = $1) AS run_limit,
     (SELECT max_cost_usd FROM experiment WHERE id = $2) AS experiment_limit,
     (SELECT cost_usd FROM run WHERE id = $1) AS run_spent,
@@ -74,13 +75,16 @@ export class BudgetGate {
     return this.dataSource.transaction(async (manager) => {
       const [scope]: { experiment_id: string | null }[] = await manager.query(lockBudget, [claim.run_id]);
       if (!scope) return { kind: "lost" as const };
-      const budgets = await this.use(manager, claim, scope.experiment_id);
-      const decision = decideCall(budgets, callUsd);
+      const { budgets, active } = await this.use(manager, claim, scope.experiment_id);
+      // A run its budget paused (or that was cancelled) starts nothing more, even a call that would fit.
+      const decision: BudgetDecision = active
+        ? decideCall(budgets, callUsd)
+        : { kind: "pause", scope: "run", reason: "the run is not active" };
       if (decision.kind === "fits") {
         const held = await manager.query(holdCall, [claim.id, claim.lease_token, callUsd]);
         return held[1] === 0 || held[0]?.length === 0 ? { kind: "lost" as const } : decision;
       }
-      if (decision.kind === "pause")
+      if (decision.kind === "pause" && active)
         await manager.query(pauseRuns, [
           claim.run_id,
           decision.scope === "experiment" ? scope.experiment_id : null,
@@ -104,7 +108,12 @@ export class BudgetGate {
     const runId = claims[0].run_id;
     return this.dataSource.transaction(async (manager) => {
       const [scope]: { experiment_id: string | null }[] = await manager.query(lockBudget, [runId]);
-      const budgets = await this.use(manager, claims[0], scope?.experiment_id ?? null);
+      const { budgets, active } = await this.use(manager, claims[0], scope?.experiment_id ?? null);
+      if (!active)
+        return {
+          held: 0,
+          decision: { kind: "pause" as const, scope: "run" as const, reason: "the run is not active" },
+        };
       // The claims are not held yet; the first's own hold is left out by `use`, the others by not being held.
       let held = 0;
       let decision: BudgetDecision = { kind: "fits" };
@@ -150,8 +159,9 @@ export class BudgetGate {
     manager: EntityManager,
     claim: HeldClaim,
     experimentId: string | null,
-  ): Promise<BudgetUse[]> {
+  ): Promise<{ budgets: BudgetUse[]; active: boolean }> {
     const [row]: {
+      run_status: string | null;
       run_limit: string | null;
       experiment_limit: string | null;
       run_spent: string;
@@ -178,6 +188,6 @@ export class BudgetGate {
         inFlightUsd: Number(row.run_held),
         inFlightCalls: row.run_calls,
       });
-    return budgets;
+    return { budgets, active: row.run_status === "QUEUED" || row.run_status === "RUNNING" };
   }
 }

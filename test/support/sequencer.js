@@ -13,6 +13,7 @@ const EXPECTED_SECONDS = {
   "e2e/cli.e2e.test.ts": 60,
   "e2e/runs-workers.e2e.test.ts": 60,
   "e2e/subscriptions.e2e.test.ts": 50,
+  "e2e/batch.e2e.test.ts": 48,
   "e2e/auth.e2e.test.ts": 40,
   "browser/dashboard.browser.test.ts": 38,
   "e2e/results.e2e.test.ts": 33,
