@@ -26,23 +26,23 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
           type: "openai",
           baseUrl: url,
           prices: { m: PRICE },
-          batch: { pollMinSeconds: 0.1, pollMaxSeconds: 0.3, maxRequestsPerFile: 8, attempts: 2 },
+          batch: { pollMinSeconds: 0.05, pollMaxSeconds: 0.2, maxRequestsPerFile: 8, attempts: 2 },
         },
         // Room for about three requests' prompts in the provider's batch queue at once, shared by its runs.
         narrow: {
           type: "openai",
           baseUrl: url,
-          batch: { pollMinSeconds: 0.1, pollMaxSeconds: 0.3, maxEnqueuedTokens: 250 },
+          batch: { pollMinSeconds: 0.05, pollMaxSeconds: 0.2, maxEnqueuedTokens: 250 },
         },
         strict: {
           type: "openai",
           baseUrl: url,
-          batch: { pollMinSeconds: 0.1, pollMaxSeconds: 0.3, attempts: 1, fallback: "fail" },
+          batch: { pollMinSeconds: 0.05, pollMaxSeconds: 0.2, attempts: 1, fallback: "fail" },
         },
       }),
       MEMICL_IN_PROCESS_WORKERS: "4",
       MEMICL_LEASE_SECONDS: "10",
-      MEMICL_BATCH_TICK_MS: "200",
+      MEMICL_BATCH_TICK_MS: "100",
     };
     // The API without workers; `memicl serve` (below) does the work, so a test can kill it.
     api = await startTestServer(backend, { MEMICL_PROVIDERS_FILE: env.MEMICL_PROVIDERS_FILE });
@@ -267,7 +267,7 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
   }, 60_000);
 
   it("keeps the tokens in a provider's unfinished batches within its queue limit, across runs", async () => {
-    fake.batches.behaviour.itemMs = 30;
+    fake.batches.behaviour.itemMs = 5;
     const first = (await memorization("narrow")).run;
     const second = (await memorization("narrow", { setting: "ONLY_SEGMENT_PAIRS" })).run;
     let most = 0;

@@ -27,6 +27,13 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
     providers = providersFile({
       priced: { type: "simulated", maxConcurrency: 6, latencyMs: 20, prices: { m: PRICE } },
       unpriced: { type: "simulated", maxConcurrency: 2 },
+      // Priced, but no worker can call it (its key is not set): the gate's test claims its items itself.
+      idle: {
+        type: "openai",
+        baseUrl: "http://127.0.0.1:9/v1",
+        apiKeyEnv: "MEMICL_TEST_UNSET_KEY",
+        prices: { m: PRICE },
+      },
     });
     api = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: providers,
@@ -202,6 +209,60 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
     expect(cancelled.data?.cancelRun.run.status).toBe("CANCELLED");
   });
 
+  it("lets exactly as many calls hold as fit when they all ask at once", async () => {
+    const started = await api.gql(START_EXPERIMENT, {
+      input: {
+        name: "gated",
+        sampleIds: [sampleId],
+        provider: "idle",
+        model: "m",
+        kinds: ["PERFORMANCE"],
+        maxCostUsd: 0.35,
+      },
+    });
+    const id = started.data!.startExperiment.experiment.id;
+    const [claims]: [{ id: string; run_id: string; lease_token: string }[], number] =
+      await api.database.dataSource.query(
+        `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
+              lease_until = clock_timestamp() + interval '1 minute',
+              -- a live worker's, so this server's reconciler leaves the claims alone
+              lease_owner = (SELECT id FROM worker LIMIT 1)
+       FROM run r WHERE r.id = c.run_id AND r.experiment_id = $1
+       RETURNING c.id::text AS id, c.run_id, c.lease_token`,
+        [id],
+      );
+    expect(claims.length).toBeGreaterThanOrEqual(12);
+    const gate = new BudgetGate(api.database.dataSource);
+    // $0.10 each: three fit under $0.35; the others find them in flight (and wait), none pauses.
+    const outcomes = await Promise.all(claims.slice(0, 12).map((claim) => gate.hold(claim, 0.1)));
+    const kinds = outcomes.map((outcome) => outcome.kind).sort();
+    expect(kinds.filter((kind) => kind === "fits")).toHaveLength(3);
+    expect(kinds.filter((kind) => kind === "wait")).toHaveLength(9);
+    const [{ held }] = await api.database.dataSource.query(
+      `SELECT count(*)::int AS held FROM completion c JOIN run r ON r.id = c.run_id
+       WHERE r.experiment_id = $1 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token`,
+      [id],
+    );
+    expect(held).toBe(3);
+    // The waiting ones were given back; a lone call of $0.40 can never fit: the experiment pauses.
+    const [rest]: [{ id: string; run_id: string; lease_token: string }[], number] =
+      await api.database.dataSource.query(
+        `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
+              lease_until = clock_timestamp() + interval '1 minute',
+              -- a live worker's, so this server's reconciler leaves the claims alone
+              lease_owner = (SELECT id FROM worker LIMIT 1)
+       FROM run r WHERE r.id = c.run_id AND r.experiment_id = $1 AND c.status = 'PENDING'
+       RETURNING c.id::text AS id, c.run_id, c.lease_token`,
+        [id],
+      );
+    expect((await gate.hold(rest[0], 0.4)).kind).toBe("pause");
+    const [{ statuses }] = await api.database.dataSource.query(
+      "SELECT array_agg(DISTINCT status::text) AS statuses FROM run WHERE experiment_id = $1",
+      [id],
+    );
+    expect(statuses).toEqual(["PAUSED_BUDGET"]);
+  });
+
   it("refuses a budget where the provider has no price for the model", async () => {
     const experimentResponse = await api.gql(START_EXPERIMENT, {
       input: { name: "x", sampleIds: [sampleId], provider: "unpriced", model: "m", maxCostUsd: 5 },
@@ -242,74 +303,5 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
     expect(both.errors?.[0].message).toMatch(/give experimentId or runId/);
     const negative = await api.gql(SET_BUDGET, { input: { experimentId: id, maxCostUsd: -1 } });
     expect(negative.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
-  });
-});
-
-describe.each(BACKENDS)("the budget gate under concurrent holds (%s database)", (backend) => {
-  let api: TestServer;
-  let sampleId: string;
-
-  beforeAll(async () => {
-    // No workers: the test claims the items itself and asks the gate directly.
-    api = await startTestServer(backend, {
-      MEMICL_PROVIDERS_FILE: providersFile({ priced: { type: "simulated", prices: { m: PRICE } } }),
-    });
-    sampleId = await classificationSample(api, "gated", {
-      rows: 40,
-      instances: 12,
-      demonstrations: 0,
-      shots: [0],
-    });
-  }, 60_000);
-  afterAll(() => api?.close());
-
-  it("lets exactly as many calls hold as fit when they all ask at once", async () => {
-    const started = await api.gql(START_EXPERIMENT, {
-      input: {
-        name: "gated",
-        sampleIds: [sampleId],
-        provider: "priced",
-        model: "m",
-        kinds: ["PERFORMANCE"],
-        maxCostUsd: 0.35,
-      },
-    });
-    const id = started.data!.startExperiment.experiment.id;
-    const [claims]: [{ id: string; run_id: string; lease_token: string }[], number] =
-      await api.database.dataSource.query(
-        `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
-              lease_until = clock_timestamp() + interval '1 minute'
-       FROM run r WHERE r.id = c.run_id AND r.experiment_id = $1
-       RETURNING c.id::text AS id, c.run_id, c.lease_token`,
-        [id],
-      );
-    expect(claims.length).toBeGreaterThanOrEqual(12);
-    const gate = new BudgetGate(api.database.dataSource);
-    // $0.10 each: three fit under $0.35; the others find them in flight (and wait), none pauses.
-    const outcomes = await Promise.all(claims.slice(0, 12).map((claim) => gate.hold(claim, 0.1)));
-    const kinds = outcomes.map((outcome) => outcome.kind).sort();
-    expect(kinds.filter((kind) => kind === "fits")).toHaveLength(3);
-    expect(kinds.filter((kind) => kind === "wait")).toHaveLength(9);
-    const [{ held }] = await api.database.dataSource.query(
-      `SELECT count(*)::int AS held FROM completion c JOIN run r ON r.id = c.run_id
-       WHERE r.experiment_id = $1 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token`,
-      [id],
-    );
-    expect(held).toBe(3);
-    // The waiting ones were given back; a lone call of $0.40 can never fit: the experiment pauses.
-    const [rest]: [{ id: string; run_id: string; lease_token: string }[], number] =
-      await api.database.dataSource.query(
-        `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
-              lease_until = clock_timestamp() + interval '1 minute'
-       FROM run r WHERE r.id = c.run_id AND r.experiment_id = $1 AND c.status = 'PENDING'
-       RETURNING c.id::text AS id, c.run_id, c.lease_token`,
-        [id],
-      );
-    expect((await gate.hold(rest[0], 0.4)).kind).toBe("pause");
-    const [{ statuses }] = await api.database.dataSource.query(
-      "SELECT array_agg(DISTINCT status::text) AS statuses FROM run WHERE experiment_id = $1",
-      [id],
-    );
-    expect(statuses).toEqual(["PAUSED_BUDGET"]);
   });
 });
