@@ -175,6 +175,15 @@ export class EstimateGridInput extends GridInput {
   @MaxLength(200)
   model?: string;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "With `provider` and `model`: price the grid at the provider's batch prices (its Batch API); default: batch " +
+      "when the provider's `batch` option makes it the default.",
+  })
+  @IsOptional()
+  batch?: boolean;
+
   @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
   @IsOptional()
   @Min(0)

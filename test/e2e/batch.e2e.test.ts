@@ -289,6 +289,25 @@ describe.each(BACKENDS)("batch execution (%s database)", (backend) => {
     expect(fake.batches.mostSubmissions).toBe(1);
   }, 90_000);
 
+  it("prices the grid's estimate at batch prices for a provider whose default is its Batch API", async () => {
+    const estimate = async (extra: Record<string, unknown>) =>
+      (
+        await api.gql(`query($input: EstimateGridInput!) { estimateGrid(input: $input) { maxCostUsd } }`, {
+          input: {
+            sampleIds: [sampleId],
+            kinds: ["MEMORIZATION"],
+            provider: "batched",
+            model: "m",
+            ...extra,
+          },
+        })
+      ).data!.estimateGrid.maxCostUsd;
+    const batched = await estimate({});
+    const online = await estimate({ batch: false });
+    expect(online).toBeGreaterThan(0);
+    expect(batched).toBeCloseTo(online / 2, 9);
+  });
+
   it("refuses batch execution on a provider without a Batch API", async () => {
     const response = await api.gql(
       `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`,

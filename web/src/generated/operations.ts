@@ -93,6 +93,8 @@ export type EstimateGridInput = {
   provider?: string | null | undefined;
   /** The model, with `provider`: the cost bound uses the provider's configured prices for it when no prices are given. */
   model?: string | null | undefined;
+  /** With `provider` and `model`: price the grid at the provider's batch prices (its Batch API); default: batch when the provider's `batch` option makes it the default. */
+  batch?: boolean | null | undefined;
   /** USD per million prompt tokens, for a cost bound. */
   inputPricePerMillionTokens?: number | null | undefined;
   /** USD per million output tokens, for a cost bound. */
