@@ -56,8 +56,69 @@ export function createHttpFetch(options: { keepAliveSeconds?: number } = {}): ty
     }
     // A Response may not carry a body with these statuses.
     const empty = response.statusCode === 204 || response.statusCode === 304 || response.statusCode < 200;
-    return new Response(empty ? null : bytes, { status: response.statusCode, headers });
+    return new BufferedResponse(
+      empty ? new Uint8Array(0) : bytes,
+      response.statusCode,
+      headers,
+      url,
+    ) as unknown as Response;
   };
+}
+
+/**
+ * The answer as the `openai` client reads it, already in memory: status, headers, and the body as text, JSON or
+ * bytes. A WHATWG `Response` wraps the same bytes in a web stream the client never streams from; building and
+ * reading one cost about 5% of `memicl serve`'s busy time in the grid (docs/BENCHMARKS.md). `body` is null: there
+ * is no stream to cancel or read.
+ */
+class BufferedResponse {
+  readonly ok: boolean;
+  readonly statusText = "";
+  readonly redirected = false;
+  readonly type = "basic";
+  readonly body = null;
+  private used = false;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly status: number,
+    readonly headers: Headers,
+    readonly url: string,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+
+  get bodyUsed(): boolean {
+    return this.used;
+  }
+
+  private take(): Uint8Array {
+    if (this.used) throw new TypeError("the body has already been read");
+    this.used = true;
+    return this.bytes;
+  }
+
+  async text(): Promise<string> {
+    return Buffer.from(this.take()).toString("utf8");
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([this.take() as Uint8Array<ArrayBuffer>]);
+  }
+
+  clone(): BufferedResponse {
+    if (this.used) throw new TypeError("the body has already been read");
+    return new BufferedResponse(this.bytes, this.status, this.headers, this.url);
+  }
 }
 
 function headersObject(headers: RequestInit["headers"]): Record<string, string> {
