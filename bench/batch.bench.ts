@@ -1,10 +1,9 @@
 import os from "node:os";
 import { providersFile as writeProvidersFile } from "../test/support/runs";
-import { SHARED } from "./grid.bench";
+import { rteSample } from "./grid.bench";
 import {
   benchDatabase,
   Memicl,
-  memiclCommand,
   processUsage,
   startMemicl,
   startStandIn,
@@ -42,20 +41,11 @@ export async function benchBatch(args: string[]) {
   try {
     memicl = await startMemicl({ env: db.env, providersFile, inProcessWorkers: 32 });
     const env = { ...db.env, MEMICL_PROVIDERS_FILE: providersFile };
-    await memiclCommand(["import", `${SHARED}/rte/train.tsv`, "--name", "rte"], env);
-    const { datasets } = await memicl.gql("{ datasets(first: 10) { edges { node { id name } } } }");
-    const { createSample } = await memicl.gql(
-      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
-      {
-        input: {
-          datasetId: datasets.edges[0].node.id,
-          seed: 1,
-          instanceCount: instances,
-          demonstrationCount: 0,
-          shotCounts: [0],
-        },
-      },
-    );
+    const sampleId = await rteSample(memicl, env, {
+      instanceCount: instances,
+      demonstrationCount: 0,
+      shotCounts: [0],
+    });
     const before = processUsage(memicl.servePid);
     const started = performance.now();
     const { startExperiment } = await memicl.gql(
@@ -63,7 +53,7 @@ export async function benchBatch(args: string[]) {
       {
         input: {
           name: "batch",
-          sampleIds: [createSample.sample.id],
+          sampleIds: [sampleId],
           provider: "batched",
           model: "bench",
           performanceRepeats: 1,

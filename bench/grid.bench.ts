@@ -22,7 +22,7 @@ import {
  */
 
 const ROOT = path.resolve(__dirname, "../..");
-export const SHARED = path.resolve(ROOT, "../shared/data/datasets");
+const SHARED = path.resolve(ROOT, "../shared/data/datasets");
 
 export async function prepare(
   memicl: Memicl,
@@ -60,6 +60,21 @@ export async function prepare(
     samples.push(createSample.sample.id);
   }
   return samples;
+}
+
+/** The shared RTE file imported and one sample of it drawn (seed 1); returns the sample's id. */
+export async function rteSample(
+  memicl: Memicl,
+  env: Record<string, string>,
+  sample: { instanceCount: number; demonstrationCount: number; shotCounts: number[] },
+): Promise<string> {
+  await memiclCommand(["import", path.join(SHARED, "rte/train.tsv"), "--name", "rte"], env);
+  const { datasets } = await memicl.gql("{ datasets(first: 10) { edges { node { id name } } } }");
+  const { createSample } = await memicl.gql(
+    `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+    { input: { datasetId: datasets.edges[0].node.id, seed: 1, ...sample } },
+  );
+  return createSample.sample.id;
 }
 
 /** Dashboards polling the experiment while it runs: each asks for the report and a breakdown every `everyMs`. */

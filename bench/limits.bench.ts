@@ -1,14 +1,7 @@
 import os from "node:os";
 import { providersFile as writeProvidersFile } from "../test/support/runs";
-import { SHARED } from "./grid.bench";
-import {
-  benchDatabase,
-  Memicl,
-  memiclCommand,
-  startMemicl,
-  startStandIn,
-  waitForExperiment,
-} from "./processes";
+import { rteSample } from "./grid.bench";
+import { benchDatabase, Memicl, startMemicl, startStandIn, waitForExperiment } from "./processes";
 
 /**
  * A run against a provider that enforces requests and tokens per minute (429 beyond either, over a rolling
@@ -45,27 +38,18 @@ export async function benchLimits(args: string[]) {
   try {
     memicl = await startMemicl({ env: db.env, providersFile, inProcessWorkers: 32 });
     const env = { ...db.env, MEMICL_PROVIDERS_FILE: providersFile };
-    await memiclCommand(["import", `${SHARED}/rte/train.tsv`, "--name", "rte"], env);
-    const { datasets } = await memicl.gql("{ datasets(first: 10) { edges { node { id name } } } }");
-    const { createSample } = await memicl.gql(
-      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
-      {
-        input: {
-          datasetId: datasets.edges[0].node.id,
-          seed: 1,
-          instanceCount: instances,
-          demonstrationCount: 25,
-          shotCounts: [0, 5, 25],
-        },
-      },
-    );
+    const sampleId = await rteSample(memicl, env, {
+      instanceCount: instances,
+      demonstrationCount: 25,
+      shotCounts: [0, 5, 25],
+    });
     const started = performance.now();
     const { startExperiment } = await memicl.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } } }`,
       {
         input: {
           name: "limits",
-          sampleIds: [createSample.sample.id],
+          sampleIds: [sampleId],
           provider: "limited",
           model: "bench",
           performanceRepeats: 3,

@@ -12,7 +12,7 @@
 
 import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
-import { worstCaseCallUsd } from "../budget/budget";
+import { unpricedReason, worstCaseCallUsd } from "../budget/budget";
 import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets } from "../common/secrets";
 import { ClaimedRow, CompletionExecutor } from "../completion/completion-executor";
@@ -25,7 +25,7 @@ import {
   parseResultLines,
   requestLine,
 } from "../llm/batch-api";
-import { BatchOptions } from "../llm/provider-config";
+import { BatchOptions, batchOptionsOf } from "../llm/provider-config";
 import { batchPrice, ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
@@ -79,13 +79,13 @@ export class BatchCoordinator {
   batchProviders(): BatchProvider[] {
     return this.providers
       .usable()
-      .filter((config) => config.type !== "simulated" && config.batch)
+      .filter((config) => batchOptionsOf(config) !== null)
       .map((config) => {
         const handle = this.providers.get(config.name);
         return {
           name: config.name,
           api: handle.batch!,
-          options: (config as { batch: BatchOptions }).batch,
+          options: batchOptionsOf(config)!,
           model: (model: string) => {
             const price = config.prices[model];
             return price ? batchPrice(price) : null;
@@ -157,8 +157,7 @@ export class BatchCoordinator {
         await this.giveBackUnsent(id, keep);
         await this.budget.pauseRun(
           { id: String(keep[0].id), run_id: runId, lease_token: keep[0].lease_token },
-          `budget: provider "${provider.name}" has no price for model "${lines[0].model}" in this process's ` +
-            "configuration, so a budgeted batch's cost cannot be bounded; add prices to the provider and resume the run",
+          unpricedReason(provider.name, lines[0].model),
         );
         await this.dropIfEmpty(id);
         return;
@@ -226,31 +225,43 @@ export class BatchCoordinator {
     const jsonl = `${lines.map((line) => line.text).join("\n")}\n`;
     try {
       const status = await provider.api.submit(jsonl, id, this.providers.stopSignal);
-      await this.dataSource.query(sql.batchPolled, [
-        id,
-        ProviderBatchState.SUBMITTED,
-        provider.options.pollMinSeconds,
-        status.id,
-        status.status,
-        status.completed,
-        status.failed,
-        null,
-        Buffer.byteLength(jsonl),
-      ]);
+      await this.record(id, ProviderBatchState.SUBMITTED, provider.options.pollMinSeconds, {
+        status,
+        bytes: Buffer.byteLength(jsonl),
+      });
     } catch (error) {
       this.logger.warn({ err: error, batchId: id }, "could not submit a provider batch; trying again");
-      await this.dataSource.query(sql.batchPolled, [
-        id,
-        ProviderBatchState.PREPARING,
-        provider.options.pollMinSeconds,
-        null,
-        null,
-        null,
-        null,
-        scrubSecrets(`could not submit: ${(error as Error).message}`).slice(0, 2000),
-        null,
-      ]);
+      await this.record(id, ProviderBatchState.PREPARING, provider.options.pollMinSeconds, {
+        error: `could not submit: ${(error as Error).message}`,
+      });
     }
+  }
+
+  /**
+   * Records what is known of a batch (its provider id and counts, or an error) and gives it back until its next
+   * poll, `seconds` from now.
+   */
+  private async record(
+    id: string,
+    state: string,
+    seconds: number,
+    known: {
+      status?: Omit<ProviderBatchStatus, "id"> & { id: string | null };
+      error?: string;
+      bytes?: number;
+    },
+  ): Promise<void> {
+    await this.dataSource.query(sql.batchPolled, [
+      id,
+      state,
+      seconds,
+      known.status?.id ?? null,
+      known.status?.status ?? null,
+      known.status?.completed ?? null,
+      known.status?.failed ?? null,
+      known.error === undefined ? null : scrubSecrets(known.error).slice(0, 2000),
+      known.bytes ?? null,
+    ]);
   }
 
   /** Works on a batch it took: recover, cancel, poll, collect. */
@@ -262,40 +273,16 @@ export class BatchCoordinator {
         status = await provider.api.cancel(batch.provider_batch_id!, this.providers.stopSignal);
       else status = await provider.api.retrieve(batch.provider_batch_id!, this.providers.stopSignal);
       if (FINAL_BATCH_STATUSES.has(status.status)) return await this.collect(provider, batch, status);
-      const next = Math.min(
-        provider.options.pollMaxSeconds,
-        Math.max(provider.options.pollMinSeconds, batch.poll_seconds * 1.5),
-      );
-      await this.dataSource.query(sql.batchPolled, [
-        batch.id,
-        batch.run_status === "CANCELLED" ? ProviderBatchState.CANCELLING : batch.state,
-        next,
-        null,
-        status.status,
-        status.completed,
-        status.failed,
-        null,
-        null,
-      ]);
+      const state = batch.run_status === "CANCELLED" ? ProviderBatchState.CANCELLING : batch.state;
+      await this.record(batch.id, state, nextPoll(provider, batch), { status: { ...status, id: null } });
     } catch (error) {
       this.logger.warn(
         { err: error, batchId: batch.id },
         "could not poll or collect a provider batch; trying again",
       );
-      await this.dataSource.query(sql.batchPolled, [
-        batch.id,
-        batch.state,
-        Math.min(
-          provider.options.pollMaxSeconds,
-          Math.max(provider.options.pollMinSeconds, batch.poll_seconds * 1.5),
-        ),
-        null,
-        null,
-        null,
-        null,
-        scrubSecrets((error as Error).message).slice(0, 2000),
-        null,
-      ]);
+      await this.record(batch.id, batch.state, nextPoll(provider, batch), {
+        error: (error as Error).message,
+      });
     }
   }
 
@@ -310,17 +297,9 @@ export class BatchCoordinator {
         { batchId: batch.id, providerBatchId: found.id },
         "found a submitted batch by its metadata",
       );
-      await this.dataSource.query(sql.batchPolled, [
-        batch.id,
-        ProviderBatchState.SUBMITTED,
-        provider.options.pollMinSeconds,
-        found.id,
-        found.status,
-        found.completed,
-        found.failed,
-        null,
-        null,
-      ]);
+      await this.record(batch.id, ProviderBatchState.SUBMITTED, provider.options.pollMinSeconds, {
+        status: found,
+      });
       return;
     }
     const items: ClaimedRow[] = await this.dataSource.query(sql.itemsOfBatch, [batch.id]);
@@ -477,4 +456,12 @@ export class BatchCoordinator {
     }
     return lines;
   }
+}
+
+/** The next poll of a batch: 1.5 times the last wait, within the provider's bounds. */
+function nextPoll(provider: BatchProvider, batch: TakenBatch): number {
+  return Math.min(
+    provider.options.pollMaxSeconds,
+    Math.max(provider.options.pollMinSeconds, batch.poll_seconds * 1.5),
+  );
 }

@@ -24,6 +24,9 @@ export function budgetLockKey(idExpression: string): string {
   return `hashtext('memicl:budget:' || (${idExpression})::text)`;
 }
 
+/** A completion `c` whose claim holds its call's worst case now (the hold ends with the claim). */
+export const LIVE_HOLD = "c.status = 'RUNNING' AND c.reserved_token = c.lease_token";
+
 /**
  * What each budget has spent and what the calls in flight hold. A hold counts while its token is the claim's
  * lease token: storing, failing, releasing or losing the claim ends it, in the statement that does so (storing
@@ -31,22 +34,23 @@ export function budgetLockKey(idExpression: string): string {
  * out: its own hold is the one being decided. Read after the lock, so a budget raised meanwhile is seen.
  */
 const budgetUse = `
-  SELECT
-    (SELECT status::text FROM run WHERE id = $1) AS run_status,
-    (SELECT max_cost_usd FROM run WHERE id = $1) AS run_limit,
-    (SELECT max_cost_usd FROM experiment WHERE id = $2) AS experiment_limit,
-    (SELECT cost_usd FROM run WHERE id = $1) AS run_spent,
-    (SELECT coalesce(sum(reserved_usd), 0) FROM completion
-     WHERE run_id = $1 AND status = 'RUNNING' AND reserved_token = lease_token AND id <> $3) AS run_held,
-    (SELECT count(*) FROM completion
-     WHERE run_id = $1 AND status = 'RUNNING' AND reserved_token = lease_token AND id <> $3)::int AS run_calls,
-    (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = $2) AS experiment_spent,
-    (SELECT coalesce(sum(c.reserved_usd), 0) FROM run r JOIN completion c ON c.run_id = r.id
-     WHERE r.experiment_id = $2 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token AND c.id <> $3)
-      AS experiment_held,
-    (SELECT count(*) FROM run r JOIN completion c ON c.run_id = r.id
-     WHERE r.experiment_id = $2 AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token AND c.id <> $3)::int
-      AS experiment_calls`;
+  SELECT r.status::text AS run_status, r.max_cost_usd AS run_limit, r.cost_usd AS run_spent,
+         e.max_cost_usd AS experiment_limit,
+         (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = $2) AS experiment_spent,
+         run_hold.usd AS run_held, run_hold.calls AS run_calls,
+         experiment_hold.usd AS experiment_held, experiment_hold.calls AS experiment_calls
+  FROM run r
+  LEFT JOIN experiment e ON e.id = $2
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls FROM completion c
+    WHERE c.run_id = r.id AND ${LIVE_HOLD} AND c.id <> $3
+  ) AS run_hold
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls
+    FROM run r2 JOIN completion c ON c.run_id = r2.id
+    WHERE r2.experiment_id = $2 AND ${LIVE_HOLD} AND c.id <> $3
+  ) AS experiment_hold
+  WHERE r.id = $1`;
 
 const holdCall = `
   UPDATE completion SET reserved_usd = $3, reserved_token = lease_token
@@ -171,6 +175,8 @@ export class BudgetGate {
       experiment_held: string;
       experiment_calls: number;
     }[] = await manager.query(budgetUse, [claim.run_id, experimentId, claim.id]);
+    // The run is gone (deleted meanwhile): nothing may start for it.
+    if (!row) return { budgets: [], active: false };
     const budgets: BudgetUse[] = [];
     if (row.experiment_limit !== null)
       budgets.push({

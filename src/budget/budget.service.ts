@@ -7,7 +7,7 @@ import { Run } from "../run/run.entity";
 import { RunService } from "../run/run.service";
 import { checkPriced, RunLifecycle } from "../run/run-lifecycle";
 import { BudgetView, SetBudgetInput } from "./budget.types";
-import { budgetLockKey } from "./budget-gate";
+import { budgetLockKey, LIVE_HOLD } from "./budget-gate";
 
 /** A budget's scope: an experiment (all its runs), or one run. */
 export type BudgetScope = { experimentId: string } | { runId: string };
@@ -78,21 +78,23 @@ export class BudgetService {
       paused: number;
     }[] = await this.dataSource.query(
       "experimentId" in scope
-        ? `SELECT e.max_cost_usd AS limit,
+        ? `SELECT e.max_cost_usd AS limit, hold.usd AS held, hold.calls,
                   (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = e.id) AS spent,
-                  (SELECT coalesce(sum(c.reserved_usd), 0) FROM run r JOIN completion c ON c.run_id = r.id
-                   WHERE r.experiment_id = e.id AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token) AS held,
-                  (SELECT count(*) FROM run r JOIN completion c ON c.run_id = r.id
-                   WHERE r.experiment_id = e.id AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token)::int AS calls,
                   (SELECT count(*) FROM run WHERE experiment_id = e.id AND status = 'PAUSED_BUDGET')::int AS paused
-           FROM experiment e WHERE e.id = $1`
-        : `SELECT r.max_cost_usd AS limit, r.cost_usd AS spent,
-                  (SELECT coalesce(sum(reserved_usd), 0) FROM completion c
-                   WHERE c.run_id = r.id AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token) AS held,
-                  (SELECT count(*) FROM completion c
-                   WHERE c.run_id = r.id AND c.status = 'RUNNING' AND c.reserved_token = c.lease_token)::int AS calls,
+           FROM experiment e
+           CROSS JOIN LATERAL (
+             SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls
+             FROM run r JOIN completion c ON c.run_id = r.id WHERE r.experiment_id = e.id AND ${LIVE_HOLD}
+           ) AS hold
+           WHERE e.id = $1`
+        : `SELECT r.max_cost_usd AS limit, r.cost_usd AS spent, hold.usd AS held, hold.calls,
                   (CASE WHEN r.status = 'PAUSED_BUDGET' THEN 1 ELSE 0 END) AS paused
-           FROM run r WHERE r.id = $1`,
+           FROM run r
+           CROSS JOIN LATERAL (
+             SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls
+             FROM completion c WHERE c.run_id = r.id AND ${LIVE_HOLD}
+           ) AS hold
+           WHERE r.id = $1`,
       [id],
     );
     if (!row) throw new NotFoundError("experimentId" in scope ? "Experiment" : "Run", id);

@@ -25,6 +25,14 @@ export function worstCaseCallUsd(price: Price, countedPromptTokens: number, maxO
   return (promptTokens * price.inputPerMillion + maxOutputTokens * price.outputPerMillion) / 1e6;
 }
 
+/** Why a budgeted call cannot start here: this process has no price for its model, so its cost has no bound. */
+export function unpricedReason(provider: string, model: string): string {
+  return (
+    `budget: provider "${provider}" has no price for model "${model}" in this process's configuration, so a ` +
+    "budgeted call's cost cannot be bounded; add prices to the provider and resume the run"
+  );
+}
+
 /** One budget as it stands: its limit, what was spent, and the worst case of the calls holding part of it. */
 export interface BudgetUse {
   /** "experiment" or "run": whose budget it is. */

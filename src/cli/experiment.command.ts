@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
 import { startWorkers } from "../app/workers";
 import { Config } from "../config/config";
+import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
@@ -170,9 +171,7 @@ async function preflight(
   const config = services.providers.has(options.provider)
     ? services.providers.config(options.provider)
     : null;
-  const batched =
-    options.batch === true ||
-    (!options.online && config !== null && config.type !== "simulated" && config.batch !== null);
+  const batched = options.batch === true || (!options.online && batchOptionsOf(config) !== null);
   const online = config?.prices[options.model];
   const price = online && batched ? batchPrice(online) : online;
   const estimate = await estimateGrid(

@@ -14,7 +14,7 @@
 // docs/ARCHITECTURE.md tells the same with what happens when things go wrong.
 
 import { DataSource } from "typeorm";
-import { Price, worstCaseCallUsd } from "../budget/budget";
+import { Price, unpricedReason, worstCaseCallUsd } from "../budget/budget";
 import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
@@ -295,21 +295,9 @@ export class CompletionExecutor {
   private async callAndStore(claimed: ClaimedRow, slotFree: () => void): Promise<void> {
     const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
-    const { run, prompts } = plan;
-    const { messages, query } = prompts.renderParts(toItem(claimed), {
-      text: claimed.text,
-      secondText: claimed.second_text,
-    });
-    const promptHash = plan.hasher.promptHash(messages, query);
-    const request = {
-      model: run.model,
-      messages,
-      temperature: run.temperature,
-      maxOutputTokens: run.maxOutputTokens,
-    };
-    const cacheKey = run.cacheEnabled
-      ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
-      : null;
+    const { run } = plan;
+    const { request, promptHash, cacheKey } = render(plan, claimed);
+    const { messages } = request;
 
     if (cacheKey) {
       const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(sql.cachedResponse, [
@@ -414,11 +402,7 @@ export class CompletionExecutor {
   ): Promise<boolean> {
     const price = provider.prices[run.model];
     if (!price) {
-      await this.budget.pauseRun(
-        claimed,
-        `budget: provider "${provider.name}" has no price for model "${run.model}" in this process's ` +
-          "configuration, so a budgeted call's cost cannot be bounded; add prices to the provider and resume the run",
-      );
+      await this.budget.pauseRun(claimed, unpricedReason(provider.name, run.model));
       return false;
     }
     const worst = worstCaseCallUsd(price, countChatTokens(messages), run.maxOutputTokens);
@@ -589,25 +573,8 @@ export class CompletionExecutor {
     countedTokens: number;
   }> {
     const plan = await this.plan(claimed.run_id);
-    const { run, prompts } = plan;
-    const { messages, query } = prompts.renderParts(toItem(claimed), {
-      text: claimed.text,
-      secondText: claimed.second_text,
-    });
-    return {
-      run,
-      request: {
-        model: run.model,
-        messages,
-        temperature: run.temperature,
-        maxOutputTokens: run.maxOutputTokens,
-      },
-      promptHash: plan.hasher.promptHash(messages, query),
-      cacheKey: run.cacheEnabled
-        ? plan.hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
-        : null,
-      countedTokens: countChatTokens(messages),
-    };
+    const rendered = render(plan, claimed);
+    return { run: plan.run, ...rendered, countedTokens: countChatTokens(rendered.request.messages) };
   }
 
   /**
@@ -680,6 +647,29 @@ export class CompletionExecutor {
     }
     return plan;
   }
+}
+
+/** A claimed item's request as its run sends it, with its prompt hash and (when the run caches) its cache key. */
+function render(
+  { run, prompts, hasher }: RunPlan,
+  claimed: ClaimedRow,
+): { request: ChatRequest; promptHash: string; cacheKey: string | null } {
+  const { messages, query } = prompts.renderParts(toItem(claimed), {
+    text: claimed.text,
+    secondText: claimed.second_text,
+  });
+  return {
+    request: {
+      model: run.model,
+      messages,
+      temperature: run.temperature,
+      maxOutputTokens: run.maxOutputTokens,
+    },
+    promptHash: hasher.promptHash(messages, query),
+    cacheKey: run.cacheEnabled
+      ? hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
+      : null,
+  };
 }
 
 function toItem(row: ClaimedRow): SampledInstance {

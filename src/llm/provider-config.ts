@@ -133,6 +133,11 @@ const providerEntry = z.discriminatedUnion("type", [
 const providersFile = z.object({ providers: z.record(z.string().regex(/^[\w.-]{1,100}$/), providerEntry) });
 
 export type ProviderEntry = z.infer<typeof providerEntry>;
+
+/** A provider's Batch API options, or null when it has none (the simulated provider never has). */
+export function batchOptionsOf(provider: ProviderEntry | null): BatchOptions | null {
+  return provider && provider.type !== "simulated" ? provider.batch : null;
+}
 export type SimulationSettings = z.infer<typeof simulation>;
 
 /**

@@ -4,7 +4,7 @@ import { BadInputError } from "../common/errors";
 import { BatchApi } from "./batch-api";
 import { ModelProvider } from "./model-provider";
 import { OpenAiProvider } from "./openai-provider";
-import { Price, ProviderConfig } from "./provider-config";
+import { batchOptionsOf, Price, ProviderConfig } from "./provider-config";
 import { SharedRateLimiter } from "./shared-rate-limiter";
 import { SimulatedProvider } from "./simulated-provider";
 import { databaseKnowledge } from "./simulation-knowledge";
@@ -88,7 +88,7 @@ export class ProviderRegistry {
             databaseKnowledge(this.dataSource, config.simulation.unseenDatasets),
           )
         : new OpenAiProvider(config);
-    const batch = config.type !== "simulated" && config.batch ? (provider as OpenAiProvider) : null;
+    const batch = batchOptionsOf(config) ? (provider as OpenAiProvider) : null;
     const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config), batch };
     this.handles.set(name, handle);
     return handle;

@@ -7,7 +7,7 @@ import {
   HEURISTIC_JUDGE_VERSIONS,
   isHeuristicJudgeVersion,
 } from "../judge/heuristic-judge";
-import { ProviderConfig } from "../llm/provider-config";
+import { batchOptionsOf, ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
@@ -413,7 +413,7 @@ export function batchAttemptsOf(
   name: string,
   batch: boolean | null,
 ): number {
-  const options = provider && provider.type !== "simulated" ? provider.batch : null;
+  const options = batchOptionsOf(provider);
   if (batch === false || (batch === null && !options)) return 0;
   if (!options)
     throw new BadInputError(

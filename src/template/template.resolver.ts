@@ -1,6 +1,7 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import { Context } from "../graphql/context";
 import { JudgeExample } from "../judge/llm-judge";
+import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { TemplateBody } from "../prompt/template-body";
 import { estimateGrid, TOKENIZER } from "./prompt.service";
@@ -147,8 +148,8 @@ export class TemplateResolver {
   estimateGrid(@Arg("input") input: EstimateGridInput, @Ctx() { services, estimateBudget }: Context) {
     const provider = input.provider ? services.providers.config(input.provider) : null;
     const online = provider && input.model ? provider.prices[input.model] : undefined;
-    const batchDefault = provider !== null && provider.type !== "simulated" && provider.batch !== null;
-    const price = online && (input.batch ?? batchDefault) ? batchPrice(online) : online;
+    const batched = input.batch ?? batchOptionsOf(provider) !== null;
+    const price = online && batched ? batchPrice(online) : online;
     const priced =
       price && input.inputPricePerMillionTokens == null && input.outputPricePerMillionTokens == null
         ? {
