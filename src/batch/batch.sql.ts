@@ -74,14 +74,16 @@ export const giveBack = `
 
 /**
  * Takes one unfinished batch of providers `$3` for worker `$1` for `$2` seconds: one whose poll is due, or whose
- * run was cancelled (to cancel it at the provider), and that no live worker holds.
+ * run was cancelled (to cancel it at the provider), and that no other live worker holds.
  */
 export const takeBatch = `
   UPDATE provider_batch b SET owner = $1, lease_until = clock_timestamp() + make_interval(secs => $2)
   WHERE b.id = (
     SELECT b2.id FROM provider_batch b2 JOIN run r ON r.id = b2.run_id
     WHERE b2.state <> 'COLLECTED' AND b2.provider = ANY($3)
-      AND (b2.owner IS NULL OR b2.lease_until < clock_timestamp()
+      -- Its own too: a process works on one batch at a time, between passes it holds none, so one it still owns
+      -- was left by a step that failed (the database went away while it was being recorded).
+      AND (b2.owner IS NULL OR b2.owner = $1 OR b2.lease_until < clock_timestamp()
            OR NOT EXISTS (SELECT 1 FROM worker w WHERE w.id = b2.owner))
       AND (b2.next_poll_at <= clock_timestamp() OR (r.status = 'CANCELLED' AND b2.state = 'SUBMITTED'))
     ORDER BY b2.next_poll_at LIMIT 1
