@@ -18,6 +18,7 @@ import { ReviewerMajority1764475200000 } from "./1764475200000-ReviewerMajority"
 import { Budgets1764478800000 } from "./1764478800000-Budgets";
 import { ProviderBatches1764482400000 } from "./1764482400000-ProviderBatches";
 import { BatchQueueTokens1764486000000 } from "./1764486000000-BatchQueueTokens";
+import { QuizRuns1764489600000 } from "./1764489600000-QuizRuns";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -42,4 +43,5 @@ export const MIGRATIONS: Function[] = [
   Budgets1764478800000,
   ProviderBatches1764482400000,
   BatchQueueTokens1764486000000,
+  QuizRuns1764489600000,
 ];

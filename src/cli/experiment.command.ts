@@ -6,6 +6,8 @@ import { Config } from "../config/config";
 import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
+import { QUIZ_DEFAULTS } from "../study/grid";
+import { DEFAULT_METHODS, METHOD_NAMES, methodNamed, StudyMethod } from "../study/methods";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
@@ -33,6 +35,21 @@ export interface ExperimentCommandOptions {
   /** Through the provider's Batch API (`batch`), or online (`online`); else the provider's default. */
   batch?: boolean;
   online?: boolean;
+  /** replication, guided-general, quiz (default: the first two). */
+  methods?: string[];
+  /** The quiz's option generator (default: the examined provider and model) and its generations. */
+  quizProvider?: string;
+  quizModel?: string;
+  quizGenerations?: number;
+}
+
+/** Methods from their command-line spellings; a clear error names the ones it does not know. */
+export function parseMethods(names: string[]): StudyMethod[] {
+  const methods = names.map((name) => methodNamed(name));
+  const unknown = names.filter((_, index) => methods[index] === null);
+  if (unknown.length > 0)
+    throw new Error(`unknown method(s) ${unknown.join(", ")}: use ${METHOD_NAMES.join(", ")}`);
+  return methods as StudyMethod[];
 }
 
 /** Exit code of `memicl experiment --wait` when a budget paused the grid (raise it with `memicl budget`). */
@@ -54,6 +71,10 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       memorizationMaxOutputTokens: 100,
       performanceMaxOutputTokens: 10,
       performanceRepeats: options.repeats,
+      methods: options.methods ? parseMethods(options.methods) : [...DEFAULT_METHODS],
+      quizMaxOutputTokens: QUIZ_DEFAULTS.quizMaxOutputTokens,
+      quizOptionsMaxOutputTokens: QUIZ_DEFAULTS.quizOptionsMaxOutputTokens,
+      quizOptionGenerations: options.quizGenerations ?? QUIZ_DEFAULTS.optionGenerations,
     };
     if (!(await preflight(command.services, options, grid))) {
       process.stdout.write("not started\n");
@@ -70,6 +91,14 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       idempotencyKey: options.idempotencyKey,
       maxCostUsd: options.maxCost,
       batch: options.batch ? true : options.online ? false : undefined,
+      quizGenerator:
+        options.quizProvider || options.quizModel || options.quizGenerations
+          ? {
+              provider: options.quizProvider ?? options.provider,
+              model: options.quizModel ?? options.model,
+              generations: grid.quizOptionGenerations,
+            }
+          : undefined,
     });
     const expected = runs.reduce((sum, run) => sum + run.expectedCount, 0);
     process.stdout.write(
@@ -186,7 +215,9 @@ async function preflight(
   );
   const out = process.stdout;
   out.write(
-    `estimate: ${estimate.calls} calls, ${estimate.promptTokens} prompt tokens, at most ` +
+    `estimate: ${estimate.calls} calls` +
+      (estimate.maxCalls > estimate.calls ? ` (at most ${estimate.maxCalls} with option regenerations)` : "") +
+      `, ${estimate.promptTokens} prompt tokens, at most ` +
       `${estimate.maxOutputTokens} output tokens, ` +
       (estimate.maxCostUsd === null
         ? `cost unknown (provider "${options.provider}" has no price for "${options.model}" here)`

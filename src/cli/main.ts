@@ -204,6 +204,14 @@ export function buildProgram(): Command {
     .option("--yes", "start without asking after the estimate (it asks only on a terminal)", false)
     .option("--batch", "send the calls through the provider's Batch API (its `batch` option is the default)")
     .option("--online", "make the calls online even where the provider's default is its Batch API")
+    .option(
+      "--methods <list>",
+      "replication,guided-general,quiz (default: replication,guided-general; quiz adds the Data Contamination Quiz)",
+      list,
+    )
+    .option("--quiz-provider <name>", "the quiz's option generator's provider (default: --provider)")
+    .option("--quiz-model <name>", "the quiz's option generator model (default: --model)")
+    .option("--quiz-generations <n>", "generations an instance's options may take (default 3)", integer)
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program

@@ -43,9 +43,14 @@ import { TaskKind } from "../study/task";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { runBodyOf } from "../template/prompt-template.entity";
 import { HeldClaims } from "../worker/held-claims";
+import { FinalOption } from "../option-set/option-set.sql";
+import * as optionSql from "../option-set/option-set.sql";
+import { quizOptions } from "../quiz/quiz-prompts";
+import { parseQuizAnswer } from "../quiz/quiz-range";
 import { parseAnswer } from "./answer-parser";
 import * as sql from "./completion.sql";
-import { CompletionWriter } from "./completion-writer";
+import { CompletedRow, CompletionWriter } from "./completion-writer";
+import { OptionWriter } from "./option-writer";
 import { PromptHasher } from "./prompt-hash";
 
 /** How often a process tries again to give back items it could not record while the database was gone. */
@@ -84,6 +89,10 @@ interface RunPlan {
   layout: AnswerLayout | null;
   /** Hashes prompts with the shared demonstrations hashed once. */
   hasher: PromptHasher;
+  /** Option generation: the generations an instance may take (its option set's). */
+  maxGenerations: number;
+  /** Quiz runs: their option set's final options by sampled instance, read again when one is missing. */
+  options: Map<string, FinalOption>;
 }
 
 /**
@@ -114,7 +123,36 @@ export class CompletionExecutor {
     private readonly held: HeldClaims = new HeldClaims(),
   ) {
     this.writer = new CompletionWriter(dataSource);
+    this.optionWriter = new OptionWriter(dataSource, queue);
     this.budget = new BudgetGate(dataSource);
+  }
+
+  /** Stores option generations with their checks, and the next generation when they fail. */
+  private readonly optionWriter: OptionWriter;
+
+  /**
+   * A quiz item's options: the four its quiz shows (the perturbations, or the original at the run's position), or
+   * why it has none (its instance's options were given up, or are not final: the claim waits for final ones).
+   */
+  private async quizOptionsOf(
+    plan: RunPlan,
+    claimed: ClaimedRow,
+  ): Promise<{ options: string[] } | { problem: string }> {
+    const key = String(claimed.item_id);
+    if (!plan.options.has(key)) {
+      const rows: FinalOption[] = await this.dataSource.query(optionSql.finalOptions, [plan.run.optionSetId]);
+      for (const row of rows) plan.options.set(String(row.item_id), row);
+    }
+    const found = plan.options.get(key);
+    if (!found) return { problem: "its instance's options are not generated yet" };
+    if (!found.valid)
+      return {
+        problem:
+          `no usable quiz options for this instance: ${found.generations} generation(s) rejected, the last for ` +
+          found.problems.join("; "),
+      };
+    const original = plan.prompts.original(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
+    return { options: quizOptions(found.options, original, plan.run.quizPosition) };
   }
 
   /**
@@ -296,7 +334,17 @@ export class CompletionExecutor {
     const completionId = String(claimed.id);
     const plan = await this.plan(claimed.run_id);
     const { run } = plan;
-    const { request, promptHash, cacheKey } = render(plan, claimed);
+    let options: string[] | undefined;
+    if (run.kind === RunKind.QUIZ) {
+      const quiz = await this.quizOptionsOf(plan, claimed);
+      if ("problem" in quiz) {
+        // Nothing to show: failed at once, without a call.
+        await this.fail(claimed, quiz.problem, 0, null, null, this.providers.config(run.provider));
+        return;
+      }
+      options = quiz.options;
+    }
+    const { request, promptHash, cacheKey } = render(plan, claimed, options);
     const { messages } = request;
 
     if (cacheKey) {
@@ -466,7 +514,7 @@ export class CompletionExecutor {
 
   private async complete(
     claimed: ClaimedRow,
-    { run, prompts, siblings, layout }: RunPlan,
+    plan: RunPlan,
     result: ChatResult,
     call: {
       attempts: number;
@@ -478,12 +526,17 @@ export class CompletionExecutor {
       batch?: boolean;
     },
   ) {
+    const { run, prompts, siblings, layout } = plan;
     let parsedLabel: string | null = null;
     let correct: boolean | null = null;
     if (run.kind === RunKind.PERFORMANCE) {
       const answer = parseAnswer(result.text, prompts.naming.labelVerbalizers);
       parsedLabel = answer.outcome === "label" ? answer.label : null;
       correct = parsedLabel === claimed.label;
+    } else if (run.kind === RunKind.QUIZ) {
+      // The letter answered (null: UNREADABLE); a compensator quiz's answer is right when it is the original's.
+      parsedLabel = parseQuizAnswer(result.text);
+      correct = run.quizPosition ? parsedLabel === run.quizPosition : null;
     }
     const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result, call.batch);
     // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
@@ -509,7 +562,7 @@ export class CompletionExecutor {
             },
           )
         : null;
-    await this.writer.write(run.id, {
+    const row: CompletedRow = {
       id: String(claimed.id),
       lease_token: claimed.lease_token,
       output: result.text,
@@ -543,7 +596,21 @@ export class CompletionExecutor {
         : null,
       extracted_answer: extracted?.answer ?? null,
       extraction_rule: extracted?.rule ?? null,
-    });
+    };
+    if (run.kind === RunKind.QUIZ_OPTIONS)
+      await this.optionWriter.store(
+        run,
+        plan.maxGenerations,
+        {
+          id: String(claimed.id),
+          leaseToken: claimed.lease_token,
+          sampledInstanceId: String(claimed.item_id),
+          repeat: claimed.repeat,
+          original: prompts.original(toItem(claimed), { text: claimed.text, secondText: claimed.second_text }),
+        },
+        row,
+      );
+    else await this.writer.write(run.id, row);
     completionsStored.inc({ provider: run.provider, status: "succeeded" });
     if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
@@ -639,7 +706,21 @@ export class CompletionExecutor {
             : new Map<string, string[]>();
         const layout = run.kind === RunKind.MEMORIZATION ? answerLayout(runBodyOf(prompts.template)) : null;
         const hasher = new PromptHasher(prompts.frame, { provider: run.provider, model: run.model });
-        return { run, prompts, siblings, layout, hasher };
+        const [set]: { max_generations: number }[] =
+          run.kind === RunKind.QUIZ_OPTIONS
+            ? await this.dataSource.query("SELECT max_generations FROM quiz_option_set WHERE id = $1", [
+                run.optionSetId,
+              ])
+            : [];
+        return {
+          run,
+          prompts,
+          siblings,
+          layout,
+          hasher,
+          maxGenerations: set?.max_generations ?? 1,
+          options: new Map<string, FinalOption>(),
+        };
       })();
       plan.catch(() => this.plans.delete(runId));
       if (this.plans.size > 200) this.plans.delete(this.plans.keys().next().value!);
@@ -653,11 +734,13 @@ export class CompletionExecutor {
 function render(
   { run, prompts, hasher }: RunPlan,
   claimed: ClaimedRow,
+  options?: readonly string[],
 ): { request: ChatRequest; promptHash: string; cacheKey: string | null } {
-  const { messages, query } = prompts.renderParts(toItem(claimed), {
-    text: claimed.text,
-    secondText: claimed.second_text,
-  });
+  const { messages, query } = prompts.renderParts(
+    toItem(claimed),
+    { text: claimed.text, secondText: claimed.second_text },
+    options,
+  );
   return {
     request: {
       model: run.model,

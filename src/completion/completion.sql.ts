@@ -1,5 +1,7 @@
 // Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
 
+import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
+
 /**
  * Claims completions (`$1` ids) for worker `$3` for `$2` seconds (renewed by the worker's beats) where their
  * run is active and nobody holds a live claim; returns what the calls need (`budgeted`: the run or its experiment
@@ -15,6 +17,8 @@ export const claimCompletions = `
       AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
       -- An item a batch run still sends through the provider's Batch API is not called online.
       AND c.batch_attempts >= r.batch_attempts
+      -- A quiz's item waits for its instance's options.
+      AND ${QUIZ_ITEM_READY}
     RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts,
       r.max_cost_usd IS NOT NULL OR EXISTS (
         SELECT 1 FROM experiment e WHERE e.id = r.experiment_id AND e.max_cost_usd IS NOT NULL) AS budgeted

@@ -12,6 +12,7 @@ import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { InstanceVerdictCount } from "../report/instance-verdict-count.entity";
 import { Metric, MetricState } from "../report/report-row.entity";
 import { RunVerdictCount } from "../report/run-verdict-count.entity";
+import { QuizOption, QuizOptionSet } from "../option-set/option-set.entity";
 import { Run } from "../run/run.entity";
 import { Demonstration } from "../sample/demonstration.entity";
 import { Sample } from "../sample/sample.entity";
@@ -41,4 +42,6 @@ export const ENTITIES = [
   Worker,
   ApiKey,
   ProviderBatch,
+  QuizOptionSet,
+  QuizOption,
 ];

@@ -1,5 +1,6 @@
 import { registerEnumType } from "type-graphql";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../study/measures";
+import { StudyMethod } from "../study/methods";
 import { Regime } from "../study/regime";
 import { MemorizationSetting, RunKind } from "../study/settings";
 import { TaskKind } from "../study/task";
@@ -12,7 +13,20 @@ import { JudgeKind, Verdict } from "../study/verdicts";
  */
 registerEnumType(RunKind, {
   name: "RunKind",
-  description: "Memorization (replicate the instance) or performance (do the task).",
+  description:
+    "Memorization (replicate the instance), performance (do the task), or the Data Contamination Quiz's option " +
+    "generation (QUIZ_OPTIONS) and quizzes (QUIZ).",
+});
+registerEnumType(StudyMethod, {
+  name: "StudyMethod",
+  description: "A method of looking for contamination; an experiment runs the ones it names.",
+  valuesConfig: {
+    REPLICATION: { description: "The study's memorization settings and performance, judged." },
+    GUIDED_GENERAL: {
+      description: "Time Travel's Algorithm 1: guided (full information) vs general instruction, by ROUGE-L.",
+    },
+    QUIZ: { description: "The Data Contamination Quiz: generated options, bias detector and compensator quizzes." },
+  },
 });
 registerEnumType(MemorizationSetting, {
   name: "MemorizationSetting",

@@ -104,6 +104,22 @@ const simulation = z.object({
   constantAnswer: z.string().max(1000).default("?"),
   /** Datasets (by name) the model was never trained on, as a control dataset is: it remembers nothing of them. */
   unseenDatasets: z.array(z.string().max(200)).max(100).default([]),
+  /**
+   * The Data Contamination Quiz: the share of instances the model recognises among their perturbations (it then
+   * picks the original); otherwise it answers by its positional bias, `quizBias` (weights of A-E, normalised).
+   */
+  quizContamination: z.number().min(0).max(1).default(0.3),
+  quizBias: z
+    .object({
+      A: z.number().min(0).default(0.06),
+      B: z.number().min(0).default(0.04),
+      C: z.number().min(0).default(0.04),
+      D: z.number().min(0).default(0.04),
+      E: z.number().min(0).default(0.82),
+    })
+    .default({ A: 0.06, B: 0.04, C: 0.04, D: 0.04, E: 0.82 }),
+  /** Share of option generations whose last option is the original itself (the defect of the released files). */
+  optionDefectRate: z.number().min(0).max(1).default(0),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),

@@ -66,6 +66,8 @@ export class SimulatedProvider implements ModelProvider {
       await sleep(this.settings.latencyMs, undefined, { signal }).catch(() => {});
     if (signal.aborted) throw new ProviderCallError("the request was aborted", null, true);
     const user = request.messages.at(-1)?.content ?? "";
+    const quiz = await this.quizAnswer(user);
+    if (quiz !== null) return this.result(request, quiz);
     const blocks = user.split("\n\n");
     const query = blocks.at(-1) ?? "";
     // Demonstrations are the blocks before the instance that hold a field ("Sentence 1:", "Label:", ...); an
@@ -83,6 +85,10 @@ export class SimulatedProvider implements ModelProvider {
           ? "guided"
           : "general";
     const text = await this.answer(query, demonstrations.length, instructed);
+    return this.result(request, text);
+  }
+
+  private result(request: ChatRequest, text: string): ChatResult {
     const words = text.split(/\s+/);
     const limited =
       words.length > request.maxOutputTokens ? words.slice(0, request.maxOutputTokens).join(" ") : text;
@@ -95,6 +101,49 @@ export class SimulatedProvider implements ModelProvider {
       reportedModel: `simulated:${request.model}`,
       systemFingerprint: SIMULATION_VERSION,
     };
+  }
+
+  /** Option generations asked of each instance so far (a regeneration samples anew, as at temperature 1). */
+  private readonly generations = new Map<string, number>();
+
+  /**
+   * The Data Contamination Quiz's prompts, recognised by their wording: option generation writes four word-level
+   * perturbations (the original itself in place of the last at `optionDefectRate`); a quiz picks the original when
+   * the model recognises the instance (`quizContamination`, one draw per instance, so it does so at every letter),
+   * else a letter by its positional bias. Null for any other prompt.
+   */
+  private async quizAnswer(user: string): Promise<string | null> {
+    if (user.includes("create a four-choice quiz")) {
+      const original = /INPUT TEXT:\n([\s\S]*?)\n---\nFORMAT:/.exec(user)?.[1] ?? "";
+      const generation = (this.generations.get(original) ?? 0) + 1;
+      this.generations.set(original, generation);
+      if (this.generations.size > 100_000) this.generations.clear();
+      const options = [0, 1, 2, 3].map((index) => perturb(original, index, (...parts) => this.draw(...parts)));
+      if (this.draw("defect", original, generation) < this.settings.optionDefectRate) options[3] = original;
+      return options.map((option, index) => `${"ABCD"[index]})\n${option}`).join("\n\n");
+    }
+    if (!user.includes("five-choice quiz")) return null;
+    const options = parseQuizPromptOptions(user);
+    let originalAt: string | null = null;
+    let identity = options.join("\n");
+    for (const [index, option] of options.entries()) {
+      const first = /^(?:sentence1|text): (.*)$/m.exec(option)?.[1];
+      const known = first === undefined ? null : await this.knowledge.labelOf(first);
+      if (known && known.seen !== false) {
+        originalAt = "ABCD"[index];
+        identity = known.initialSegment;
+      }
+    }
+    if (originalAt && this.draw("quiz-recognised", identity) < this.settings.quizContamination) return originalAt;
+    const bias = this.settings.quizBias;
+    const letters = ["A", "B", "C", "D", "E"] as const;
+    const total = letters.reduce((sum, letter) => sum + bias[letter], 0) || 1;
+    let u = this.draw("quiz-bias", options.join("\n")) * total;
+    for (const letter of letters) {
+      u -= bias[letter];
+      if (u < 0) return letter;
+    }
+    return "E";
   }
 
   private draw(...parts: (string | number)[]): number {
@@ -167,6 +216,39 @@ function isItemBlock(block: string): boolean {
   return block
     .split("\n")
     .some((line) => /^(sentence 1|sentence 2|first piece|second piece|text|label):/i.test(line.trim()));
+}
+
+const SUBSTITUTES = ["notably", "indeed", "certainly", "namely", "largely", "really", "surely", "quite"];
+
+/**
+ * A word-level perturbation of an instance as the quiz shows it: in each text line (not the label's), two words
+ * are replaced by other words, different for each option.
+ */
+function perturb(original: string, index: number, draw: (...parts: (string | number)[]) => number): string {
+  return original
+    .split("\n")
+    .map((line) => {
+      const match = /^(sentence1|sentence2|text): (.*)$/.exec(line);
+      if (!match) return line;
+      const words = match[2].split(" ");
+      for (const round of [0, 1]) {
+        const at = Math.floor(draw("perturb", line, index, round) * words.length);
+        words[at] = SUBSTITUTES[(index * 2 + round) % SUBSTITUTES.length];
+      }
+      return `${match[1]}: ${words.join(" ")}`;
+    })
+    .join("\n");
+}
+
+/** The four options of a quiz prompt: the text after each `A)` ... `D)` line up to the next letter's. */
+function parseQuizPromptOptions(prompt: string): string[] {
+  const body = prompt.slice(prompt.indexOf("---\nA)"));
+  return ["A", "B", "C", "D"].map((letter) => {
+    const next = String.fromCharCode(letter.charCodeAt(0) + 1);
+    const start = body.indexOf(`${letter})\n`);
+    const end = body.indexOf(`\n\n${next})\n`, start);
+    return start < 0 ? "" : body.slice(start + 3, end < 0 ? undefined : end);
+  });
 }
 
 /**

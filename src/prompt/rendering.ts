@@ -10,6 +10,10 @@ export interface PromptItem {
   secondText: string | null;
   /** The verbalizer shown for the label. */
   label: string;
+  /** The quiz's prompts: the instance as the quiz shows it. */
+  original?: string;
+  /** A quiz's four options, in letter order. */
+  options?: readonly string[];
 }
 
 export interface PromptContext {
@@ -36,6 +40,11 @@ function itemValues(item: PromptItem): Record<string, string> {
     text: item.text,
     secondText: item.secondText ?? "",
     label: item.label,
+    original: item.original ?? "",
+    optionA: item.options?.[0] ?? "",
+    optionB: item.options?.[1] ?? "",
+    optionC: item.options?.[2] ?? "",
+    optionD: item.options?.[3] ?? "",
   };
 }
 

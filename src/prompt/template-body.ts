@@ -28,10 +28,27 @@ export const PLACEHOLDERS: Record<RunKind, { instruction: string[]; item: string
     instruction: ["dataset", "split", "labels"],
     item: ["text", "secondText", "label"],
   },
+  [RunKind.QUIZ_OPTIONS]: { instruction: ["dataset", "split"], item: ["original"] },
+  [RunKind.QUIZ]: { instruction: ["dataset", "split"], item: ["optionA", "optionB", "optionC", "optionD"] },
+};
+
+/** What a template of each kind must show of its item. */
+const REQUIRED_ITEM_PLACEHOLDERS: Record<RunKind, string[]> = {
+  [RunKind.MEMORIZATION]: ["initial"],
+  [RunKind.PERFORMANCE]: ["text"],
+  [RunKind.QUIZ_OPTIONS]: ["original"],
+  [RunKind.QUIZ]: ["optionA", "optionB", "optionC", "optionD"],
+};
+
+const KEY_PREFIX: Record<RunKind, string> = {
+  [RunKind.MEMORIZATION]: "memorization/",
+  [RunKind.PERFORMANCE]: "performance/",
+  [RunKind.QUIZ_OPTIONS]: "quiz-options/",
+  [RunKind.QUIZ]: "quiz/",
 };
 
 export function templateKey(kind: RunKind, taskKind: TaskKind, setting: MemorizationSetting | null): string {
-  return kind === RunKind.MEMORIZATION ? `memorization/${setting}/${taskKind}` : `performance/${taskKind}`;
+  return kind === RunKind.MEMORIZATION ? `memorization/${setting}/${taskKind}` : `${KEY_PREFIX[kind]}${taskKind}`;
 }
 
 const NLI_WITH_LABELS = {
@@ -206,6 +223,52 @@ export const GUIDED_TEMPLATES: Record<string, TemplateBody> = {
   },
 };
 
+/**
+ * The Data Contamination Quiz's prompts (Golchin & Surdeanu, DCQ: `option_generation.py`, `quiz_question.py`),
+ * word for word, each in one user message: the instruction, then the instance's part after a single newline.
+ */
+const OPTION_GENERATION: TemplateBody = {
+  instruction:
+    "Your task is to create a four-choice quiz by replacing the words in the provided INPUT TEXT with their contextually relevant synonyms.\n" +
+    "The meaning and sentence structure of the four options MUST EXACTLY match every detail in the INPUT TEXT.\n" +
+    "You MUST NOT include the provided INPUT TEXT as an option.\n\n" +
+    "You MUST make sure that:\n" +
+    "(1) You generate DISTINCT options based on the provided INPUT TEXT;\n" +
+    "(2) The ONLY difference between options is WORD-LEVEL PERTURBATIONS.\n" +
+    "(3) Options are ORDERED;\n" +
+    "(4) There is NOT any extra explanation;\n" +
+    "(5) You follow the following FORMAT to generate options;\n" +
+    "(6) You comply with every specific symbol and letter detail in the given INPUT TEXT; and\n" +
+    "(7) All options retain the EXACT LABEL from the INPUT TEXT, if there is one.",
+  instructionPlacement: "user",
+  demonstration: "",
+  separator: "\n",
+  query:
+    "---\nINPUT TEXT:\n{{original}}\n---\nFORMAT:\n\n" +
+    "A)\nFirst word-level perturbation goes here\n\nB)\nSecond word-level perturbation goes here\n\n" +
+    "C)\nThird word-level perturbation goes here\n\nD)\nFourth word-level perturbation goes here\n---\n",
+};
+
+const QUIZ_QUESTION: TemplateBody = {
+  instruction:
+    "You are provided with a five-choice quiz. Your task is to CORRECTLY select the option that EXACTLY corresponds to an instance from the {{split}} split of the {{dataset}} dataset.\n\n" +
+    "When selecting the option, you MUST ensure that you follow the following rules:\n" +
+    "(1) You MUST ensure that you ONLY generate a single option letter as your answer.\n" +
+    '(2) If you do not know the dataset or the correct answer, you MUST select option "E) None of the provided options."\n\n' +
+    "Hint: While all the following options seem similar in terms of meaning, there is ONLY one option that reflects the EXACT WORDING with respect to the original instance.",
+  instructionPlacement: "user",
+  demonstration: "",
+  separator: "\n",
+  query:
+    "---\nA)\n{{optionA}}\n\nB)\n{{optionB}}\n\nC)\n{{optionC}}\n\nD)\n{{optionD}}\n\n" +
+    "E)\nNone of the provided options.\n---\nANSWER:\n",
+};
+
+for (const taskKind of Object.values(TaskKind)) {
+  DEFAULT_TEMPLATES[templateKey(RunKind.QUIZ_OPTIONS, taskKind, null)] = OPTION_GENERATION;
+  DEFAULT_TEMPLATES[templateKey(RunKind.QUIZ, taskKind, null)] = QUIZ_QUESTION;
+}
+
 /** The built-in versions of each key, in order: version 1 for every key, version 2 for the memorization ones. */
 export const BUILT_IN_VERSIONS: { key: string; version: number; body: TemplateBody; note: string }[] = [
   ...Object.entries(DEFAULT_TEMPLATES).map(([key, body]) => ({
@@ -223,9 +286,10 @@ export const BUILT_IN_VERSIONS: { key: string; version: number; body: TemplateBo
 ];
 
 export function kindOfTemplateKey(key: string): RunKind | null {
-  if (key.startsWith("memorization/")) return RunKind.MEMORIZATION;
-  if (key.startsWith("performance/")) return RunKind.PERFORMANCE;
-  return null;
+  const kind = (Object.keys(KEY_PREFIX) as RunKind[]).find((candidate) =>
+    key.startsWith(KEY_PREFIX[candidate]),
+  );
+  return kind ?? null;
 }
 
 /** Problems with a template body (unknown placeholders, missing parts); empty when it is usable. */
@@ -244,9 +308,11 @@ export function checkTemplateBody(key: string, body: TemplateBody): string[] {
   check("demonstration", body.demonstration, allowed.item);
   check("query", body.query, allowed.item);
   if (!body.query.trim()) problems.push("query: must not be empty");
-  if (!body.demonstration.trim()) problems.push("demonstration: must not be empty");
-  const needed = kind === RunKind.MEMORIZATION ? "initial" : "text";
-  if (!body.query.includes(`{{${needed}}}`)) problems.push(`query: must contain {{${needed}}}`);
+  const quiz = kind === RunKind.QUIZ || kind === RunKind.QUIZ_OPTIONS;
+  // The quiz's prompts have no demonstrations.
+  if (!quiz && !body.demonstration.trim()) problems.push("demonstration: must not be empty");
+  for (const needed of REQUIRED_ITEM_PLACEHOLDERS[kind])
+    if (!body.query.includes(`{{${needed}}}`)) problems.push(`query: must contain {{${needed}}}`);
   if (body.instructionPlacement !== undefined && !["system", "user"].includes(body.instructionPlacement))
     problems.push('instructionPlacement: "system" or "user"');
   return problems;

@@ -1,11 +1,9 @@
 // The Data Contamination Quiz's statistics (Golchin & Surdeanu): answers parsed, non-preferred letters, the
 // detected contamination range, and the validation of generated options. Pure.
 
-/** The quiz's letters: A-D are the options, E is "none of the provided options". */
-export const QUIZ_LETTERS = ["A", "B", "C", "D", "E"] as const;
-export type QuizLetter = (typeof QUIZ_LETTERS)[number];
-export const OPTION_LETTERS = ["A", "B", "C", "D"] as const;
-export type OptionLetter = (typeof OPTION_LETTERS)[number];
+import { OPTION_LETTERS, OptionLetter, QUIZ_LETTERS, QuizLetter } from "../study/quiz-letters";
+
+export { OPTION_LETTERS, type OptionLetter, QUIZ_LETTERS, type QuizLetter };
 
 /**
  * A quiz answer's letter: the first standalone capital A-E ("B", "B)", "Option C", "(D) ..."), else null

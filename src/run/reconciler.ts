@@ -2,6 +2,7 @@ import os from "node:os";
 import { DataSource } from "typeorm";
 import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
+import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
 import { deadAfterSeconds, WorkerTiming } from "../worker/worker-registry";
 
@@ -93,7 +94,7 @@ async function reconcileLocked(
     await dataSource.query(
       `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
        WHERE c.id = ANY($1::bigint[]) AND r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING'
-         AND c.batch_attempts >= r.batch_attempts`,
+         AND c.batch_attempts >= r.batch_attempts AND ${QUIZ_ITEM_READY}`,
       [released.map((row) => row.id)],
     ),
   );
@@ -105,7 +106,7 @@ async function reconcileLocked(
       // Items a batch run still sends in a batch get no job: the batch coordinator takes them (src/batch/).
       `SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
        WHERE r.status IN ('QUEUED', 'RUNNING') AND c.status = 'PENDING' AND c.id > $1::bigint
-         AND c.batch_attempts >= r.batch_attempts
+         AND c.batch_attempts >= r.batch_attempts AND ${QUIZ_ITEM_READY}
        ORDER BY c.id LIMIT $2`,
       [after, batchSize],
     );
@@ -123,6 +124,14 @@ async function reconcileLocked(
                                open_batch.requests, open_batch.n, r.provider, open_batch.statuses, open_batch.answered)
                    WHEN NOT EXISTS (SELECT 1 FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING')
                    THEN NULL
+                   WHEN r.kind = 'QUIZ' AND NOT EXISTS (
+                     SELECT 1 FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING' AND ${QUIZ_ITEM_READY})
+                   THEN format('waiting for the options of %s instance(s) from option set %s (its generation run: %s)',
+                               (SELECT count(*) FROM completion c WHERE c.run_id = r.id AND c.status = 'PENDING'),
+                               r.option_set_id,
+                               coalesce((SELECT string_agg(g.id || ' ' || lower(g.status::text), ', ') FROM run g
+                                         WHERE g.option_set_id = r.option_set_id AND g.kind = 'QUIZ_OPTIONS'),
+                                        'none; start the quiz again to generate them'))
                    WHEN NOT EXISTS (
                      SELECT 1 FROM worker w
                      WHERE w.last_seen_at > clock_timestamp() - make_interval(secs => $1) AND r.provider = ANY(w.providers))

@@ -12,8 +12,11 @@ import { ProviderRegistry } from "../llm/provider-registry";
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
-import { gridCells } from "../study/grid";
-import { MemorizationSetting, RunKind } from "../study/settings";
+import { findOrCreateOptionSet, quizItemsReady } from "../option-set/option-set.sql";
+import { gridCells, QUIZ_DEFAULTS } from "../study/grid";
+import { StudyMethod } from "../study/methods";
+import { OptionLetter } from "../study/quiz-letters";
+import { GRID_KINDS, MemorizationSetting, RunKind } from "../study/settings";
 import { JudgeKind } from "../study/verdicts";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
@@ -26,6 +29,10 @@ import { RunService } from "./run.service";
 interface RunRequest {
   sampleId: string;
   kind: RunKind;
+  /** Quiz runs: the option set they show (the option-generation run: the set it writes). */
+  optionSetId?: string | null;
+  /** Quiz runs: where the original sits; null for the bias detector quiz. */
+  quizPosition?: OptionLetter | null;
   setting: MemorizationSetting | null;
   shots: number;
   provider: string;
@@ -83,6 +90,12 @@ export class RunLifecycle {
   }
 
   async startRun(input: StartRunInput): Promise<{ run: Run; created: boolean }> {
+    if (input.kind === RunKind.QUIZ || input.kind === RunKind.QUIZ_OPTIONS)
+      throw new BadInputError(
+        "the quiz's runs start together: startExperiment with methods: [QUIZ] (option generation, the bias " +
+          "detector quiz and the compensator quizzes)",
+        { field: "kind" },
+      );
     const request: RunRequest = {
       sampleId: input.sampleId,
       kind: input.kind,
@@ -139,29 +152,53 @@ export class RunLifecycle {
           created: false,
         };
     }
+    const outside = input.kinds.filter((kind) => !GRID_KINDS.includes(kind));
+    if (outside.length > 0)
+      throw new BadInputError(
+        `kinds: ${outside.join(", ")} runs come with methods: [QUIZ], not with kinds (MEMORIZATION, PERFORMANCE)`,
+        { field: "kinds" },
+      );
     const provider = await this.checkProvider(input.provider);
     if (input.maxCostUsd != null) checkPriced(provider, input.provider, input.model);
     batchAttemptsOf(provider, input.provider, input.batch ?? null);
+    const quiz = (input.methods ?? []).includes(StudyMethod.QUIZ);
+    const generator = quiz
+      ? {
+          provider: input.quizGenerator?.provider ?? input.provider,
+          model: input.quizGenerator?.model ?? input.model,
+          generations: input.quizGenerator?.generations ?? QUIZ_DEFAULTS.optionGenerations,
+        }
+      : null;
+    if (generator && generator.provider !== input.provider) {
+      const generatorConfig = await this.checkProvider(generator.provider);
+      if (input.maxCostUsd != null) checkPriced(generatorConfig, generator.provider, generator.model);
+    }
     const judge = await this.judgeOf(input.judge);
     const sampleRows: Sample[] = [];
     for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
-    const requests: RunRequest[] = gridCells(sampleRows, input).map((cell) => ({
-      sampleId: cell.sample.id,
-      kind: cell.kind,
-      setting: cell.setting,
-      shots: cell.shots,
-      provider: input.provider,
-      model: input.model,
-      temperature: input.temperature,
-      maxOutputTokens: cell.maxOutputTokens,
-      repeats: cell.repeats,
-      templateVersion: null,
-      cache: input.cache,
-      idempotencyKey: null,
-      judge,
-      maxCostUsd: null,
-      batch: input.batch ?? null,
-    }));
+    const requests: RunRequest[] = gridCells(sampleRows, input).map((cell) => {
+      const generating = cell.kind === RunKind.QUIZ_OPTIONS;
+      const quizzing = cell.kind === RunKind.QUIZ;
+      return {
+        sampleId: cell.sample.id,
+        kind: cell.kind,
+        setting: cell.setting,
+        shots: cell.shots,
+        provider: generating ? generator!.provider : input.provider,
+        model: generating ? generator!.model : input.model,
+        temperature: generating ? QUIZ_DEFAULTS.optionsTemperature : input.temperature,
+        maxOutputTokens: cell.maxOutputTokens,
+        repeats: cell.repeats,
+        templateVersion: null,
+        cache: input.cache,
+        idempotencyKey: null,
+        judge,
+        maxCostUsd: null,
+        // The quiz's runs are called online: a quiz waits for its instance's options, which a batch cannot.
+        batch: generating || quizzing ? false : (input.batch ?? null),
+        quizPosition: quizzing ? (cell.quizPosition ?? null) : null,
+      };
+    });
     const planned: Awaited<ReturnType<RunLifecycle["plan"]>>[] = [];
     for (const request of requests) planned.push(await this.plan(request));
     await this.queue.start();
@@ -179,7 +216,27 @@ export class RunLifecycle {
             }),
           );
           const runs: Run[] = [];
-          for (const plan of planned) runs.push(await this.create(manager, plan, experiment.id));
+          // A sample's option set: found (made earlier by the same generator, prompt version and generations,
+          // for any examined model) or made here with its generation run; its quizzes show it.
+          const optionSets = new Map<string, string>();
+          for (const plan of planned) {
+            const { request } = plan;
+            if (request.kind === RunKind.QUIZ_OPTIONS) {
+              const found = await findOrCreateOptionSet(manager, {
+                sampleId: request.sampleId,
+                provider: request.provider,
+                model: request.model,
+                templateVersion: plan.prepared.template.version,
+                maxGenerations: generator!.generations,
+              });
+              optionSets.set(request.sampleId, found.id);
+              if (!found.created) continue;
+              request.optionSetId = found.id;
+            } else if (request.kind === RunKind.QUIZ) {
+              request.optionSetId = optionSets.get(request.sampleId)!;
+            }
+            runs.push(await this.create(manager, plan, experiment.id));
+          }
           return { experiment, runs, created: true };
         })
         .finally(() => this.queue.wake());
@@ -225,6 +282,8 @@ export class RunLifecycle {
         kind: request.kind,
         setting: request.setting,
         shots: request.shots,
+        optionSetId: request.optionSetId ?? null,
+        quizPosition: request.quizPosition ?? null,
         provider: request.provider,
         model: request.model,
         temperature: request.temperature,
@@ -258,10 +317,16 @@ export class RunLifecycle {
       [run.id, request.repeats, request.sampleId],
     );
     // A batch run's items get no jobs: the batch coordinator (src/batch/) sends them to the provider's Batch API.
+    // A quiz's item gets its job once its instance's options are final (src/completion/option-writer.ts); those
+    // final already (a reused option set) get theirs now.
+    const queued =
+      run.kind === RunKind.QUIZ
+        ? ((await manager.query(quizItemsReady, [ids.map(({ id }) => id)])) as { id: string }[])
+        : ids;
     if (run.batchAttempts === 0)
       await this.queue.enqueue(
         "completion",
-        ids.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
+        queued.map(({ id }) => ({ completionId: String(id), provider: request.provider })),
         { transaction: manager },
       );
     return run;

@@ -11,7 +11,9 @@ import {
   UpdateDateColumn,
 } from "typeorm";
 import { Experiment } from "../experiment/experiment.entity";
+import { QuizOptionSet } from "../option-set/option-set.entity";
 import { Sample } from "../sample/sample.entity";
+import { OptionLetter } from "../study/quiz-letters";
 import { MemorizationSetting, RunKind } from "../study/settings";
 
 export enum RunStatus {
@@ -36,6 +38,7 @@ export type RunJudge =
 @Index("IDX_run_experiment", ["experimentId"])
 @Index("IDX_run_sample", ["sampleId", "kind", "shots"])
 @Index("IDX_run_status", ["status"])
+@Index("IDX_run_option_set", ["optionSetId"])
 export class Run {
   @PrimaryGeneratedColumn("uuid")
   @Field(() => ID)
@@ -68,6 +71,24 @@ export class Run {
   @Column({ type: "int" })
   @Field(() => Int)
   shots: number;
+
+  /** Quiz runs: the generated options they show; the option-generation run: the set it writes. */
+  @Column({ name: "option_set_id", type: "uuid", nullable: true })
+  @Field(() => ID, { nullable: true, description: "Quiz runs: the option set their quizzes show." })
+  optionSetId: string | null;
+
+  @ManyToOne(() => QuizOptionSet, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "option_set_id" })
+  optionSet?: QuizOptionSet;
+
+  /** Quiz runs: the letter the original instance sits at (a bias compensator quiz); null for the detector quiz. */
+  @Column({ name: "quiz_position", type: "varchar", length: 1, nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "QUIZ runs: the letter the original sits at (a bias compensator quiz); null for the bias detector quiz.",
+  })
+  quizPosition: OptionLetter | null;
 
   @Column({ type: "varchar", length: 100 })
   @Field()

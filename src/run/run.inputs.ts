@@ -114,6 +114,26 @@ export class StartRunInput {
   idempotencyKey?: string;
 }
 
+@InputType({ description: "The model that writes a quiz's options, and how many tries an instance gets." })
+export class QuizGeneratorInput {
+  @Field({ description: "A provider configured on the server." })
+  @MaxLength(100)
+  provider: string;
+
+  @Field()
+  @Matches(/^\S.{0,199}$/, { message: "model: 1-200 characters" })
+  model: string;
+
+  @Field(() => Int, {
+    defaultValue: 3,
+    description:
+      "Generations an instance may take: options that fail the checks are generated again until this many were tried.",
+  })
+  @Min(1)
+  @Max(10)
+  generations: number;
+}
+
 @InputType({
   description: "The grid for one model: every sample x k x (memorization settings + performance).",
 })
@@ -141,6 +161,16 @@ export class StartExperimentInput extends GridInput {
 
   @Field({ defaultValue: true })
   cache: boolean;
+
+  @Field(() => QuizGeneratorInput, {
+    nullable: true,
+    description:
+      "The QUIZ method: the model that writes the options (at temperature 1, as the authors); the examined model " +
+      "when absent. An option set of the sample by the same generator, prompt version and generations is reused.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  quizGenerator?: QuizGeneratorInput;
 
   @Field(() => JudgeInput, {
     nullable: true,

@@ -1,8 +1,18 @@
-/** What a run asks of the model: replicate the instance (memorization) or do the task (performance). */
+/**
+ * What a run asks of the model: replicate the instance (memorization), do the task (performance), or the Data
+ * Contamination Quiz's two steps: write four word-level perturbations of each instance (quiz options), and pick
+ * the original among options (quiz: the bias detector quiz without the original, a bias compensator quiz with it
+ * at one letter).
+ */
 export enum RunKind {
   MEMORIZATION = "MEMORIZATION",
   PERFORMANCE = "PERFORMANCE",
+  QUIZ_OPTIONS = "QUIZ_OPTIONS",
+  QUIZ = "QUIZ",
 }
+
+/** The kinds a grid's `kinds` take; the quiz's runs come with the QUIZ method. */
+export const GRID_KINDS: readonly RunKind[] = [RunKind.MEMORIZATION, RunKind.PERFORMANCE];
 
 /**
  * How much a memorization prompt contains: the study's three settings, and the general instruction, a control

@@ -16,13 +16,14 @@ import {
   renderPrompt,
 } from "../prompt/rendering";
 import { templateKey } from "../prompt/template-body";
+import { quizInstanceText } from "../quiz/quiz-prompts";
 import { Demonstration } from "../sample/demonstration.entity";
 import { presentationOrder } from "../sample/design/design-sample";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { ChatMessage } from "../study/chat";
-import { GridSpec, gridCells } from "../study/grid";
+import { GridSpec, gridCells, QUIZ_DEFAULTS } from "../study/grid";
 import { MemorizationSetting, RunKind } from "../study/settings";
 import { PromptTemplate, runBodyOf } from "./prompt-template.entity";
 import { TemplateService } from "./template.service";
@@ -60,10 +61,15 @@ export interface PreparedPrompts {
   demonstrationsBlock: string;
   /** What every prompt of this run shares (for hashing the shared part once). */
   frame: PromptFrame;
-  /** The prompt for one instance under test; `instance` is its dataset row (performance prompts show the full text). */
-  render(item: SampledInstance, instance: FullText): ChatMessage[];
+  /**
+   * The prompt for one instance under test; `instance` is its dataset row (performance prompts show the full text);
+   * a quiz's prompt shows `options`.
+   */
+  render(item: SampledInstance, instance: FullText, options?: readonly string[]): ChatMessage[];
   /** The same prompt with its part after the frame, which the run's hasher hashes without comparing the rest. */
-  renderParts(item: SampledInstance, instance: FullText): FramedPrompt;
+  renderParts(item: SampledInstance, instance: FullText, options?: readonly string[]): FramedPrompt;
+  /** The instance as the quiz shows it (and asks perturbations of). */
+  original(item: SampledInstance, instance: FullText): string;
 }
 
 export class PromptService {
@@ -78,8 +84,11 @@ export class PromptService {
     if (spec.kind === RunKind.MEMORIZATION && !spec.setting) {
       throw new BadInputError("a memorization prompt needs a setting", { field: "setting" });
     }
-    if (spec.kind === RunKind.PERFORMANCE && spec.setting) {
-      throw new BadInputError("performance prompts have no setting", { field: "setting" });
+    if (spec.kind !== RunKind.MEMORIZATION && spec.setting) {
+      throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no setting`, { field: "setting" });
+    }
+    if ((spec.kind === RunKind.QUIZ || spec.kind === RunKind.QUIZ_OPTIONS) && spec.shots !== 0) {
+      throw new BadInputError("the quiz's prompts have no demonstrations: shots must be 0", { field: "shots" });
     }
     const sample = await this.samples.get(spec.sampleId);
     const dataset = await this.datasets.get(sample.datasetId);
@@ -107,13 +116,19 @@ export class PromptService {
     const toItem = (
       row: { initialSegment: string; subsequentSegment: string; label: string },
       full: FullText,
-    ): PromptItem => ({
-      initialSegment: row.initialSegment,
-      subsequentSegment: row.subsequentSegment,
-      text: full.text,
-      secondText: full.secondText,
-      label: verbalizers.get(row.label) ?? row.label,
-    });
+      options?: readonly string[],
+    ): PromptItem => {
+      const label = verbalizers.get(row.label) ?? row.label;
+      return {
+        initialSegment: row.initialSegment,
+        subsequentSegment: row.subsequentSegment,
+        text: full.text,
+        secondText: full.secondText,
+        label,
+        original: quizInstanceText(dataset.taskKind, { ...full, label }),
+        options,
+      };
+    };
     const ordered = presentationOrder(ranked, spec.shots, sample.seed);
     const fullTexts = await this.instanceTexts(ordered.map((demonstration) => demonstration.instanceId));
     const context: PromptContext = {
@@ -137,13 +152,21 @@ export class PromptService {
       demonstrations: ordered,
       demonstrationsBlock,
       frame,
-      render: (item, instance) => renderInFrame(frame, context, toItem(item, instance)),
-      renderParts: (item, instance) => renderInFrameParts(frame, context, toItem(item, instance)),
+      render: (item, instance, options) => renderInFrame(frame, context, toItem(item, instance, options)),
+      renderParts: (item, instance, options) =>
+        renderInFrameParts(frame, context, toItem(item, instance, options)),
+      original: (item, instance) => toItem(item, instance).original!,
     };
   }
 
   /** The exact messages a run would send for one instance, with their token count; no model is called. */
   async preview(spec: PromptSpec, instanceId: string | null) {
+    if (spec.kind === RunKind.QUIZ)
+      throw new BadInputError(
+        "a quiz prompt shows generated options, which an option set holds: a quiz run's completions carry their " +
+          "exact prompts (preview QUIZ_OPTIONS for the prompt that generates them)",
+        { field: "kind" },
+      );
     const prepared = await this.prepare(spec);
     const item = await this.samples.sampledInstance(spec.sampleId, instanceId);
     const texts = await this.instanceTexts([item.instanceId]);
@@ -182,7 +205,12 @@ export class PromptService {
     let promptTokens = 0;
     let largestPromptTokens = 0;
     for (const item of items) {
-      const messages = prepared.render(item, texts.get(item.instanceId)!);
+      const text = texts.get(item.instanceId)!;
+      // A quiz's options are not known before they are generated: four perturbations are about as long as the
+      // original, which stands in for them.
+      const options =
+        spec.kind === RunKind.QUIZ ? Array<string>(4).fill(prepared.original(item, text)) : undefined;
+      const messages = prepared.render(item, text, options);
       const slot = messages[messages.length - 1].content.slice(sharedPrefix.length);
       const tokens = shared + countTextTokens(slot);
       promptTokens += tokens;
@@ -206,6 +234,8 @@ export interface RenderBudget {
 
 export interface GridEstimateRequest extends GridSpec {
   sampleIds: string[];
+  /** The QUIZ method: generations an instance's options may take. */
+  quizOptionGenerations?: number;
   inputPricePerMillionTokens?: number;
   outputPricePerMillionTokens?: number;
 }
@@ -228,10 +258,13 @@ export async function estimateGrid(
     sample: Sample;
     kind: RunKind;
     setting: MemorizationSetting | null;
+    quizPosition: string | null;
     shots: number;
     repeats: number;
     calls: number;
+    maxCalls: number;
     promptTokens: number;
+    maxPromptTokens: number;
     maxOutputTokens: number;
     largestCallTokens: number;
   }[] = [];
@@ -256,15 +289,20 @@ export async function estimateGrid(
     const { prompts: instances, promptTokens, largestPromptTokens } = await prompts.estimateRunTokens(spec);
     // Other requests are served between cells.
     await new Promise((resolve) => setImmediate(resolve));
+    // Option generation: the first generation, and at most every regeneration an instance may take.
+    const tries = cell.kind === RunKind.QUIZ_OPTIONS ? (request.quizOptionGenerations ?? QUIZ_DEFAULTS.optionGenerations) : 1;
     rows.push({
       sample: cell.sample,
       kind: cell.kind,
       setting: cell.setting,
+      quizPosition: cell.quizPosition ?? null,
       shots: cell.shots,
       repeats: cell.repeats,
       calls: instances * cell.repeats,
+      maxCalls: instances * cell.repeats * tries,
       promptTokens: promptTokens * cell.repeats,
-      maxOutputTokens: instances * cell.repeats * cell.maxOutputTokens,
+      maxPromptTokens: promptTokens * cell.repeats * tries,
+      maxOutputTokens: instances * cell.repeats * tries * cell.maxOutputTokens,
       largestCallTokens: instances > 0 ? largestPromptTokens + cell.maxOutputTokens : 0,
     });
     const limit = provider?.tokensPerMinute ?? null;
@@ -278,15 +316,18 @@ export async function estimateGrid(
   const sum = (pick: (row: (typeof rows)[number]) => number): number =>
     rows.reduce((total, row) => total + pick(row), 0);
   const promptTokens = sum((row) => row.promptTokens);
+  const maxPromptTokens = sum((row) => row.maxPromptTokens);
   const maxOutputTokens = sum((row) => row.maxOutputTokens);
   const priced = request.inputPricePerMillionTokens != null && request.outputPricePerMillionTokens != null;
+  const quiz = rows.some((row) => row.kind === RunKind.QUIZ);
   return {
     rows,
     calls: sum((row) => row.calls),
+    maxCalls: sum((row) => row.maxCalls),
     promptTokens,
     maxOutputTokens,
     maxCostUsd: priced
-      ? (promptTokens * request.inputPricePerMillionTokens! +
+      ? (maxPromptTokens * request.inputPricePerMillionTokens! +
           maxOutputTokens * request.outputPricePerMillionTokens!) /
         1e6
       : null,
@@ -296,6 +337,11 @@ export async function estimateGrid(
       "Prompt tokens are counted with the o200k_base tokenizer (exact for GPT-4o-family models, an estimate for others), " +
       "tokenizing each run's shared demonstrations block once, so a prompt can be off by a token or two. " +
       "Output tokens and cost are upper bounds; provider prompt caching (the shared prefix) can lower the real cost. " +
-      "Judging calls are not included (the heuristic judge makes none).",
+      "Judging calls are not included (the heuristic judge makes none)." +
+      (quiz
+        ? " Quiz prompts are counted with the original standing in for each generated option (a perturbation is about " +
+          "as long); option generation counts once per sample, at the examined model's prices, and not at all where " +
+          "an existing option set of the same generator is reused; maxCalls and the cost bound count every regeneration."
+        : ""),
   };
 }

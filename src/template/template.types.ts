@@ -184,6 +184,14 @@ export class EstimateGridInput extends GridInput {
   @IsOptional()
   batch?: boolean;
 
+  @Field(() => Int, {
+    defaultValue: 3,
+    description: "The QUIZ method: generations an instance's options may take (the bounds count them all).",
+  })
+  @Min(1)
+  @Max(10)
+  quizOptionGenerations: number;
+
   @Field(() => Float, { nullable: true, description: "USD per million prompt tokens, for a cost bound." })
   @IsOptional()
   @Min(0)
@@ -212,13 +220,27 @@ export class GridEstimateRow {
   @Field(() => Int)
   repeats: number;
 
-  @Field(() => Int, { description: "Model calls: instances x repeats." })
+  @Field(() => String, {
+    nullable: true,
+    description: "QUIZ rows: where the original sits (a bias compensator quiz); null for the bias detector quiz.",
+  })
+  quizPosition: string | null;
+
+  @Field(() => Int, { description: "Model calls: instances x repeats (option generation: the first generation)." })
   calls: number;
+
+  @Field(() => Int, {
+    description: "Calls at most: option generation with every regeneration it may take; else `calls`.",
+  })
+  maxCalls: number;
 
   @Field(() => Float, { description: "Prompt tokens over all calls." })
   promptTokens: number;
 
-  @Field(() => Float, { description: "Output tokens if every call used its maximum." })
+  @Field(() => Float, { description: "Prompt tokens at most (every regeneration); else `promptTokens`." })
+  maxPromptTokens: number;
+
+  @Field(() => Float, { description: "Output tokens if every call (and every regeneration) used its maximum." })
   maxOutputTokens: number;
 
   @Field(() => Float, {
@@ -235,6 +257,9 @@ export class GridEstimate {
   @Field(() => Int)
   calls: number;
 
+  @Field(() => Int, { description: "Calls at most, with every option regeneration the quiz may take." })
+  maxCalls: number;
+
   @Field(() => Float)
   promptTokens: number;
 
@@ -243,7 +268,7 @@ export class GridEstimate {
 
   @Field(() => Float, {
     nullable: true,
-    description: "Upper bound in USD (every output at its maximum); null without prices.",
+    description: "Upper bound in USD (every call and regeneration, every output at its maximum); null without prices.",
   })
   maxCostUsd: number | null;
 

@@ -18,7 +18,7 @@ const FLOORS: string[][] = [
   ["graphql"],
   ["dataset", "experiment", "worker"],
   ["sample"],
-  ["template"],
+  ["template", "option-set"],
   ["run"],
   ["budget"],
   ["completion", "report"],

@@ -1,0 +1,79 @@
+// Named, parameterised SQL of quiz option sets: finding or making a set, reading its options, and which quiz
+// items may be called (their instance's options are final).
+
+import { EntityManager } from "typeorm";
+
+/**
+ * A quiz's item may be called once its instance's options are final (valid, or given up after the set's
+ * generations); before that it waits, without a job. `c` is the completion, `r` its run.
+ */
+export const QUIZ_ITEM_READY = `(r.kind <> 'QUIZ' OR EXISTS (
+    SELECT 1 FROM quiz_option qo
+    WHERE qo.option_set_id = r.option_set_id AND qo.sampled_instance_id = c.sampled_instance_id AND qo.final))`;
+
+/** Of the given completions (`$1`), the ones that may be called now (a quiz's: its options are final). */
+export const quizItemsReady = `
+  SELECT c.id::text AS id FROM completion c JOIN run r ON r.id = c.run_id
+  WHERE c.id = ANY($1::bigint[]) AND ${QUIZ_ITEM_READY}`;
+
+/** The waiting quiz items of an option set's instance (`$1` set, `$2` sampled instance), with their providers. */
+export const quizItemsOfInstance = `
+  SELECT c.id::text AS id, r.provider FROM completion c JOIN run r ON r.id = c.run_id
+  WHERE r.option_set_id = $1 AND r.kind = 'QUIZ' AND c.sampled_instance_id = $2 AND c.status = 'PENDING'
+    AND r.status IN ('QUEUED', 'RUNNING')`;
+
+/** A set's final options (`$1`). */
+export const finalOptions = `
+  SELECT sampled_instance_id::text AS item_id, options, valid, generations, problems
+  FROM quiz_option WHERE option_set_id = $1 AND final`;
+
+export interface FinalOption {
+  item_id: string;
+  options: string[];
+  valid: boolean;
+  generations: number;
+  problems: string[];
+}
+
+/**
+ * Records a generation's options for an instance (`$1` set, `$2` sampled instance, `$3` completion, `$4` options,
+ * `$5` generation number, `$6` valid, `$7` final, `$8` problems). A final row is never changed again: the quizzes
+ * that showed it stay explained.
+ */
+export const recordOptions = `
+  INSERT INTO quiz_option (option_set_id, sampled_instance_id, completion_id, options, generations, valid, final,
+                           problems, rejections)
+  VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::jsonb,
+          CASE WHEN $6 THEN '[]'::jsonb ELSE jsonb_build_array($8::jsonb) END)
+  ON CONFLICT (option_set_id, sampled_instance_id) DO UPDATE
+  SET completion_id = excluded.completion_id, options = excluded.options,
+      generations = greatest(quiz_option.generations, excluded.generations), valid = excluded.valid,
+      final = excluded.final, problems = excluded.problems,
+      rejections = quiz_option.rejections || CASE WHEN excluded.valid THEN '[]'::jsonb ELSE jsonb_build_array(excluded.problems) END
+  WHERE NOT quiz_option.final
+  RETURNING final`;
+
+/**
+ * The sample's option set by this generator, prompt version and generations, made when there is none; `created`
+ * when this call made it (or it has lost its generation run, which was deleted with its experiment): the caller
+ * then starts a generation run for it.
+ */
+export async function findOrCreateOptionSet(
+  manager: EntityManager,
+  key: { sampleId: string; provider: string; model: string; templateVersion: number; maxGenerations: number },
+): Promise<{ id: string; created: boolean }> {
+  const values = [key.sampleId, key.provider, key.model, key.templateVersion, key.maxGenerations];
+  const inserted: { id: string }[] = await manager.query(
+    `INSERT INTO quiz_option_set (sample_id, provider, model, template_version, max_generations)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id`,
+    values,
+  );
+  if (inserted.length > 0) return { id: inserted[0].id, created: true };
+  const [found]: { id: string; generating: boolean }[] = await manager.query(
+    `SELECT s.id, EXISTS (SELECT 1 FROM run WHERE run.option_set_id = s.id AND run.kind = 'QUIZ_OPTIONS') AS generating
+     FROM quiz_option_set s
+     WHERE s.sample_id = $1 AND s.provider = $2 AND s.model = $3 AND s.template_version = $4 AND s.max_generations = $5`,
+    values,
+  );
+  return { id: found.id, created: !found.generating };
+}

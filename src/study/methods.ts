@@ -1,0 +1,32 @@
+/**
+ * The methods an experiment can use to look for contamination, each with its own runs:
+ * - REPLICATION: the study's memorization settings (and performance), judged exact / near-exact / inexact;
+ * - GUIDED_GENERAL: Time Travel's Algorithm 1, the guided instruction (full information) against the general one
+ *   (the GENERAL_INSTRUCTION setting), scored by ROUGE-L and bootstrapped;
+ * - QUIZ: the Data Contamination Quiz: generated options, the bias detector quiz and the bias compensator quizzes.
+ */
+export enum StudyMethod {
+  REPLICATION = "REPLICATION",
+  GUIDED_GENERAL = "GUIDED_GENERAL",
+  QUIZ = "QUIZ",
+}
+
+/** What an experiment uses unless told otherwise: the study's grid with its general-instruction control. */
+export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION, StudyMethod.GUIDED_GENERAL];
+
+export const METHOD_NAMES = ["replication", "guided-general", "quiz"] as const;
+
+const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
+  replication: StudyMethod.REPLICATION,
+  "guided-general": StudyMethod.GUIDED_GENERAL,
+  quiz: StudyMethod.QUIZ,
+};
+
+/** A method from its command-line spelling or its API name; null when it is neither. */
+export function methodNamed(value: string): StudyMethod | null {
+  return (
+    METHOD_BY_NAME[value as (typeof METHOD_NAMES)[number]] ??
+    Object.values(StudyMethod).find((name) => name === value) ??
+    null
+  );
+}
