@@ -42,13 +42,17 @@ export class QuizRuns1764489600000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "run" DROP CONSTRAINT "FK_b4a218af7fe677aefd07f67aeb3"`);
     await queryRunner.query(`DELETE FROM "run" WHERE "kind" IN ('QUIZ_OPTIONS', 'QUIZ')`);
     await queryRunner.query(`DROP INDEX "public"."IDX_run_sample"`);
-    await queryRunner.query(`CREATE TYPE "public"."run_kind_enum_old" AS ENUM('MEMORIZATION', 'PERFORMANCE')`);
+    await queryRunner.query(
+      `CREATE TYPE "public"."run_kind_enum_old" AS ENUM('MEMORIZATION', 'PERFORMANCE')`,
+    );
     await queryRunner.query(
       `ALTER TABLE "run" ALTER COLUMN "kind" TYPE "public"."run_kind_enum_old" USING "kind"::"text"::"public"."run_kind_enum_old"`,
     );
     await queryRunner.query(`DROP TYPE "public"."run_kind_enum"`);
     await queryRunner.query(`ALTER TYPE "public"."run_kind_enum_old" RENAME TO "run_kind_enum"`);
-    await queryRunner.query(`CREATE INDEX "IDX_run_sample" ON "run" USING btree ("sample_id", "kind", "shots") `);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_run_sample" ON "run" USING btree ("sample_id", "kind", "shots") `,
+    );
     await queryRunner.query(`ALTER TABLE "run" DROP COLUMN "quiz_position"`);
     await queryRunner.query(`ALTER TABLE "run" DROP COLUMN "option_set_id"`);
     await queryRunner.query(`DROP INDEX "public"."UQ_quiz_option_instance"`);

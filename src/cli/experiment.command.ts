@@ -216,7 +216,9 @@ async function preflight(
   const out = process.stdout;
   out.write(
     `estimate: ${estimate.calls} calls` +
-      (estimate.maxCalls > estimate.calls ? ` (at most ${estimate.maxCalls} with option regenerations)` : "") +
+      (estimate.maxCalls > estimate.calls
+        ? ` (at most ${estimate.maxCalls} with option regenerations)`
+        : "") +
       `, ${estimate.promptTokens} prompt tokens, at most ` +
       `${estimate.maxOutputTokens} output tokens, ` +
       (estimate.maxCostUsd === null

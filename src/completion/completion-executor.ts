@@ -33,7 +33,11 @@ import {
   rateLimitWait,
   retryCause,
 } from "../observability/metrics";
+import * as optionSql from "../option-set/option-set.sql";
+import { FinalOption } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
+import { quizOptions } from "../quiz/quiz-prompts";
+import { parseQuizAnswer } from "../quiz/quiz-range";
 import { Run, RunJudge } from "../run/run.entity";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -43,10 +47,6 @@ import { TaskKind } from "../study/task";
 import { PreparedPrompts, PromptNaming, PromptService } from "../template/prompt.service";
 import { runBodyOf } from "../template/prompt-template.entity";
 import { HeldClaims } from "../worker/held-claims";
-import { FinalOption } from "../option-set/option-set.sql";
-import * as optionSql from "../option-set/option-set.sql";
-import { quizOptions } from "../quiz/quiz-prompts";
-import { parseQuizAnswer } from "../quiz/quiz-range";
 import { parseAnswer } from "./answer-parser";
 import * as sql from "./completion.sql";
 import { CompletedRow, CompletionWriter } from "./completion-writer";
@@ -151,7 +151,10 @@ export class CompletionExecutor {
           `no usable quiz options for this instance: ${found.generations} generation(s) rejected, the last for ` +
           found.problems.join("; "),
       };
-    const original = plan.prompts.original(toItem(claimed), { text: claimed.text, secondText: claimed.second_text });
+    const original = plan.prompts.original(toItem(claimed), {
+      text: claimed.text,
+      secondText: claimed.second_text,
+    });
     return { options: quizOptions(found.options, original, plan.run.quizPosition) };
   }
 
@@ -606,7 +609,10 @@ export class CompletionExecutor {
           leaseToken: claimed.lease_token,
           sampledInstanceId: String(claimed.item_id),
           repeat: claimed.repeat,
-          original: prompts.original(toItem(claimed), { text: claimed.text, secondText: claimed.second_text }),
+          original: prompts.original(toItem(claimed), {
+            text: claimed.text,
+            secondText: claimed.second_text,
+          }),
         },
         row,
       );

@@ -1,8 +1,8 @@
 import { DataSource } from "typeorm";
 import * as optionSql from "../option-set/option-set.sql";
+import { JobQueue } from "../queue/job-queue";
 import { parseGeneratedOptions } from "../quiz/quiz-prompts";
 import { optionProblems } from "../quiz/quiz-range";
-import { JobQueue } from "../queue/job-queue";
 import { Run } from "../run/run.entity";
 import * as sql from "./completion.sql";
 import { CompletedRow } from "./completion-writer";
@@ -38,6 +38,12 @@ export class OptionWriter {
     const generation = item.repeat + 1;
     const again = !valid && generation < maxGenerations;
     const stored = await this.dataSource.transaction(async (manager) => {
+      // The runs first, in id order (the generation run and the set's quizzes): two generations stored at once,
+      // or a quiz's claim or answers moving the same runs, then never wait on each other in a cycle.
+      await manager.query(
+        `SELECT id FROM run WHERE id = $1 OR (option_set_id = $2 AND kind = 'QUIZ') ORDER BY id FOR UPDATE`,
+        [run.id, run.optionSetId],
+      );
       const held: unknown[] = await manager.query(
         "SELECT 1 FROM completion WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING' FOR UPDATE",
         [item.id, item.leaseToken],
@@ -56,7 +62,7 @@ export class OptionWriter {
         }
       }
       await manager.query(sql.completeCompletions, [JSON.stringify([row])]);
-      await manager.query(optionSql.recordOptions, [
+      const [recorded]: { final: boolean }[] = await manager.query(optionSql.recordOptions, [
         run.optionSetId,
         item.sampledInstanceId,
         item.id,
@@ -66,12 +72,14 @@ export class OptionWriter {
         !again,
         JSON.stringify(problems),
       ]);
+      // Given up: the instance is not quizzed (n counts the instances with valid options).
+      if (recorded?.final && !valid) await manager.query(optionSql.dropUnquizzable, [run.optionSetId, item.sampledInstanceId]);
       return { next };
     });
     if (!stored) return;
     if (stored.next)
       await this.queue.enqueue("completion", [{ completionId: stored.next, provider: run.provider }]);
-    if (!again) {
+    if (!again && valid) {
       const waiting: { id: string; provider: string }[] = await this.dataSource.query(
         optionSql.quizItemsOfInstance,
         [run.optionSetId, item.sampledInstanceId],

@@ -15,7 +15,8 @@ export abstract class GridInput {
 
   @Field(() => [RunKind], {
     defaultValue: [RunKind.MEMORIZATION, RunKind.PERFORMANCE],
-    description: "MEMORIZATION and PERFORMANCE (the replication method's runs); the quiz's come with methods.",
+    description:
+      "MEMORIZATION and PERFORMANCE (the replication method's runs); the quiz's come with methods.",
   })
   kinds: RunKind[];
 
@@ -37,7 +38,10 @@ export abstract class GridInput {
   @Max(100)
   quizMaxOutputTokens: number;
 
-  @Field(() => Int, { defaultValue: 1500, description: "Option generation: four perturbations of an instance." })
+  @Field(() => Int, {
+    defaultValue: 1500,
+    description: "Option generation: four perturbations of an instance.",
+  })
   @Min(16)
   @Max(16000)
   quizOptionsMaxOutputTokens: number;

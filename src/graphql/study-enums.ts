@@ -25,7 +25,9 @@ registerEnumType(StudyMethod, {
     GUIDED_GENERAL: {
       description: "Time Travel's Algorithm 1: guided (full information) vs general instruction, by ROUGE-L.",
     },
-    QUIZ: { description: "The Data Contamination Quiz: generated options, bias detector and compensator quizzes." },
+    QUIZ: {
+      description: "The Data Contamination Quiz: generated options, bias detector and compensator quizzes.",
+    },
   },
 });
 registerEnumType(MemorizationSetting, {

@@ -118,7 +118,9 @@ export class SimulatedProvider implements ModelProvider {
       const generation = (this.generations.get(original) ?? 0) + 1;
       this.generations.set(original, generation);
       if (this.generations.size > 100_000) this.generations.clear();
-      const options = [0, 1, 2, 3].map((index) => perturb(original, index, (...parts) => this.draw(...parts)));
+      const options = [0, 1, 2, 3].map((index) =>
+        perturb(original, index, (...parts) => this.draw(...parts)),
+      );
       if (this.draw("defect", original, generation) < this.settings.optionDefectRate) options[3] = original;
       return options.map((option, index) => `${"ABCD"[index]})\n${option}`).join("\n\n");
     }
@@ -134,7 +136,8 @@ export class SimulatedProvider implements ModelProvider {
         identity = known.initialSegment;
       }
     }
-    if (originalAt && this.draw("quiz-recognised", identity) < this.settings.quizContamination) return originalAt;
+    if (originalAt && this.draw("quiz-recognised", identity) < this.settings.quizContamination)
+      return originalAt;
     const bias = this.settings.quizBias;
     const letters = ["A", "B", "C", "D", "E"] as const;
     const total = letters.reduce((sum, letter) => sum + bias[letter], 0) || 1;

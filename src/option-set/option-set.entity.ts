@@ -1,5 +1,13 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from "typeorm";
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from "typeorm";
 import { Sample } from "../sample/sample.entity";
 
 /**
@@ -12,9 +20,13 @@ import { Sample } from "../sample/sample.entity";
     "Generated quiz options for a sample, by one generator model and prompt version, shared by every examined model's quiz.",
 })
 @Entity("quiz_option_set")
-@Index("UQ_quiz_option_set_generator", ["sampleId", "provider", "model", "templateVersion", "maxGenerations"], {
-  unique: true,
-})
+@Index(
+  "UQ_quiz_option_set_generator",
+  ["sampleId", "provider", "model", "templateVersion", "maxGenerations"],
+  {
+    unique: true,
+  },
+)
 export class QuizOptionSet {
   @PrimaryGeneratedColumn("uuid")
   @Field(() => ID)
@@ -42,7 +54,8 @@ export class QuizOptionSet {
 
   @Column({ name: "max_generations", type: "int" })
   @Field(() => Int, {
-    description: "Generations an instance may take: its options are given up when the last one is rejected too.",
+    description:
+      "Generations an instance may take: its options are given up when the last one is rejected too.",
   })
   maxGenerations: number;
 

@@ -22,6 +22,41 @@ export const quizItemsOfInstance = `
   WHERE r.option_set_id = $1 AND r.kind = 'QUIZ' AND c.sampled_instance_id = $2 AND c.status = 'PENDING'
     AND r.status IN ('QUEUED', 'RUNNING')`;
 
+/**
+ * An instance whose options were given up is not quizzed: its waiting quiz items (`$1` set, `$2` sampled instance)
+ * are removed from their runs, each run expecting one fewer, and a run that has nothing else left ends.
+ */
+export const dropUnquizzable = `
+  WITH removed AS (
+    DELETE FROM completion c USING run r
+    WHERE r.id = c.run_id AND r.option_set_id = $1 AND r.kind = 'QUIZ' AND c.sampled_instance_id = $2
+      AND c.status = 'PENDING'
+    RETURNING c.run_id
+  ), per_run AS (
+    SELECT run_id, count(*)::int AS n FROM removed GROUP BY run_id
+  )
+  UPDATE run
+  SET expected_count = expected_count - per_run.n,
+      status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + failed_count >= expected_count - per_run.n
+                    THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
+                    ELSE status END,
+      finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + failed_count >= expected_count - per_run.n
+                         THEN clock_timestamp() ELSE finished_at END
+  FROM per_run WHERE run.id = per_run.run_id`;
+
+/**
+ * A new quiz run's items (`$1` run, `$2` sample, `$3` its option set): every instance of the sample but those whose
+ * options were given up already.
+ */
+export const insertQuizItems = `
+  INSERT INTO completion (run_id, sampled_instance_id, repeat)
+  SELECT $1, item.id, 0 FROM sampled_instance AS item
+  WHERE item.sample_id = $2 AND NOT EXISTS (
+    SELECT 1 FROM quiz_option qo
+    WHERE qo.option_set_id = $3 AND qo.sampled_instance_id = item.id AND qo.final AND NOT qo.valid)
+  ORDER BY item.position
+  RETURNING id`;
+
 /** A set's final options (`$1`). */
 export const finalOptions = `
   SELECT sampled_instance_id::text AS item_id, options, valid, generations, problems

@@ -48,7 +48,9 @@ const KEY_PREFIX: Record<RunKind, string> = {
 };
 
 export function templateKey(kind: RunKind, taskKind: TaskKind, setting: MemorizationSetting | null): string {
-  return kind === RunKind.MEMORIZATION ? `memorization/${setting}/${taskKind}` : `${KEY_PREFIX[kind]}${taskKind}`;
+  return kind === RunKind.MEMORIZATION
+    ? `memorization/${setting}/${taskKind}`
+    : `${KEY_PREFIX[kind]}${taskKind}`;
 }
 
 const NLI_WITH_LABELS = {

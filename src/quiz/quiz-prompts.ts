@@ -48,5 +48,7 @@ export function quizOptions(
   original: string,
   position: OptionLetter | null,
 ): string[] {
-  return OPTION_LETTERS.map((letter, index) => (letter === position ? original : (perturbations[index] ?? "")));
+  return OPTION_LETTERS.map((letter, index) =>
+    letter === position ? original : (perturbations[index] ?? ""),
+  );
 }

@@ -257,6 +257,24 @@ export function reportCsv(report: StudyReport): string {
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
     });
+  for (const row of report.quiz ?? [])
+    push("quiz", row, null, {
+      instances: row.instances,
+      optionsGivenUp: row.optionsGivenUp,
+      rejectedGenerations: row.rejectedGenerations,
+      originalAmongOptions: row.originalAmongOptions,
+      biasA: row.bias[0],
+      biasB: row.bias[1],
+      biasC: row.bias[2],
+      biasD: row.bias[3],
+      biasE: row.bias[4],
+      ...Object.fromEntries(
+        row.compensators.map((compensator) => [`hits${compensator.letter}`, compensator.hits]),
+      ),
+      upper: row.upper,
+      lower: row.lower,
+      kappa: row.kappa,
+    });
   return stringify(rows);
 }
 

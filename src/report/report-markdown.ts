@@ -441,6 +441,79 @@ export function reportMarkdown(report: StudyReport): string {
         interval(row.ciLow, row.ciHigh),
       ]),
     ),
+    "## Data Contamination Quiz (bias detector, then the original at each letter; range over the non-preferred letters)",
+    (report.quiz ?? []).length === 0
+      ? "No quiz in this experiment (methods: QUIZ)."
+      : table(
+          [
+            "dataset",
+            "sample",
+            "generator",
+            "n",
+            "detector A/B/C/D/E",
+            "non-preferred",
+            "hits A/B/C/D",
+            "range",
+            "kappa",
+            "options given up",
+            "original among options",
+            "notes",
+          ],
+          (report.quiz ?? []).map((row) => [
+            row.dataset,
+            sampleLabel(row),
+            `${row.generatorProvider}/${row.generatorModel}`,
+            row.instances,
+            row.bias.join("/"),
+            row.nonPreferred.join(", "),
+            row.compensators.map((compensator) => compensator.hits).join("/"),
+            row.lower === null ? "" : `[${pct(row.lower)}, ${pct(row.upper)}]`,
+            num(row.kappa),
+            row.optionsGivenUp,
+            row.originalAmongOptions,
+            row.notes.join("; "),
+          ]),
+        ),
+    "## Contamination summary (each method's evidence side by side; not a score)",
+    (report.contaminationSummary ?? []).length === 0
+      ? "No method's results yet."
+      : table(
+          [
+            "dataset",
+            "split",
+            "sample",
+            "Time Travel rule (k, exact, near-exact / 10)",
+            "replication above floor",
+            "Algorithm 1 (paired p, unpaired p)",
+            "quiz range",
+          ],
+          (report.contaminationSummary ?? []).map((row) => [
+            row.dataset,
+            row.split ?? "",
+            sampleLabel(row),
+            row.timeTravel
+              ? `${row.timeTravel.contaminated ? "contaminated" : "not flagged"} (k=${row.timeTravel.shots}, ` +
+                `${row.timeTravel.exact}, ${row.timeTravel.nearExact} / ${row.timeTravel.subsetJudged})`
+              : "not run",
+            row.replication
+              ? `${pct(row.replication.aboveFloorRate)} ${interval(row.replication.aboveFloorCiLow, row.replication.aboveFloorCiHigh)} ` +
+                `(${row.replication.aboveFloor}/${row.replication.instances}; general instruction ${pct(row.replication.generalInstructionRate)})`
+              : "not run",
+            row.guidedGeneral
+              ? `${row.guidedGeneral.significant ? "significant" : "not significant"} (${num(row.guidedGeneral.pValuePaired)}, ` +
+                `${num(row.guidedGeneral.pValueUnpaired)}; n=${row.guidedGeneral.instances})`
+              : "not run",
+            row.quiz && row.quiz.range.lower !== null
+              ? `[${pct(row.quiz.range.lower)}, ${pct(row.quiz.range.upper)}] (n=${row.quiz.range.instances})`
+              : row.quiz
+                ? "no range yet"
+                : "not run",
+          ]),
+        ),
+    "What each method cannot tell: Time Travel's rule has no error rate of its own; replication above the floor " +
+      "bounds contamination from below; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
+      "(BLEURT-20 is not available here); the quiz's range depends on its generated options. The API's " +
+      "contaminationSummary carries each in full.",
     "## Human review (each reviewer's latest verdict; the effective verdict is the reviewers' majority)",
     report.review
       ? table(

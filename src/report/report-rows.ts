@@ -389,6 +389,34 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       ciHigh: row.ciHigh,
     });
   }
+
+  for (const row of report.quiz ?? []) {
+    const scope = scopeOf({ ...row, group: `options=${row.optionSetId}` });
+    const n = { denominator: row.instances };
+    const best = row.compensators.find((compensator) => compensator.letter === row.best);
+    push("quiz.upper", scope, row.upper, { numerator: best?.hits ?? null, ...n });
+    push("quiz.lower", scope, row.lower, n);
+    push("quiz.kappa", scope, row.kappa, n);
+    push("quiz.options_given_up", scope, row.optionsGivenUp, {
+      numerator: row.optionsGivenUp,
+      denominator: row.sampledInstances,
+    });
+    push("quiz.original_among_options", scope, row.originalAmongOptions, {
+      numerator: row.originalAmongOptions,
+      denominator: row.rejectedGenerations + row.instances,
+    });
+    row.bias.forEach((count, index) =>
+      push(
+        "quiz.bias_share",
+        { ...scope, group: `letter=${"ABCDE"[index]}` },
+        row.instances ? count / row.instances : null,
+        {
+          numerator: count,
+          ...n,
+        },
+      ),
+    );
+  }
   return rows;
 }
 
@@ -465,4 +493,10 @@ export const METRIC_NAMES = [
   "contamination.subset_exact",
   "contamination.subset_near_exact",
   "contamination.rate",
+  "quiz.upper",
+  "quiz.lower",
+  "quiz.kappa",
+  "quiz.options_given_up",
+  "quiz.original_among_options",
+  "quiz.bias_share",
 ] as const;

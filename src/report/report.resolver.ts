@@ -4,6 +4,7 @@ import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
 import {
   ContaminationRow,
+  ContaminationSummaryRow,
   ControlComparisonRow,
   CorrelationRow,
   ExperimentComparison,
@@ -14,6 +15,7 @@ import {
   NoMemoryFloorRow,
   PairedComparisonRow,
   PerformanceRow,
+  QuizRangeRow,
   ResultFilter,
   StudyReport,
   TargetGroupRow,
@@ -138,6 +140,27 @@ export class ReportResolver {
   @Query(() => [ContaminationRow])
   contamination(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
     return services.report.contamination(experimentId);
+  }
+
+  @Query(() => [QuizRangeRow], {
+    description: "The Data Contamination Quiz per sample of an experiment run with methods: [QUIZ].",
+  })
+  quizResults(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
+    return services.report.quiz(experimentId);
+  }
+
+  @Query(() => [ContaminationSummaryRow], {
+    description:
+      "Every method's evidence of contamination per sample (dataset and split) of an experiment, side by side: " +
+      "Time Travel's rule, replication above its no-memory floor, Algorithm 1 (guided vs general) and the quiz's " +
+      "range, each with its counts, runs and what it cannot tell. Evidence, not a single score.",
+  })
+  contaminationSummary(
+    @Arg("experimentId", () => ID) experimentId: string,
+    @Arg("fresh", { defaultValue: false, description: FRESH }) fresh: boolean,
+    @Ctx() { services }: Context,
+  ) {
+    return services.report.contaminationSummary(experimentId, { fresh });
   }
 
   @Query(() => ExperimentComparison, {

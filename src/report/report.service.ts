@@ -6,6 +6,7 @@ import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { OptionLetter } from "../study/quiz-letters";
 import { MemorizationSetting } from "../study/settings";
 import { isTrivialTarget, TRIVIAL_TARGET_WORDS, targetWords } from "../study/targets";
 import {
@@ -15,6 +16,7 @@ import {
   compareExperiments,
   contamination,
   contaminationSubset,
+  contaminationSummary,
   correlations,
   guidedVsGeneral,
   InstanceFloor,
@@ -29,10 +31,12 @@ import {
   nonTrivialMemorization,
   performanceRows,
   performanceVsZeroShot,
+  quizRanges,
   RepeatPerformance,
   ReviewRating,
   reviewSummary,
   SampleInfo,
+  SummaryRun,
   settingComparisons,
   sharedDatasets,
   TargetInfo,
@@ -43,6 +47,7 @@ import {
 import * as sql from "./report.sql";
 import {
   ContaminationRow,
+  ContaminationSummaryRow,
   ControlComparisonRow,
   CorrelationRow,
   ExperimentComparison,
@@ -54,6 +59,7 @@ import {
   NoMemoryFloorRow,
   PairedComparisonRow,
   PerformanceRow,
+  QuizRangeRow,
   ReportSubject,
   ResultFilter,
   StudyReport,
@@ -420,6 +426,58 @@ export class ReportService {
     };
   }
 
+  async quiz(experimentId: string): Promise<QuizRangeRow[]> {
+    return this.quizOf(await this.data(experimentId));
+  }
+
+  private async quizOf(data: ExperimentData): Promise<QuizRangeRow[]> {
+    const [answers, sets, samples] = await Promise.all([
+      this.dataSource.query(sql.quizAnswers, [data.experimentId]) as Promise<Record<string, unknown>[]>,
+      this.dataSource.query(sql.quizOptionSets, [data.experimentId]) as Promise<Record<string, unknown>[]>,
+      data.samples(),
+    ]);
+    return quizRanges(
+      answers.map((row) => ({
+        sampleId: row.sample_id as string,
+        optionSetId: row.option_set_id as string,
+        position: (row.quiz_position as OptionLetter | null) ?? null,
+        runEnded: row.run_ended as boolean,
+        letters: {
+          A: row.a as number,
+          B: row.b as number,
+          C: row.c as number,
+          D: row.d as number,
+          E: row.e as number,
+          unreadable: row.unreadable as number,
+        },
+        failed: row.failed as number,
+        waiting: row.waiting as number,
+      })),
+      sets.map((row) => ({
+        optionSetId: row.option_set_id as string,
+        sampleId: row.sample_id as string,
+        provider: row.provider as string,
+        model: row.model as string,
+        templateVersion: row.template_version as number,
+        maxGenerations: row.max_generations as number,
+        instances: row.instances as number,
+        valid: row.valid as number,
+        givenUp: row.given_up as number,
+        rejectedGenerations: row.rejected_generations as number,
+        originalAmongOptions: row.original_among_options as number,
+      })),
+      samples,
+    );
+  }
+
+  /** Every method's evidence per sample, side by side (from the study report's tables). */
+  async contaminationSummary(
+    experimentId: string,
+    options: ReadOptions = {},
+  ): Promise<ContaminationSummaryRow[]> {
+    return (await this.studyReport(experimentId, options)).contaminationSummary;
+  }
+
   async guidedVsGeneral(experimentId: string): Promise<GuidedGeneralRow[]> {
     return this.guidedVsGeneralOf(await this.data(experimentId));
   }
@@ -698,6 +756,10 @@ export class ReportService {
     const contaminationRead = early(this.contaminationOf(data));
     const performanceRead = early(this.performanceOf(data));
     const reviewRead = early(this.reviewOf(experimentId));
+    const quizRead = early(this.quizOf(data));
+    const runsRead = early(
+      this.dataSource.query(sql.runsOfExperiment, [experimentId]) as Promise<SummaryRun[]>,
+    );
     const [outcomes, instancePerformance, samples, cells] = await reads;
     const byCell = [
       BreakdownGroup.DATASET,
@@ -736,6 +798,13 @@ export class ReportService {
     };
     const gains = await table(() => performanceVsZeroShot(instancePerformance, samples));
     const floors = await this.floorsOf([...samples.keys()]);
+    const noMemoryFloorRows = await table(() =>
+      noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION),
+    );
+    const guidedGeneralRows = await guidedGeneralRead;
+    const contaminationRows = await contaminationRead;
+    const quizRows = await quizRead;
+    const summaryRuns = await runsRead;
     const report: StudyReport = {
       experimentId,
       computedAt,
@@ -750,14 +819,27 @@ export class ReportService {
       zeroVsK: await table(() => zeroVsK(outcomes, samples)),
       memorizationNonTrivial: await table(() => nonTrivialMemorization(outcomes, targets.trivial, samples)),
       memorizationByTarget: await table(() => memorizationByTarget(outcomes, targets.targets, samples)),
-      noMemoryFloor: await table(() => noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION)),
+      noMemoryFloor: noMemoryFloorRows,
       versusControl: await table(() => versusControl(outcomes, samples)),
       performanceVsZeroShot: gains,
       iclThresholds: await table(() => iclThresholds(outcomes, gains, samples)),
-      guidedVsGeneral: await guidedGeneralRead,
+      guidedVsGeneral: guidedGeneralRows,
       transitionRates: await table(() => transitionRates(outcomes, samples)),
       nearExactToExact: await transitionsRead,
-      contamination: await contaminationRead,
+      contamination: contaminationRows,
+      quiz: quizRows,
+      contaminationSummary: await table(() =>
+        contaminationSummary(
+          {
+            contamination: contaminationRows,
+            floors: noMemoryFloorRows,
+            guidedGeneral: guidedGeneralRows,
+            quiz: quizRows,
+            runs: summaryRuns,
+          },
+          samples,
+        ),
+      ),
       review: await reviewRead,
       hypothesisTests: 0,
       multipleComparisons: "",

@@ -260,3 +260,38 @@ export const resultsVersion = `
   SELECT e.id IS NOT NULL AS found, clock_timestamp() AS read_at, st.active, st.fingerprint
   FROM (SELECT 1) AS one LEFT JOIN experiment e ON e.id = $1
   CROSS JOIN LATERAL (${resultsState("$1")}) AS st`;
+
+/** Each quiz run's answers by letter (`parsed_label` holds the letter; null on an answered call: UNREADABLE). */
+export const quizAnswers = `
+  SELECT r.sample_id::text AS sample_id, r.option_set_id::text AS option_set_id, r.quiz_position,
+         r.status NOT IN ('QUEUED', 'RUNNING', 'PAUSED_BUDGET') AS run_ended,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label = 'A')::int AS a,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label = 'B')::int AS b,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label = 'C')::int AS c,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label = 'D')::int AS d,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label = 'E')::int AS e,
+         count(*) FILTER (WHERE c.status = 'SUCCEEDED' AND c.parsed_label IS NULL)::int AS unreadable,
+         count(*) FILTER (WHERE c.status = 'FAILED')::int AS failed,
+         count(*) FILTER (WHERE c.status IN ('PENDING', 'RUNNING'))::int AS waiting
+  FROM run r LEFT JOIN completion c ON c.run_id = r.id
+  WHERE r.experiment_id = $1 AND r.kind = 'QUIZ'
+  GROUP BY r.id`;
+
+/** The option sets the experiment's quizzes show, with what their options are. */
+export const quizOptionSets = `
+  SELECT s.id::text AS option_set_id, s.sample_id::text AS sample_id, s.provider, s.model,
+         s.template_version, s.max_generations,
+         (SELECT count(*) FROM sampled_instance si WHERE si.sample_id = s.sample_id)::int AS instances,
+         count(o.id) FILTER (WHERE o.valid)::int AS valid,
+         count(o.id) FILTER (WHERE o.final AND NOT o.valid)::int AS given_up,
+         coalesce(sum(jsonb_array_length(o.rejections)), 0)::int AS rejected_generations,
+         coalesce(sum((SELECT count(*) FROM jsonb_array_elements(o.rejections) AS rejected(problems)
+                       WHERE rejected.problems::text LIKE '%is the original instance%')), 0)::int AS original_among_options
+  FROM quiz_option_set s LEFT JOIN quiz_option o ON o.option_set_id = s.id
+  WHERE s.id IN (SELECT option_set_id FROM run WHERE experiment_id = $1 AND kind = 'QUIZ')
+  GROUP BY s.id`;
+
+/** The experiment's runs, as the contamination summary links them. */
+export const runsOfExperiment = `
+  SELECT id::text AS id, sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots
+  FROM run WHERE experiment_id = $1 ORDER BY created_at, id`;

@@ -850,6 +850,254 @@ export class TransitionRow {
   exactOutput: string | null;
 }
 
+@ObjectType({ description: "One bias compensator quiz: the original at one letter, and what was answered." })
+export class QuizCompensatorRow {
+  @Field({ description: "Where the original sat." })
+  letter: string;
+
+  @Field({ description: "A letter the detector quiz shows the model does not prefer: its hits count." })
+  nonPreferred: boolean;
+
+  @Field(() => Int, { description: "Answers naming the original's letter." })
+  hits: number;
+
+  @Field(() => [Int], { description: "Answers A, B, C, D, E, in that order." })
+  answers: number[];
+
+  @Field(() => Int, { description: "Answers without a standalone letter A-E." })
+  unreadable: number;
+
+  @Field(() => Int, { description: "Calls that failed." })
+  failed: number;
+}
+
+@ObjectType({
+  description:
+    "The Data Contamination Quiz on one sample: the option set, the bias detector quiz (letters the model prefers " +
+    "with no original among the options), the bias compensator quizzes, and the detected contamination range " +
+    "[lower, upper] (Golchin & Surdeanu): upper = hits of the best non-preferred letter / n; kappa = (hits - " +
+    "detector answers of that letter) / (n - those); lower = max(kappa, hits of the second letter / n).",
+  implements: SampleScoped,
+})
+export class QuizRangeRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => String, { nullable: true })
+  split: string | null;
+
+  @Field(() => ID)
+  optionSetId: string;
+
+  @Field()
+  generatorProvider: string;
+
+  @Field()
+  generatorModel: string;
+
+  @Field(() => Int)
+  optionTemplateVersion: number;
+
+  @Field(() => Int, { description: "n: instances with valid options, each quizzed once per quiz." })
+  instances: number;
+
+  @Field(() => Int, { description: "Instances of the sample." })
+  sampledInstances: number;
+
+  @Field(() => Int, { description: "Instances whose options were given up (every generation rejected)." })
+  optionsGivenUp: number;
+
+  @Field(() => Int, { description: "Generations rejected by the option checks." })
+  rejectedGenerations: number;
+
+  @Field(() => Int, { description: "Of those, generations that had the original among their options." })
+  originalAmongOptions: number;
+
+  @Field(() => [Int], { description: "The bias detector quiz's answers A, B, C, D, E, in that order." })
+  bias: number[];
+
+  @Field(() => Int)
+  biasUnreadable: number;
+
+  @Field(() => [String], {
+    description: "Letters answered fewer than ceil(n / 5) times in the detector quiz.",
+  })
+  nonPreferred: string[];
+
+  @Field(() => [QuizCompensatorRow])
+  compensators: QuizCompensatorRow[];
+
+  @Field(() => Float, { nullable: true })
+  upper: number | null;
+
+  @Field(() => Float, { nullable: true })
+  lower: number | null;
+
+  @Field(() => Float, { nullable: true })
+  kappa: number | null;
+
+  @Field(() => String, { nullable: true, description: "The best letter: most hits, then least bias." })
+  best: string | null;
+
+  @Field(() => String, { nullable: true })
+  second: string | null;
+
+  @Field({ description: "Every quiz run ended with nothing waiting." })
+  complete: boolean;
+
+  @Field(() => [String], { description: "Edge cases met, and what was done." })
+  notes: string[];
+}
+
+@ObjectType({ description: "Time Travel's rule on the seeded 10-instance subset, guided instruction." })
+export class TimeTravelEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  subsetJudged: number;
+
+  @Field(() => Int)
+  exact: number;
+
+  @Field(() => Int)
+  nearExact: number;
+
+  @Field({ description: "At least one exact or two near-exact." })
+  contaminated: boolean;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({
+  description:
+    "Replication under full information above its no-memory floor, beside the general instruction.",
+})
+export class ReplicationEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Int)
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Int)
+  floorInstances: number;
+
+  @Field(() => Float, { nullable: true })
+  floorRate: number | null;
+
+  @Field(() => Int)
+  aboveFloor: number;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiHigh: number | null;
+
+  @Field({ description: "The above-floor rate's 95% interval excludes 0." })
+  signal: boolean;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The general instruction's rate at the same k (the control).",
+  })
+  generalInstructionRate: number | null;
+
+  @Field(() => Int, { nullable: true })
+  generalInstructionInstances: number | null;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({ description: "Time Travel's Algorithm 1 at the smallest k: guided vs general, by ROUGE-L." })
+export class GuidedGeneralEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Float)
+  guidedMean: number;
+
+  @Field(() => Float)
+  generalMean: number;
+
+  @Field(() => Float, { nullable: true })
+  pValuePaired: number | null;
+
+  @Field(() => Float, { nullable: true })
+  pValueUnpaired: number | null;
+
+  @Field()
+  significant: boolean;
+
+  @Field(() => Int)
+  resamples: number;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({ description: "The Data Contamination Quiz's range with its runs." })
+export class QuizEvidence {
+  @Field(() => QuizRangeRow)
+  range: QuizRangeRow;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({
+  description:
+    "Every method's evidence of contamination for one sample (a dataset and split), side by side, each with its " +
+    "counts, its runs and what it cannot tell; null where the experiment did not run the method. Not a score.",
+  implements: SampleScoped,
+})
+export class ContaminationSummaryRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => String, { nullable: true })
+  split: string | null;
+
+  @Field(() => TimeTravelEvidence, { nullable: true })
+  timeTravel: TimeTravelEvidence | null;
+
+  @Field(() => ReplicationEvidence, { nullable: true })
+  replication: ReplicationEvidence | null;
+
+  @Field(() => GuidedGeneralEvidence, { nullable: true })
+  guidedGeneral: GuidedGeneralEvidence | null;
+
+  @Field(() => QuizEvidence, { nullable: true })
+  quiz: QuizEvidence | null;
+}
+
 @ObjectType({
   description:
     "The original method's verdict, applied as it was defined: on a fixed 10-instance subset of the sample " +
@@ -1095,6 +1343,14 @@ export class StudyReport {
 
   @Field(() => [ContaminationRow])
   contamination: ContaminationRow[];
+
+  @Field(() => [QuizRangeRow], { description: "The Data Contamination Quiz per sample (QUIZ method)." })
+  quiz: QuizRangeRow[];
+
+  @Field(() => [ContaminationSummaryRow], {
+    description: "Every method's evidence per sample, side by side (see contaminationSummary).",
+  })
+  contaminationSummary: ContaminationSummaryRow[];
 
   @Field(() => Int, { description: "Hypothesis tests with a p-value in this report: the Holm family." })
   hypothesisTests: number;

@@ -9,10 +9,10 @@ import {
 } from "../judge/heuristic-judge";
 import { batchOptionsOf, ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { findOrCreateOptionSet, insertQuizItems, quizItemsReady } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
-import { findOrCreateOptionSet, quizItemsReady } from "../option-set/option-set.sql";
 import { gridCells, QUIZ_DEFAULTS } from "../study/grid";
 import { StudyMethod } from "../study/methods";
 import { OptionLetter } from "../study/quiz-letters";
@@ -308,14 +308,27 @@ export class RunLifecycle {
         },
       }),
     );
-    const ids: { id: string }[] = await manager.query(
-      `INSERT INTO completion (run_id, sampled_instance_id, repeat)
-       SELECT $1, item.id, repeat FROM sampled_instance AS item CROSS JOIN generate_series(0, $2 - 1) AS repeat
-       WHERE item.sample_id = $3
-       ORDER BY item.position, repeat
-       RETURNING id`,
-      [run.id, request.repeats, request.sampleId],
-    );
+    const ids: { id: string }[] =
+      run.kind === RunKind.QUIZ
+        ? await manager.query(insertQuizItems, [run.id, request.sampleId, run.optionSetId])
+        : await manager.query(
+            `INSERT INTO completion (run_id, sampled_instance_id, repeat)
+             SELECT $1, item.id, repeat FROM sampled_instance AS item CROSS JOIN generate_series(0, $2 - 1) AS repeat
+             WHERE item.sample_id = $3
+             ORDER BY item.position, repeat
+             RETURNING id`,
+            [run.id, request.repeats, request.sampleId],
+          );
+    if (ids.length !== run.expectedCount) {
+      // A quiz over a reused option set leaves out the instances whose options were given up; with none left it
+      // has nothing to do.
+      run.expectedCount = ids.length;
+      if (ids.length === 0) {
+        run.status = RunStatus.SUCCEEDED;
+        run.finishedAt = new Date();
+      }
+      await manager.save(run);
+    }
     // A batch run's items get no jobs: the batch coordinator (src/batch/) sends them to the provider's Batch API.
     // A quiz's item gets its job once its instance's options are final (src/completion/option-writer.ts); those
     // final already (a reused option set) get theirs now.

@@ -48,7 +48,9 @@ export interface GridCell<S extends GridSample = GridSample> {
 /** The memorization settings the grid runs: the given ones for replication, and Algorithm 1's pair. */
 export function gridSettings(grid: GridSpec): MemorizationSetting[] {
   const methods = grid.methods ?? DEFAULT_METHODS;
-  const settings = new Set<MemorizationSetting>(methods.includes(StudyMethod.REPLICATION) ? grid.settings : []);
+  const settings = new Set<MemorizationSetting>(
+    methods.includes(StudyMethod.REPLICATION) ? grid.settings : [],
+  );
   if (methods.includes(StudyMethod.GUIDED_GENERAL)) {
     settings.add(MemorizationSetting.FULL_INFORMATION);
     settings.add(MemorizationSetting.GENERAL_INSTRUCTION);

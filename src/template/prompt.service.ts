@@ -88,7 +88,9 @@ export class PromptService {
       throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no setting`, { field: "setting" });
     }
     if ((spec.kind === RunKind.QUIZ || spec.kind === RunKind.QUIZ_OPTIONS) && spec.shots !== 0) {
-      throw new BadInputError("the quiz's prompts have no demonstrations: shots must be 0", { field: "shots" });
+      throw new BadInputError("the quiz's prompts have no demonstrations: shots must be 0", {
+        field: "shots",
+      });
     }
     const sample = await this.samples.get(spec.sampleId);
     const dataset = await this.datasets.get(sample.datasetId);
@@ -290,7 +292,10 @@ export async function estimateGrid(
     // Other requests are served between cells.
     await new Promise((resolve) => setImmediate(resolve));
     // Option generation: the first generation, and at most every regeneration an instance may take.
-    const tries = cell.kind === RunKind.QUIZ_OPTIONS ? (request.quizOptionGenerations ?? QUIZ_DEFAULTS.optionGenerations) : 1;
+    const tries =
+      cell.kind === RunKind.QUIZ_OPTIONS
+        ? (request.quizOptionGenerations ?? QUIZ_DEFAULTS.optionGenerations)
+        : 1;
     rows.push({
       sample: cell.sample,
       kind: cell.kind,

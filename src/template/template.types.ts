@@ -222,11 +222,14 @@ export class GridEstimateRow {
 
   @Field(() => String, {
     nullable: true,
-    description: "QUIZ rows: where the original sits (a bias compensator quiz); null for the bias detector quiz.",
+    description:
+      "QUIZ rows: where the original sits (a bias compensator quiz); null for the bias detector quiz.",
   })
   quizPosition: string | null;
 
-  @Field(() => Int, { description: "Model calls: instances x repeats (option generation: the first generation)." })
+  @Field(() => Int, {
+    description: "Model calls: instances x repeats (option generation: the first generation).",
+  })
   calls: number;
 
   @Field(() => Int, {
@@ -240,7 +243,9 @@ export class GridEstimateRow {
   @Field(() => Float, { description: "Prompt tokens at most (every regeneration); else `promptTokens`." })
   maxPromptTokens: number;
 
-  @Field(() => Float, { description: "Output tokens if every call (and every regeneration) used its maximum." })
+  @Field(() => Float, {
+    description: "Output tokens if every call (and every regeneration) used its maximum.",
+  })
   maxOutputTokens: number;
 
   @Field(() => Float, {
@@ -268,7 +273,8 @@ export class GridEstimate {
 
   @Field(() => Float, {
     nullable: true,
-    description: "Upper bound in USD (every call and regeneration, every output at its maximum); null without prices.",
+    description:
+      "Upper bound in USD (every call and regeneration, every output at its maximum); null without prices.",
   })
   maxCostUsd: number | null;
 

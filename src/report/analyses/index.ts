@@ -4,6 +4,7 @@
 
 export * from "./comparison";
 export * from "./contamination";
+export * from "./contamination-summary";
 export * from "./controls";
 export * from "./correlations";
 export * from "./floor";
@@ -13,6 +14,7 @@ export * from "./memorized-vs-not";
 export * from "./paired";
 export * from "./performance";
 export * from "./performance-vs-zero-shot";
+export * from "./quiz";
 export * from "./review";
 export * from "./rows";
 export * from "./targets";

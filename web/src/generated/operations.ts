@@ -4,10 +4,12 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-/** Memorization (replicate the instance) or performance (do the task). */
+/** Memorization (replicate the instance), performance (do the task), or the Data Contamination Quiz's option generation (QUIZ_OPTIONS) and quizzes (QUIZ). */
 export type RunKind =
   | 'MEMORIZATION'
-  | 'PERFORMANCE';
+  | 'PERFORMANCE'
+  | 'QUIZ_OPTIONS'
+  | 'QUIZ';
 
 /** How much the memorization prompt contains. */
 export type MemorizationSetting =
@@ -80,7 +82,14 @@ export type RenderPromptInput = {
 /** The grid to price: every sample x kind x setting x k. */
 export type EstimateGridInput = {
   sampleIds: Array<string | number>;
+  /** MEMORIZATION and PERFORMANCE (the replication method's runs); the quiz's come with methods. */
   kinds?: Array<RunKind>;
+  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes). */
+  methods?: Array<StudyMethod>;
+  /** The quiz's answers: a letter (the authors allowed 1 token). */
+  quizMaxOutputTokens?: number;
+  /** Option generation: four perturbations of an instance. */
+  quizOptionsMaxOutputTokens?: number;
   /** The study's three settings and the general-instruction control, unless told otherwise. */
   settings?: Array<MemorizationSetting>;
   /** k values; each sample's own when absent. */
@@ -95,11 +104,22 @@ export type EstimateGridInput = {
   model?: string | null | undefined;
   /** With `provider` and `model`: price the grid at the provider's batch prices (its Batch API); default: batch when the provider's `batch` option makes it the default. */
   batch?: boolean | null | undefined;
+  /** The QUIZ method: generations an instance's options may take (the bounds count them all). */
+  quizOptionGenerations?: number;
   /** USD per million prompt tokens, for a cost bound. */
   inputPricePerMillionTokens?: number | null | undefined;
   /** USD per million output tokens, for a cost bound. */
   outputPricePerMillionTokens?: number | null | undefined;
 };
+
+/** A method of looking for contamination; an experiment runs the ones it names. */
+export type StudyMethod =
+  /** The study's memorization settings and performance, judged. */
+  | 'REPLICATION'
+  /** Time Travel's Algorithm 1: guided (full information) vs general instruction, by ROUGE-L. */
+  | 'GUIDED_GENERAL'
+  /** The Data Contamination Quiz: generated options, bias detector and compensator quizzes. */
+  | 'QUIZ';
 
 /** A new budget for an experiment (all its runs together) or for one run. */
 export type SetBudgetInput = {
@@ -137,6 +157,12 @@ export type JudgeInput = {
 export type StartExperimentInput = {
   sampleIds: Array<string | number>;
   kinds?: Array<RunKind>;
+  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes). */
+  methods?: Array<StudyMethod>;
+  /** The quiz's answers: a letter (the authors allowed 1 token). */
+  quizMaxOutputTokens?: number;
+  /** Option generation: four perturbations of an instance. */
+  quizOptionsMaxOutputTokens?: number;
   /** The study's three settings and the general-instruction control, unless told otherwise. */
   settings?: Array<MemorizationSetting>;
   /** k values; each sample's own when absent. */
@@ -150,6 +176,8 @@ export type StartExperimentInput = {
   model: string;
   temperature?: number;
   cache?: boolean;
+  /** The QUIZ method: the model that writes the options (at temperature 1, as the authors); the examined model when absent. An option set of the sample by the same generator, prompt version and generations is reused. */
+  quizGenerator?: QuizGeneratorInput | null | undefined;
   /** Judges memorization answers as they land; the heuristic judge when absent. */
   judge?: JudgeInput | null | undefined;
   /** Send the calls through the provider's Batch API (batch prices, answers within its window); default: the provider's `batch` option. Needs a provider configured with `batch`. */
@@ -157,6 +185,15 @@ export type StartExperimentInput = {
   /** The budget of all the experiment's runs together in US dollars: no call starts that could take the cost, counting the worst case of the calls in flight, above it; the runs pause (PAUSED_BUDGET) instead, and raising it (setBudget) resumes them. Needs the provider's prices for the model. */
   maxCostUsd?: number | null | undefined;
   idempotencyKey?: string | null | undefined;
+};
+
+/** The model that writes a quiz's options, and how many tries an instance gets. */
+export type QuizGeneratorInput = {
+  /** A provider configured on the server. */
+  provider: string;
+  model: string;
+  /** Generations an instance may take: options that fail the checks are generated again until this many were tried. */
+  generations?: number;
 };
 
 export type RunIdInput = {

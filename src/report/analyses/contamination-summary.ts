@@ -1,0 +1,152 @@
+// One contamination summary per sample (dataset and split): each method's evidence side by side, with its counts,
+// its runs and what it cannot tell. It reports evidence, not a score of its own. Pure.
+
+import { MemorizationSetting, RunKind } from "../../study/settings";
+import type {
+  ContaminationRow,
+  ContaminationSummaryRow,
+  GuidedGeneralRow,
+  NoMemoryFloorRow,
+  QuizRangeRow,
+} from "../report.types";
+import { bySample, SampleInfo, sampleFields } from "./rows";
+
+/** What each method cannot tell, shown with its evidence. */
+export const METHOD_LIMITS = {
+  timeTravel:
+    "Time Travel's rule looks at 10 instances under the guided instruction: one exact or two near-exact " +
+    "replications flag the partition, but it has no error rate of its own, and a model that writes plausible " +
+    "continuations can meet it by chance on short or formulaic references (see the no-memory floor).",
+  replication:
+    "Replication above the no-memory floor says the model wrote what copying the input or a constant answer could " +
+    "not; it cannot tell training-set memorization from the text's presence elsewhere on the web, and a model " +
+    "that memorized but does not replicate on request is missed (it bounds contamination from below).",
+  guidedGeneral:
+    "Algorithm 1 compares the guided instruction with the general one by ROUGE-L (BLEURT-20, its second score, " +
+    "needs a TensorFlow checkpoint that cannot be installed here); a significant difference shows that naming " +
+    "the dataset helps, not how much of it was seen.",
+  quiz:
+    "The quiz's range is the share of instances whose exact wording the model picks out among word-level " +
+    "perturbations, corrected for its positional bias; it depends on the generated options (a perturbation too " +
+    "close to or too far from the original moves it) and cannot be compared across option sets.",
+} as const;
+
+/** One run of the experiment, as the summary links it. */
+export interface SummaryRun {
+  id: string;
+  sampleId: string;
+  kind: RunKind;
+  setting: MemorizationSetting | null;
+  shots: number;
+}
+
+/**
+ * Per sample: Time Travel's rule (guided instruction at the smallest k, on the seeded 10-instance subset),
+ * replication above its no-memory floor at the same cell beside the general-instruction control, Algorithm 1's
+ * p-values at that k, and the quiz's range; a method without runs in the experiment is null.
+ */
+export function contaminationSummary(
+  input: {
+    contamination: readonly ContaminationRow[];
+    floors: readonly NoMemoryFloorRow[];
+    guidedGeneral: readonly GuidedGeneralRow[];
+    quiz: readonly QuizRangeRow[];
+    runs: readonly SummaryRun[];
+  },
+  samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
+): ContaminationSummaryRow[] {
+  const rows: ContaminationSummaryRow[] = [];
+  for (const [sampleId, info] of samples) {
+    const runsOf = (pick: (run: SummaryRun) => boolean) =>
+      input.runs.filter((run) => run.sampleId === sampleId && pick(run)).map((run) => run.id);
+    const guided = input.contamination
+      .filter((row) => row.sampleId === sampleId && row.setting === MemorizationSetting.FULL_INFORMATION)
+      .sort((a, b) => a.shots - b.shots)[0];
+    const floor = guided
+      ? input.floors.find(
+          (row) =>
+            row.sampleId === sampleId &&
+            row.setting === MemorizationSetting.FULL_INFORMATION &&
+            row.shots === guided.shots,
+        )
+      : undefined;
+    const general = guided
+      ? input.floors.find(
+          (row) =>
+            row.sampleId === sampleId &&
+            row.setting === MemorizationSetting.GENERAL_INSTRUCTION &&
+            row.shots === guided.shots,
+        )
+      : undefined;
+    const algorithm1 = input.guidedGeneral
+      .filter((row) => row.sampleId === sampleId)
+      .sort((a, b) => a.shots - b.shots)[0];
+    const quiz = input.quiz.find((row) => row.sampleId === sampleId) ?? null;
+    const memorizationRuns = (setting: MemorizationSetting, shots: number) =>
+      runsOf((run) => run.kind === RunKind.MEMORIZATION && run.setting === setting && run.shots === shots);
+    if (!guided && !algorithm1 && !quiz) continue;
+    rows.push({
+      dataset: info.dataset,
+      split: info.split ?? null,
+      ...sampleFields(info),
+      timeTravel: guided
+        ? {
+            shots: guided.shots,
+            subsetJudged: guided.subsetJudged,
+            exact: guided.exact,
+            nearExact: guided.nearExact,
+            contaminated: guided.contaminated,
+            runIds: memorizationRuns(MemorizationSetting.FULL_INFORMATION, guided.shots),
+            cannotTell: METHOD_LIMITS.timeTravel,
+          }
+        : null,
+      replication: floor
+        ? {
+            shots: floor.shots,
+            instances: floor.instances,
+            memorized: floor.memorized,
+            rate: floor.rate,
+            floorInstances: floor.floorInstances,
+            floorRate: floor.floorRate,
+            aboveFloor: floor.aboveFloor,
+            aboveFloorRate: floor.aboveFloorRate,
+            aboveFloorCiLow: floor.aboveFloorCiLow,
+            aboveFloorCiHigh: floor.aboveFloorCiHigh,
+            signal: (floor.aboveFloorCiLow ?? 0) > 0,
+            generalInstructionRate: general?.rate ?? null,
+            generalInstructionInstances: general?.instances ?? null,
+            runIds: [
+              ...memorizationRuns(MemorizationSetting.FULL_INFORMATION, floor.shots),
+              ...memorizationRuns(MemorizationSetting.GENERAL_INSTRUCTION, floor.shots),
+            ],
+            cannotTell: METHOD_LIMITS.replication,
+          }
+        : null,
+      guidedGeneral: algorithm1
+        ? {
+            shots: algorithm1.shots,
+            instances: algorithm1.instances,
+            guidedMean: algorithm1.guidedMean,
+            generalMean: algorithm1.generalMean,
+            pValuePaired: algorithm1.pValuePaired,
+            pValueUnpaired: algorithm1.pValueUnpaired,
+            significant: algorithm1.significant,
+            resamples: algorithm1.resamples,
+            runIds: [
+              ...memorizationRuns(MemorizationSetting.FULL_INFORMATION, algorithm1.shots),
+              ...memorizationRuns(MemorizationSetting.GENERAL_INSTRUCTION, algorithm1.shots),
+            ],
+            cannotTell: METHOD_LIMITS.guidedGeneral,
+          }
+        : null,
+      quiz: quiz
+        ? {
+            range: quiz,
+            runIds: runsOf((run) => run.kind === RunKind.QUIZ || run.kind === RunKind.QUIZ_OPTIONS),
+            cannotTell: METHOD_LIMITS.quiz,
+          }
+        : null,
+    });
+  }
+  return rows.sort(bySample);
+}
