@@ -1,6 +1,7 @@
 import { Config } from "../config/config";
 import { MemorizationSetting, RunKind } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
+import { parseMethods } from "./experiment.command";
 import { openForCommand } from "./open-database";
 
 /** `memicl estimate`: calls, tokens and a cost bound for the grid of some samples. */
@@ -13,6 +14,7 @@ export async function runEstimate(
     inputPrice?: number;
     outputPrice?: number;
     provider?: string;
+    methods?: string[];
   },
 ): Promise<void> {
   const command = await openForCommand(config);
@@ -30,6 +32,7 @@ export async function runEstimate(
         performanceRepeats: options.repeats,
         memorizationMaxOutputTokens: 100,
         performanceMaxOutputTokens: 10,
+        methods: options.methods ? parseMethods(options.methods) : undefined,
         inputPricePerMillionTokens: options.inputPrice,
         outputPricePerMillionTokens: options.outputPrice,
       },
@@ -39,11 +42,13 @@ export async function runEstimate(
     out.write("sample\tkind\tsetting\tk\tcalls\tprompt_tokens\tmax_output_tokens\n");
     for (const row of estimate.rows) {
       out.write(
-        `${row.sample.id}\t${row.kind}\t${row.setting ?? "-"}\t${row.shots}\t${row.calls}\t${row.promptTokens}\t${row.maxOutputTokens}\n`,
+        `${row.sample.id}\t${row.kind}\t${row.setting ?? row.quizPosition ?? "-"}\t${row.shots}\t${row.calls}\t${row.promptTokens}\t${row.maxOutputTokens}\n`,
       );
     }
     out.write(
-      `total: ${estimate.calls} calls, ${estimate.promptTokens} prompt tokens, at most ${estimate.maxOutputTokens} output tokens`,
+      `total: ${estimate.calls} calls` +
+        (estimate.maxCalls > estimate.calls ? ` (at most ${estimate.maxCalls} with option regenerations)` : "") +
+        `, ${estimate.promptTokens} prompt tokens, at most ${estimate.maxOutputTokens} output tokens`,
     );
     out.write(
       estimate.maxCostUsd === null

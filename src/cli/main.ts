@@ -141,6 +141,7 @@ export function buildProgram(): Command {
       "--provider <name>",
       "check the prompts against this provider's limits (warns of any it can never send)",
     )
+    .option("--methods <list>", "replication,guided-general,quiz (default: replication)", list)
     .action((options) => commands.estimate().runEstimate(loadConfig(), options));
 
   program
@@ -206,7 +207,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz (default: replication,guided-general; quiz adds the Data Contamination Quiz)",
+      "replication,guided-general,quiz (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz)",
       list,
     )
     .option("--quiz-provider <name>", "the quiz's option generator's provider (default: --provider)")

@@ -11,8 +11,12 @@ export enum StudyMethod {
   QUIZ = "QUIZ",
 }
 
-/** What an experiment uses unless told otherwise: the study's grid with its general-instruction control. */
-export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION, StudyMethod.GUIDED_GENERAL];
+/**
+ * What an experiment uses unless told otherwise: the study's grid, its settings as given (by default every one,
+ * the general-instruction control included, so Algorithm 1 is computed too). Naming GUIDED_GENERAL adds its two
+ * settings to settings given without them.
+ */
+export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION];
 
 export const METHOD_NAMES = ["replication", "guided-general", "quiz"] as const;
 

@@ -68,6 +68,23 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
       demonstrations: 4,
       shots: [0],
     });
+    const estimate = (
+      await api.gql(
+        `query($input: EstimateGridInput!) { estimateGrid(input: $input) {
+          calls maxCalls rows { kind quizPosition calls maxCalls } } }`,
+        { input: { sampleIds: [sampleId], methods: ["QUIZ"] } },
+      )
+    ).data!.estimateGrid;
+    // Option generation once per instance (three times at most), the detector and four compensators.
+    expect(estimate.rows.map((row: any) => [row.kind, row.quizPosition, row.calls, row.maxCalls])).toEqual([
+      ["QUIZ_OPTIONS", null, 120, 360],
+      ["QUIZ", null, 120, 120],
+      ["QUIZ", "A", 120, 120],
+      ["QUIZ", "B", 120, 120],
+      ["QUIZ", "C", 120, 120],
+      ["QUIZ", "D", 120, 120],
+    ]);
+    expect([estimate.calls, estimate.maxCalls]).toEqual([720, 960]);
     const started = await api.gql(START, {
       input: { name: "quiz", sampleIds: [sampleId], provider: "seen", model: "m", methods: ["QUIZ"] },
     });
@@ -91,6 +108,10 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     expect(row.rejectedGenerations).toBeGreaterThan(10);
     expect(generation.expectedCount).toBe(120 + row.rejectedGenerations - row.optionsGivenUp);
     expect(generation.doneCount).toBe(generation.expectedCount);
+    // The calls made are the estimate's, the regenerations within its bound, the instances given up not quizzed.
+    const made = runs.reduce((sum: number, run: any) => sum + run.doneCount, 0);
+    expect(made).toBe(720 + row.rejectedGenerations - row.optionsGivenUp - 5 * row.optionsGivenUp);
+    expect(made).toBeLessThanOrEqual(estimate.maxCalls);
     // Every rejection here is the defect: the original among the options.
     expect(row.originalAmongOptions).toBe(row.rejectedGenerations);
     expect(row.instances + row.optionsGivenUp).toBe(120);
@@ -103,7 +124,12 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     // A is preferred (chosen more often than chance, a fifth); B-D are not, so they carry the range, and kappa
     // corrects C's hits for its bias.
     expect(row.nonPreferred).toEqual(["B", "C", "D"]);
-    expect(row.compensators.map((compensator: any) => compensator.nonPreferred)).toEqual([false, true, true, true]);
+    expect(row.compensators.map((compensator: any) => compensator.nonPreferred)).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(near(row.kappa, 0.5, row.instances)).toBe(true);
     expect(row.lower).toBeLessThanOrEqual(row.upper);
     expect(near(row.upper, 0.5, row.instances)).toBe(true);
@@ -162,8 +188,14 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     // No quiz call was made: every instance's options were rejected, so none was quizzed.
     for (const run of runs.filter((candidate: any) => candidate.kind === "QUIZ"))
       expect(run).toMatchObject({ status: "SUCCEEDED", expectedCount: 0, doneCount: 0, promptTokens: 0 });
-    const [row] = (await api.gql(QUIZ, { id: started.data!.startExperiment.experiment.id })).data!.quizResults;
-    expect(row).toMatchObject({ instances: 0, optionsGivenUp: 10, rejectedGenerations: 20, originalAmongOptions: 20 });
+    const [row] = (await api.gql(QUIZ, { id: started.data!.startExperiment.experiment.id })).data!
+      .quizResults;
+    expect(row).toMatchObject({
+      instances: 0,
+      optionsGivenUp: 10,
+      rejectedGenerations: 20,
+      originalAmongOptions: 20,
+    });
     expect(row.upper).toBeNull();
     expect(row.notes.join(" ")).toMatch(/10 instance\(s\) had no usable options after 2 generation\(s\)/);
   });

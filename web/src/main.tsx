@@ -3,13 +3,14 @@ import { useEffect, useState } from "preact/hooks";
 import { apiKey, gql, setApiKey } from "./api";
 import { VersionDocument } from "./generated/operations";
 import { ComparePage } from "./pages/ComparePage";
+import { ContaminationPage } from "./pages/ContaminationPage";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
 import { PreviewPage } from "./pages/PreviewPage";
 import { ReviewPage } from "./pages/ReviewPage";
 import "./style.css";
 
-/** Routes live in the hash (#/experiments/<id>, #/review/<id>, #/preview): the server serves one static page. */
+/** Routes live in the hash (#/experiments/<id>, #/review/<id>, #/contamination/<id>, #/preview): the server serves one static page. */
 function useRoute(): string[] {
   const parse = () => location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   const [route, setRoute] = useState(parse);
@@ -75,6 +76,7 @@ function App() {
   else if (page === "review" && id) content = <ReviewPage key={id} experimentId={id} />;
   else if (page === "preview") content = <PreviewPage />;
   else if (page === "compare" && id) content = <ComparePage key={id} ids={id.split(",")} />;
+  else if (page === "contamination" && id) content = <ContaminationPage key={id} experimentId={id} />;
   const current = page ?? "experiments";
   return (
     <>

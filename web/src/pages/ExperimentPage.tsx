@@ -135,9 +135,14 @@ export function ExperimentPage({ id }: { id: string }) {
       <Section
         title={experiment.name}
         actions={
-          <a class="button" href={`#/review/${id}`}>
-            Review judgments
-          </a>
+          <span>
+            <a class="button" href={`#/contamination/${id}`}>
+              Contamination evidence
+            </a>{" "}
+            <a class="button" href={`#/review/${id}`}>
+              Review judgments
+            </a>
+          </span>
         }
       >
         <p class="muted">

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Browser, Page } from "playwright-core";
+import { stopCluster } from "../../src/db/embedded";
+import { createLogger } from "../../src/logging/logger";
+import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
+import { ServeProcess, startServe } from "../support/cli";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
+import { TestServer } from "../support/server";
+
+/** The contamination page: every method's evidence for a sample side by side, from the API (headless Chromium). */
+describeWithBrowser("the contamination evidence in the dashboard", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let serve: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+  let api: TestServer;
+  let experimentId: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-contamination-"));
+    fs.chmodSync(dir, 0o755);
+    env = {
+      MEMICL_DATA_DIR: path.join(dir, "data"),
+      DATABASE_URL: "",
+      MEMICL_PROVIDERS_FILE: providersFile({
+        sim: { type: "simulated", simulation: { memorizedAtZeroShot: 0.4, quizContamination: 0.5, seed: 2 } },
+      }),
+      MEMICL_IN_PROCESS_WORKERS: "4",
+    };
+    serve = await startServe(env);
+    api = servedGql(serve.url) as TestServer;
+    const sampleId = await classificationSample(api, "evidence", {
+      rows: 120,
+      instances: 30,
+      demonstrations: 5,
+      shots: [0],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "three methods",
+          sampleIds: [sampleId],
+          kinds: ["MEMORIZATION"],
+          methods: ["GUIDED_GENERAL", "QUIZ"],
+          provider: "sim",
+          model: "m",
+        },
+      },
+    );
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 60_000);
+    experimentId = started.data!.startExperiment.experiment.id;
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    recordProblems(page, problems);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    if (env) await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  it("shows each method's result with its counts and limits, as the API gives them", async () => {
+    const { data } = await api.gql(
+      `query($id: ID!) { contaminationSummary(experimentId: $id) {
+        timeTravel { exact nearExact subsetJudged } quiz { range { instances lower upper } } } }`,
+      { id: experimentId },
+    );
+    const [summary] = data!.contaminationSummary;
+    await page.goto(`${serve.url}/#/experiments/${experimentId}`);
+    await page.locator("a", { hasText: "Contamination evidence" }).click();
+    const figure = page.locator(`figure[data-dataset="evidence"]`);
+    await figure.waitFor({ timeout: 30_000 });
+    for (const method of ["time-travel", "replication", "guided-general", "quiz"])
+      expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
+    const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();
+    expect(timeTravel).toContain(
+      `${summary.timeTravel.exact} exact, ${summary.timeTravel.nearExact} near-exact of ${summary.timeTravel.subsetJudged} judged`,
+    );
+    const quiz = await figure.locator(`[data-method="quiz"]`).textContent();
+    expect(quiz).toContain(`n = ${summary.quiz.range.instances} of 30 instances`);
+    expect(quiz).toContain(
+      `Range [${(summary.quiz.range.lower * 100).toFixed(1)}%, ${(summary.quiz.range.upper * 100).toFixed(1)}%]`,
+    );
+    expect(quiz).toContain("What it cannot tell");
+    const screenshots = process.env.MEMICL_SCREENSHOTS;
+    if (screenshots)
+      await page.screenshot({ path: path.join(screenshots, "contamination.png"), fullPage: true });
+  }, 60_000);
+});

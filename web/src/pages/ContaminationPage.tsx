@@ -1,0 +1,182 @@
+import { useEffect, useState } from "preact/hooks";
+import { gql } from "../api";
+import { ErrorBox, number, percent, Section } from "../components/common";
+import { ContaminationDocument, ContaminationQuery } from "../generated/operations";
+
+type Row = ContaminationQuery["contaminationSummary"][number];
+
+/** One method's evidence: its verdict in a line, its counts, its runs and what it cannot tell. */
+function Evidence({
+  method,
+  title,
+  verdict,
+  counts,
+  runIds,
+  cannotTell,
+}: {
+  method: string;
+  title: string;
+  verdict: string | null;
+  counts: string[];
+  runIds: string[];
+  cannotTell: string;
+}) {
+  return (
+    <div class="evidence" data-method={method}>
+      <h4>{title}</h4>
+      {verdict === null ? (
+        <p class="muted">Not run in this experiment.</p>
+      ) : (
+        <>
+          <p data-verdict>{verdict}</p>
+          <ul>
+            {counts.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <p class="muted">
+            Runs:{" "}
+            {runIds.map((runId) => (
+              <code key={runId}>{runId.slice(0, 8)} </code>
+            ))}
+          </p>
+          <p class="muted">What it cannot tell: {cannotTell}</p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function SampleEvidence({ row }: { row: Row }) {
+  const { timeTravel, replication, guidedGeneral, quiz } = row;
+  const range = quiz?.range;
+  return (
+    <figure class="figure" data-dataset={row.dataset}>
+      <figcaption>
+        <h3>
+          {row.dataset}
+          {row.split ? ` (${row.split})` : ""} · sample seed {row.sampleSeed}
+        </h3>
+      </figcaption>
+      <div class="evidence-grid">
+        <Evidence
+          method="time-travel"
+          title="Time Travel's rule (10 seeded instances, guided instruction)"
+          verdict={
+            timeTravel
+              ? `${timeTravel.contaminated ? "Contaminated" : "Not flagged"} at k = ${timeTravel.shots}`
+              : null
+          }
+          counts={
+            timeTravel
+              ? [
+                  `${timeTravel.exact} exact, ${timeTravel.nearExact} near-exact of ${timeTravel.subsetJudged} judged`,
+                  "rule: at least 1 exact or 2 near-exact",
+                ]
+              : []
+          }
+          runIds={timeTravel?.runIds ?? []}
+          cannotTell={timeTravel?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="replication"
+          title="Replication above the no-memory floor (full information)"
+          verdict={
+            replication
+              ? `${percent(replication.aboveFloorRate)} above the floor [${percent(replication.aboveFloorCiLow)}, ${percent(replication.aboveFloorCiHigh)}]` +
+                (replication.signal ? ": above it" : ": not distinguishable from it")
+              : null
+          }
+          counts={
+            replication
+              ? [
+                  `k = ${replication.shots}: ${replication.memorized} of ${replication.instances} memorized (${percent(replication.rate)})`,
+                  `no-memory floor ${percent(replication.floorRate)}; ${replication.aboveFloor} above it`,
+                  `general instruction (control) ${percent(replication.generalInstructionRate)}`,
+                ]
+              : []
+          }
+          runIds={replication?.runIds ?? []}
+          cannotTell={replication?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="guided-general"
+          title="Algorithm 1: guided vs general instruction (ROUGE-L)"
+          verdict={
+            guidedGeneral
+              ? `${guidedGeneral.significant ? "Significant" : "Not significant"} (paired p = ${number(guidedGeneral.pValuePaired)})`
+              : null
+          }
+          counts={
+            guidedGeneral
+              ? [
+                  `k = ${guidedGeneral.shots}, ${guidedGeneral.instances} instances: guided ${number(guidedGeneral.guidedMean)}, general ${number(guidedGeneral.generalMean)}`,
+                  `unpaired p (the authors' code) ${number(guidedGeneral.pValueUnpaired)}; ${guidedGeneral.resamples} resamples`,
+                ]
+              : []
+          }
+          runIds={guidedGeneral?.runIds ?? []}
+          cannotTell={guidedGeneral?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="quiz"
+          title="Data Contamination Quiz"
+          verdict={
+            range
+              ? range.lower === null
+                ? "No range yet"
+                : `Range [${percent(range.lower)}, ${percent(range.upper)}] (kappa ${number(range.kappa)})`
+              : null
+          }
+          counts={
+            range
+              ? [
+                  `n = ${range.instances} of ${range.sampledInstances} instances (${range.optionsGivenUp} without usable options)`,
+                  `options by ${range.generatorProvider}/${range.generatorModel}; ${range.originalAmongOptions} generation(s) rejected for holding the original`,
+                  `bias detector A/B/C/D/E: ${range.bias.join("/")}; non-preferred ${range.nonPreferred.join(", ") || "none"}`,
+                  `compensator hits ${range.compensators.map((c) => `${c.letter} ${c.hits}`).join(", ")}`,
+                  ...range.notes,
+                ]
+              : []
+          }
+          runIds={quiz?.runIds ?? []}
+          cannotTell={quiz?.cannotTell ?? ""}
+        />
+      </div>
+    </figure>
+  );
+}
+
+/** Every method's evidence of contamination, per dataset and split, side by side: evidence, not a score. */
+export function ContaminationPage({ experimentId }: { experimentId: string }) {
+  const [data, setData] = useState<ContaminationQuery | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    gql(ContaminationDocument, { id: experimentId }).then(setData).catch(setError);
+  }, [experimentId]);
+  return (
+    <Section
+      title={data ? `Contamination evidence: ${data.experiment.name}` : "Contamination evidence"}
+      actions={
+        <a class="button" href={`#/experiments/${experimentId}`}>
+          Back to the experiment
+        </a>
+      }
+    >
+      <ErrorBox error={error} />
+      {data === null && !error ? <p>Loading…</p> : null}
+      {data ? (
+        <>
+          <p class="muted">
+            {data.experiment.provider} / {data.experiment.model}. Each method's result with its counts and
+            what it cannot tell; memicl does not combine them into one score.
+          </p>
+          {data.contaminationSummary.length === 0 ? <p>No method has results yet.</p> : null}
+          {data.contaminationSummary.map((row) => (
+            <SampleEvidence key={row.sampleId} row={row} />
+          ))}
+        </>
+      ) : null}
+    </Section>
+  );
+}
