@@ -47,7 +47,9 @@ export async function runEstimate(
     }
     out.write(
       `total: ${estimate.calls} calls` +
-        (estimate.maxCalls > estimate.calls ? ` (at most ${estimate.maxCalls} with option regenerations)` : "") +
+        (estimate.maxCalls > estimate.calls
+          ? ` (at most ${estimate.maxCalls} with option regenerations)`
+          : "") +
         `, ${estimate.promptTokens} prompt tokens, at most ${estimate.maxOutputTokens} output tokens`,
     );
     out.write(

@@ -22,9 +22,13 @@ export const claimCompletions = `
     RETURNING c.id, c.run_id, c.repeat, c.lease_token, c.sampled_instance_id, c.attempts,
       r.max_cost_usd IS NOT NULL OR EXISTS (
         SELECT 1 FROM experiment e WHERE e.id = r.experiment_id AND e.max_cost_usd IS NOT NULL) AS budgeted
+  ), starting AS (
+    -- In id order, as every statement that moves several runs locks them (a quiz's items span five runs).
+    SELECT run.id FROM run WHERE run.id IN (SELECT run_id FROM claimed) AND run.status = 'QUEUED'
+    ORDER BY run.id FOR UPDATE
   ), started AS (
     UPDATE run SET status = 'RUNNING', started_at = coalesce(started_at, clock_timestamp())
-    WHERE run.id IN (SELECT run_id FROM claimed) AND run.status = 'QUEUED'
+    WHERE run.id IN (SELECT id FROM starting) AND run.status = 'QUEUED'
   )
   SELECT claimed.id, claimed.run_id, claimed.repeat, claimed.lease_token, claimed.attempts, claimed.budgeted,
          si.id AS item_id, si.sample_id, si.instance_id, si.position, si.label, si.initial_segment, si.subsequent_segment,
