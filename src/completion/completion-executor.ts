@@ -19,6 +19,7 @@ import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
+import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatRequest, ChatResult, storableResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
@@ -599,6 +600,8 @@ export class CompletionExecutor {
         : null,
       extracted_answer: extracted?.answer ?? null,
       extraction_rule: extracted?.rule ?? null,
+      // Algorithm 1's per-instance score, stored with the answer (the report reads it, not the texts).
+      rouge_l: extracted ? roundScore(rougeLFMeasure(claimed.subsequent_segment, extracted.answer)) : null,
     };
     if (run.kind === RunKind.QUIZ_OPTIONS)
       await this.optionWriter.store(

@@ -28,6 +28,7 @@ export interface CompletedRow {
   details: unknown;
   extracted_answer: string | null;
   extraction_rule: string | null;
+  rouge_l: number | null;
 }
 
 interface Waiting {
@@ -141,5 +142,6 @@ function singleParameters(row: CompletedRow): unknown[] {
     row.details === null ? null : JSON.stringify(row.details),
     row.extracted_answer,
     row.extraction_rule,
+    row.rouge_l,
   ];
 }

@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Run } from "../run/run.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
@@ -64,6 +64,16 @@ export class Completion {
       "prompt's layout (echoed labels dropped, cut where the pattern goes on). Null before extraction existed.",
   })
   extractedAnswer: string | null;
+
+  /** Memorization: ROUGE-L F of the extracted answer against the reference, as Time Travel's Algorithm 1 scores it. */
+  @Column({ name: "rouge_l", type: "real", nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Memorization: ROUGE-L F of the extracted answer against the reference (rouge_score's tokenisation, no " +
+      "stemmer, rounded to 2 decimals), Algorithm 1's per-instance score; null before it was stored.",
+  })
+  rougeL: number | null;
 
   @Column({ name: "extraction_rule", type: "varchar", length: 50, nullable: true })
   @Field(() => String, { nullable: true, description: "The extraction rule and version (e.g. layout-2)." })

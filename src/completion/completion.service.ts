@@ -49,6 +49,7 @@ export function rowToCompletion(row: Record<string, unknown>): Partial<Completio
     output: row.output as string | null,
     extractedAnswer: row.extracted_answer as string | null,
     extractionRule: row.extraction_rule as string | null,
+    rougeL: row.rouge_l as number | null,
     finishReason: row.finish_reason as string | null,
     promptTokens: row.prompt_tokens as number | null,
     completionTokens: row.completion_tokens as number | null,

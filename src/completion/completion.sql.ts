@@ -71,7 +71,7 @@ export const completeCompletion = `
     SET status = 'SUCCEEDED', output = $3, finish_reason = $4, prompt_tokens = $5, completion_tokens = $6,
         cached_tokens = $7, latency_ms = $8, attempts = attempts + $9, error = NULL, reported_model = $10,
         system_fingerprint = $11, cache_hit = $12, parsed_label = $13, correct = $14, prompt_hash = $15,
-        cost_usd = $16, extracted_answer = $24, extraction_rule = $25,
+        cost_usd = $16, extracted_answer = $24, extraction_rule = $25, rouge_l = $26,
         lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
     RETURNING run_id
@@ -105,7 +105,7 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
   completion_tokens int, cached_tokens int, latency_ms int, attempts int, reported_model text,
   system_fingerprint text, cache_hit boolean, parsed_label text, correct boolean, prompt_hash text,
   cost_usd numeric, cache_key text, provider text, model text, response jsonb, verdict text, judge_version text,
-  details jsonb, extracted_answer text, extraction_rule text`;
+  details jsonb, extracted_answer text, extraction_rule text, rouge_l real`;
 
 /**
  * Stores many answers in one statement (and one commit): what `completeCompletion` does per item, with each
@@ -125,7 +125,7 @@ export const completeCompletions = `
         attempts = c.attempts + i.attempts, error = NULL, reported_model = i.reported_model,
         system_fingerprint = i.system_fingerprint, cache_hit = i.cache_hit, parsed_label = i.parsed_label,
         correct = i.correct, prompt_hash = i.prompt_hash, cost_usd = i.cost_usd,
-        extracted_answer = i.extracted_answer, extraction_rule = i.extraction_rule,
+        extracted_answer = i.extracted_answer, extraction_rule = i.extraction_rule, rouge_l = i.rouge_l,
         lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     FROM input AS i
     WHERE c.id = i.id AND c.lease_token = i.lease_token AND c.status = 'RUNNING'

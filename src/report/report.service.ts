@@ -507,6 +507,7 @@ export class ReportService {
           setting: MemorizationSetting;
           shots: number;
           sampled_instance_id: string;
+          rouge_l: number | null;
           answer: string;
           reference: string;
         }[]
@@ -518,7 +519,8 @@ export class ReportService {
       setting: row.setting,
       shots: row.shots,
       sampledInstanceId: row.sampled_instance_id,
-      score: roundScore(rougeLFMeasure(row.reference, row.answer)),
+      // Stored with the answer; computed here for answers stored before it was.
+      score: row.rouge_l ?? roundScore(rougeLFMeasure(row.reference, row.answer)),
     }));
     return guidedVsGeneral(scores, samples);
   }

@@ -86,7 +86,7 @@ export const referencesOfSamples = `
 export const guidedGeneralAnswers = `
   SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots,
          c.sampled_instance_id::text AS sampled_instance_id,
-         coalesce(c.extracted_answer, c.output, '') AS answer, si.subsequent_segment AS reference
+         c.rouge_l, coalesce(c.extracted_answer, c.output, '') AS answer, si.subsequent_segment AS reference
   FROM run r
   JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
   JOIN sampled_instance si ON si.id = c.sampled_instance_id

@@ -208,6 +208,19 @@ describe("a control dataset (embedded database)", () => {
       expect(row.pValuePaired).toBeLessThan(0.001);
       expect(row.pValueUnpaired).toBeLessThan(0.001);
     }
+    // Each answer's ROUGE-L is stored with it; the guided mean at k = 0 is the mean of the stored scores.
+    const guidedRun = started.data!.startExperiment.runs[0].id;
+    const scores = (
+      await api.gql(
+        `query($id: ID!) { run(id: $id) { setting shots completions(first: 200) { edges { node { rougeL } } } } }`,
+        { id: guidedRun },
+      )
+    ).data!.run;
+    expect([scores.setting, scores.shots]).toEqual(["FULL_INFORMATION", 0]);
+    const stored = scores.completions.edges.map((edge: any) => edge.node.rougeL);
+    expect(stored.every((score: unknown) => typeof score === "number")).toBe(true);
+    const mean = stored.reduce((sum: number, score: number) => sum + score, 0) / stored.length;
+    expect(mean).toBeCloseTo(guidedVsGeneral[0].guidedMean, 5);
     expect(memorization).toHaveLength(6);
     let covered = 0;
     for (const row of memorization) {
