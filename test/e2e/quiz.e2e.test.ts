@@ -198,6 +198,24 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     });
     expect(row.upper).toBeNull();
     expect(row.notes.join(" ")).toMatch(/10 instance\(s\) had no usable options after 2 generation\(s\)/);
+
+    // Deleting the experiment, then the sample, takes the option set and its options with them.
+    const removeExperiment = await api.gql(
+      `mutation($input: DeleteInput!) { deleteExperiment(input: $input) { deleted counts { runs } } }`,
+      { input: { id: started.data!.startExperiment.experiment.id } },
+    );
+    expect(removeExperiment.errors).toBeUndefined();
+    expect(removeExperiment.data!.deleteExperiment.counts.runs).toBe(6);
+    const removeSample = await api.gql(
+      `mutation($input: DeleteInput!) { deleteSample(input: $input) { deleted counts { samples } } }`,
+      { input: { id: sampleId } },
+    );
+    expect(removeSample.errors).toBeUndefined();
+    const [{ count }] = await api.database.dataSource.query(
+      "SELECT count(*)::int AS count FROM quiz_option_set WHERE sample_id = $1",
+      [sampleId],
+    );
+    expect(count).toBe(0);
   }, 120_000);
 
   it("refuses quiz kinds outside the quiz method", async () => {
