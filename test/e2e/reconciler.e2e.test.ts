@@ -114,6 +114,59 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing, 5))?.requeued).toBe(0);
   }, 60_000);
 
+  it("queues a quiz's items only once their options are final, and says what they wait for", async () => {
+    const sampleId = await classificationSample(api, "quizzed", {
+      rows: 20,
+      instances: 4,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { runs { id kind optionSetId } } }`,
+      {
+        input: { name: "quiz", sampleIds: [sampleId], provider: "simulated", model: "m", methods: ["QUIZ"] },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    const runs = started.data!.startExperiment.runs;
+    const db = api.database.dataSource;
+    const jobs = async () =>
+      (
+        await db.query(
+          "SELECT count(*)::int AS count FROM pgboss.job WHERE name LIKE 'memicl-completion.%' AND state = 'created'",
+        )
+      )[0].count;
+    // The generation's four items have jobs; the 20 quiz items wait for options, without jobs.
+    expect(await jobs()).toBe(4);
+    expect((await reconcile(db, services.queue, logger, timing))?.requeued).toBe(0);
+    const quizRun = runs.find((run: any) => run.kind === "QUIZ").id;
+    const reason = async () =>
+      (await db.query("SELECT waiting_reason FROM run WHERE id = $1", [quizRun]))[0].waiting_reason;
+    expect(await reason()).toBe(
+      `waiting for the options of 4 instance(s) from option set ${runs[0].optionSetId} (its generation run: ` +
+        `${runs.find((run: any) => run.kind === "QUIZ_OPTIONS").id} queued)`,
+    );
+
+    // Every job lost (a crash between commit and queue): the generation's items are queued again, not the quiz's.
+    await db.query("DELETE FROM pgboss.job WHERE name LIKE 'memicl-completion.%'");
+    expect((await reconcile(db, services.queue, logger, timing))?.requeued).toBe(4);
+
+    // One instance's options became final (their writer died before queueing its quizzes): its five are queued.
+    const generation = runs.find((run: any) => run.kind === "QUIZ_OPTIONS");
+    const [item] = await db.query(
+      "SELECT id, sampled_instance_id FROM completion WHERE run_id = $1 ORDER BY id LIMIT 1",
+      [generation.id],
+    );
+    await db.query(
+      `INSERT INTO quiz_option (option_set_id, sampled_instance_id, completion_id, options, generations, valid, final)
+       VALUES ($1, $2, $3, '["a", "b", "c", "d"]', 1, true, true)`,
+      [generation.optionSetId, item.sampled_instance_id, item.id],
+    );
+    expect((await reconcile(db, services.queue, logger, timing))?.requeued).toBe(5);
+    // Now an item can move: what holds it back is the missing worker, not the options.
+    expect(await reason()).toMatch(/^no live worker can call provider "simulated"/);
+  });
+
   it("counts an item once when two jobs for it are fetched together", async () => {
     const sampleId = await classificationSample(api, "twice", {
       rows: 30,
