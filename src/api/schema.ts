@@ -10,6 +10,7 @@ import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
 import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
+import { OptionSetResolver } from "../option-set/option-set.resolver";
 import { ExperimentComparisonResolver, ReportResolver, StudyReportResolver } from "../report/report.resolver";
 import { ReportRowResolver } from "../report/report-row.resolver";
 import { ExperimentRunsResolver, RunResolver } from "../run/run.resolver";
@@ -49,6 +50,7 @@ export const RESOLVERS = [
   WorkerResolver,
   VersionResolver,
   DeletionResolver,
+  OptionSetResolver,
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {

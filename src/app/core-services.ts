@@ -6,6 +6,7 @@ import { DatasetService } from "../dataset/dataset.service";
 import { DatasetImportService } from "../dataset/import/dataset-import.service";
 import { DeletionService } from "../deletion/deletion.service";
 import { ExperimentService } from "../experiment/experiment.service";
+import { OptionSetService } from "../option-set/option-set.service";
 import { ReportService } from "../report/report.service";
 import { ReportRowService } from "../report/report-row.service";
 import { RunService } from "../run/run.service";
@@ -35,6 +36,7 @@ export interface CoreServices {
   /** The report as flat rows, kept current. */
   reportRows: ReportRowService;
   workers: WorkerService;
+  optionSets: OptionSetService;
 }
 
 export function createCoreServices(dataSource: DataSource, config: Config): CoreServices {
@@ -57,5 +59,6 @@ export function createCoreServices(dataSource: DataSource, config: Config): Core
     report,
     reportRows: new ReportRowService(dataSource, report),
     workers: new WorkerService(dataSource, config.providers, { leaseSeconds: config.leaseSeconds }),
+    optionSets: new OptionSetService(dataSource),
   };
 }

@@ -51,6 +51,7 @@ export const MUTATION_ROLES: Record<string, Role> = {
 export const FIELD_ROLES: Record<string, Role> = {
   "Completion.output": "viewer",
   "Completion.extractedAnswer": "viewer",
+  "QuizOptionSet.options": "viewer",
   "TransitionRow.nearExactOutput": "viewer",
   "TransitionRow.exactOutput": "viewer",
   "Query.renderPrompt": "viewer",

@@ -134,6 +134,36 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     expect(row.lower).toBeLessThanOrEqual(row.upper);
     expect(near(row.upper, 0.5, row.instances)).toBe(true);
 
+    // The option set is an artifact of its own: its generator, prompt version and every instance's options.
+    const sets = await api.gql(
+      `query($sample: ID!) { quizOptionSets(sampleId: $sample) { id provider model templateVersion maxGenerations
+        counts { instances valid givenUp waiting rejectedGenerations }
+        options(first: 80) { sampledInstanceId options generations valid final problems rejections } } }`,
+      { sample: sampleId },
+    );
+    expect(sets.errors).toBeUndefined();
+    const [set] = sets.data!.quizOptionSets;
+    expect(set).toMatchObject({
+      id: row.optionSetId,
+      provider: "seen",
+      model: "m",
+      templateVersion: 1,
+      maxGenerations: 3,
+    });
+    expect(set.counts).toEqual({
+      instances: 80,
+      valid: row.instances,
+      givenUp: row.optionsGivenUp,
+      waiting: 0,
+      rejectedGenerations: row.rejectedGenerations,
+    });
+    expect(set.options).toHaveLength(80);
+    for (const option of set.options.filter((candidate: any) => candidate.valid)) {
+      expect(option.options).toHaveLength(4);
+      expect(new Set(option.options).size).toBe(4);
+      expect(option.rejections).toHaveLength(option.generations - 1);
+    }
+
     const [summary] = (await api.gql(SUMMARY, { id: experimentId })).data!.contaminationSummary;
     expect(summary.timeTravel).toBeNull();
     expect(summary.guidedGeneral).toBeNull();
