@@ -405,7 +405,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       numerator: row.originalAmongOptions,
       denominator: row.rejectedGenerations + row.instances,
     });
-    row.bias.forEach((count, index) =>
+    for (const [index, count] of row.bias.entries())
       push(
         "quiz.bias_share",
         { ...scope, group: `letter=${"ABCDE"[index]}` },
@@ -414,8 +414,7 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
           numerator: count,
           ...n,
         },
-      ),
-    );
+      );
   }
   return rows;
 }
