@@ -127,9 +127,10 @@ describe("a control dataset (embedded database)", () => {
     for (const row of null_.data!.guidedVsGeneral)
       expect(row).toMatchObject({ difference: 0, pValuePaired: 1, significant: false });
     // Its rows are kept while the runs stand still, and computed again when one changes: here the general runs'
-    // answers are blanked (and the runs touched, as every write to them does).
+    // answers are blanked (and the runs touched, as every write to them does), their stored scores dropped as an
+    // answer stored before scores were has none (the report computes those from the text).
     await api.database.dataSource.query(
-      `UPDATE completion c SET output = '', extracted_answer = '' FROM run r
+      `UPDATE completion c SET output = '', extracted_answer = '', rouge_l = NULL FROM run r
        WHERE c.run_id = r.id AND r.experiment_id = $1 AND r.setting = 'GENERAL_INSTRUCTION'`,
       [experimentId],
     );

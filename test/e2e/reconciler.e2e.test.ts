@@ -121,6 +121,11 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
       demonstrations: 0,
       shots: [0],
     });
+    // Nothing else waits: the earlier tests' runs stop, their jobs go.
+    await api.database.dataSource.query(
+      "UPDATE run SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'RUNNING')",
+    );
+    await api.database.dataSource.query("DELETE FROM pgboss.job WHERE name LIKE 'memicl-completion.%'");
     const started = await api.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { runs { id kind optionSetId } } }`,
       {
