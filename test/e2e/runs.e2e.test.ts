@@ -252,7 +252,19 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
     );
     // Every item but one a worker may still hold (claimed with its batch, its call still to come) is missing.
     expect(retried.data?.retryFailedCompletions.affectedCount).toBeGreaterThanOrEqual(5);
-    const done = await waitForRun(api, run.id, (r) => r.status === "SUCCEEDED", 60_000);
+    let after = await waitForRun(api, run.id, finished, 60_000);
+    if (after.status === "FAILED") {
+      // That held item's call met the 503s before they stopped (its attempts ran out on a loaded machine) and
+      // failed it after the retry: one more retry takes it, and only it.
+      expect(after).toMatchObject({ doneCount: 5, failedCount: 1 });
+      const again = await api.gql(
+        `mutation($input: RunIdInput!) { retryFailedCompletions(input: $input) { affectedCount } }`,
+        { input: { runId: run.id } },
+      );
+      expect(again.data?.retryFailedCompletions.affectedCount).toBe(1);
+      after = await waitForRun(api, run.id, finished, 60_000);
+    }
+    const done = after;
     expect(done).toMatchObject({ doneCount: 6, failedCount: 0 });
     const completions = await completionsOf(api, run.id);
     expect(completions.filter((c) => c.status === "SUCCEEDED")).toHaveLength(6);
