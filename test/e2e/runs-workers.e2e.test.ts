@@ -78,6 +78,12 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
     await new Promise((resolve) => first.once("exit", resolve));
     const afterKill = await waitForRun(api, run.id, () => true);
     expect(afterKill.doneCount).toBeLessThan(30);
+    // What the dead worker held: calls at the provider, and answers not yet stored (a slot frees when the model
+    // answers, so these can be more than its 4 slots on a loaded machine).
+    const [{ held }] = await api.database.dataSource.query(
+      "SELECT count(*)::int AS held FROM completion WHERE run_id = $1 AND status = 'RUNNING'",
+      [run.id],
+    );
 
     const second = startWorker();
     const done = await waitForRun(api, run.id, finished, 90_000);
@@ -88,7 +94,7 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
     expect(new Set(completions.map((c) => c.sampledInstance.id)).size).toBe(30);
     // Calls in flight when the worker died were made again; nothing else was.
     expect(fake.requests.length).toBeGreaterThanOrEqual(30);
-    expect(fake.requests.length).toBeLessThanOrEqual(30 + 4);
+    expect(fake.requests.length).toBeLessThanOrEqual(30 + held);
   }, 120_000);
 
   it("shares one rate limit between two workers and never calls for the same item twice", async () => {
