@@ -35,7 +35,6 @@ import {
   retryCause,
 } from "../observability/metrics";
 import * as optionSql from "../option-set/option-set.sql";
-import { FinalOption } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
 import { quizOptions } from "../quiz/quiz-prompts";
 import { parseQuizAnswer } from "../quiz/quiz-range";
@@ -93,7 +92,7 @@ interface RunPlan {
   /** Option generation: the generations an instance may take (its option set's). */
   maxGenerations: number;
   /** Quiz runs: their option set's final options by sampled instance, read again when one is missing. */
-  options: Map<string, FinalOption>;
+  options: Map<string, optionSql.FinalOption>;
 }
 
 /**
@@ -141,7 +140,9 @@ export class CompletionExecutor {
   ): Promise<{ options: string[] } | { problem: string }> {
     const key = String(claimed.item_id);
     if (!plan.options.has(key)) {
-      const rows: FinalOption[] = await this.dataSource.query(optionSql.finalOptions, [plan.run.optionSetId]);
+      const rows: optionSql.FinalOption[] = await this.dataSource.query(optionSql.finalOptions, [
+        plan.run.optionSetId,
+      ]);
       for (const row of rows) plan.options.set(String(row.item_id), row);
     }
     const found = plan.options.get(key);
@@ -728,7 +729,7 @@ export class CompletionExecutor {
           layout,
           hasher,
           maxGenerations: set?.max_generations ?? 1,
-          options: new Map<string, FinalOption>(),
+          options: new Map<string, optionSql.FinalOption>(),
         };
       })();
       plan.catch(() => this.plans.delete(runId));

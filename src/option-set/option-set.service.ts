@@ -1,6 +1,7 @@
 import { DataSource } from "typeorm";
 import { isUuid } from "../common/ids";
 import { QuizOptionSet } from "./option-set.entity";
+import { optionSetCounts } from "./option-set.sql";
 
 /** One instance's options in a set, as the API shows them. */
 export interface QuizOptionRow {
@@ -13,7 +14,7 @@ export interface QuizOptionRow {
   rejections: string[][];
 }
 
-/** What a set holds, counted. */
+/** What a set holds, counted, as the API shows it. */
 export interface OptionSetCounts {
   instances: number;
   valid: number;
@@ -41,20 +42,13 @@ export class OptionSetService {
   }
 
   async counts(set: QuizOptionSet): Promise<OptionSetCounts> {
-    const [row] = await this.dataSource.query(
-      `SELECT (SELECT count(*) FROM sampled_instance WHERE sample_id = $2)::int AS instances,
-              count(*) FILTER (WHERE valid)::int AS valid,
-              count(*) FILTER (WHERE final AND NOT valid)::int AS given_up,
-              coalesce(sum(jsonb_array_length(rejections)), 0)::int AS rejected
-       FROM quiz_option WHERE option_set_id = $1`,
-      [set.id, set.sampleId],
-    );
+    const [row] = await this.dataSource.query(optionSetCounts, [[set.id]]);
     return {
       instances: row.instances,
       valid: row.valid,
       givenUp: row.given_up,
       waiting: row.instances - row.valid - row.given_up,
-      rejectedGenerations: row.rejected,
+      rejectedGenerations: row.rejected_generations,
     };
   }
 

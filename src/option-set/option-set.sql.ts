@@ -57,6 +57,20 @@ export const insertQuizItems = `
   ORDER BY item.position
   RETURNING id`;
 
+/** What option sets (`$1` ids) hold: their generator, instances, valid, given up and rejected generations. */
+export const optionSetCounts = `
+  SELECT s.id::text AS option_set_id, s.sample_id::text AS sample_id, s.provider, s.model,
+         s.template_version, s.max_generations,
+         (SELECT count(*) FROM sampled_instance si WHERE si.sample_id = s.sample_id)::int AS instances,
+         count(o.id) FILTER (WHERE o.valid)::int AS valid,
+         count(o.id) FILTER (WHERE o.final AND NOT o.valid)::int AS given_up,
+         coalesce(sum(jsonb_array_length(o.rejections)), 0)::int AS rejected_generations,
+         coalesce(sum((SELECT count(*) FROM jsonb_array_elements(o.rejections) AS rejected(problems)
+                       WHERE rejected.problems::text LIKE '%is the original instance%')), 0)::int AS original_among_options
+  FROM quiz_option_set s LEFT JOIN quiz_option o ON o.option_set_id = s.id
+  WHERE s.id = ANY($1::uuid[])
+  GROUP BY s.id`;
+
 /** A set's final options (`$1`). */
 export const finalOptions = `
   SELECT sampled_instance_id::text AS item_id, options, valid, generations, problems

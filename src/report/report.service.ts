@@ -3,6 +3,7 @@ import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { commonReferences, FloorVerdict, floorVerdict, NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
+import { optionSetCounts } from "../option-set/option-set.sql";
 import { loadSiblingContinuations } from "../sample/sample.sql";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
@@ -431,11 +432,16 @@ export class ReportService {
   }
 
   private async quizOf(data: ExperimentData): Promise<QuizRangeRow[]> {
-    const [answers, sets, samples] = await Promise.all([
+    const [answers, samples] = await Promise.all([
       this.dataSource.query(sql.quizAnswers, [data.experimentId]) as Promise<Record<string, unknown>[]>,
-      this.dataSource.query(sql.quizOptionSets, [data.experimentId]) as Promise<Record<string, unknown>[]>,
       data.samples(),
     ]);
+    const sets: Record<string, unknown>[] =
+      answers.length === 0
+        ? []
+        : await this.dataSource.query(optionSetCounts, [
+            [...new Set(answers.map((row) => row.option_set_id))],
+          ]);
     return quizRanges(
       answers.map((row) => ({
         sampleId: row.sample_id as string,

@@ -277,20 +277,6 @@ export const quizAnswers = `
   WHERE r.experiment_id = $1 AND r.kind = 'QUIZ'
   GROUP BY r.id`;
 
-/** The option sets the experiment's quizzes show, with what their options are. */
-export const quizOptionSets = `
-  SELECT s.id::text AS option_set_id, s.sample_id::text AS sample_id, s.provider, s.model,
-         s.template_version, s.max_generations,
-         (SELECT count(*) FROM sampled_instance si WHERE si.sample_id = s.sample_id)::int AS instances,
-         count(o.id) FILTER (WHERE o.valid)::int AS valid,
-         count(o.id) FILTER (WHERE o.final AND NOT o.valid)::int AS given_up,
-         coalesce(sum(jsonb_array_length(o.rejections)), 0)::int AS rejected_generations,
-         coalesce(sum((SELECT count(*) FROM jsonb_array_elements(o.rejections) AS rejected(problems)
-                       WHERE rejected.problems::text LIKE '%is the original instance%')), 0)::int AS original_among_options
-  FROM quiz_option_set s LEFT JOIN quiz_option o ON o.option_set_id = s.id
-  WHERE s.id IN (SELECT option_set_id FROM run WHERE experiment_id = $1 AND kind = 'QUIZ')
-  GROUP BY s.id`;
-
 /** The experiment's runs, as the contamination summary links them. */
 export const runsOfExperiment = `
   SELECT id::text AS id, sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots
