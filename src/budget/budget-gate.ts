@@ -59,8 +59,14 @@ const holdCall = `
 
 /** Pauses the budget's active runs (the experiment's, or the one run), saying why. */
 const pauseRuns = `
+  WITH locked AS (
+    -- In id order, as every statement that moves several runs locks them.
+    SELECT id FROM run
+    WHERE status IN ('QUEUED', 'RUNNING') AND (id = $1 OR ($2::uuid IS NOT NULL AND experiment_id = $2))
+    ORDER BY id FOR UPDATE
+  )
   UPDATE run SET status = 'PAUSED_BUDGET', waiting_reason = $3
-  WHERE status IN ('QUEUED', 'RUNNING') AND (id = $1 OR ($2::uuid IS NOT NULL AND experiment_id = $2))`;
+  WHERE run.id IN (SELECT id FROM locked) AND status IN ('QUEUED', 'RUNNING')`;
 
 const releaseClaim = `
   UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL

@@ -48,9 +48,13 @@ export class BudgetService {
       else await manager.query("UPDATE run SET max_cost_usd = $2 WHERE id = $1", [run!.id, limit]);
       // An UPDATE's rows come with its count: [rows, count].
       const [rows]: [{ id: string }[], number] = await manager.query(
-        `UPDATE run SET status = 'QUEUED', waiting_reason = NULL
-         WHERE status = 'PAUSED_BUDGET' AND (id = $1 OR experiment_id = $2)
-         RETURNING id`,
+        // The runs locked in id order first, as every statement that moves several runs locks them.
+        `WITH locked AS (
+           SELECT id FROM run WHERE status = 'PAUSED_BUDGET' AND (id = $1 OR experiment_id = $2) ORDER BY id FOR UPDATE
+         )
+         UPDATE run SET status = 'QUEUED', waiting_reason = NULL
+         WHERE run.id IN (SELECT id FROM locked) AND status = 'PAUSED_BUDGET'
+         RETURNING run.id`,
         [run?.id ?? null, experiment?.id ?? null],
       );
       return rows.map((row) => row.id);
