@@ -20,6 +20,7 @@ import { ProviderBatches1764482400000 } from "./1764482400000-ProviderBatches";
 import { BatchQueueTokens1764486000000 } from "./1764486000000-BatchQueueTokens";
 import { QuizRuns1764489600000 } from "./1764489600000-QuizRuns";
 import { CompletionRougeL1764493200000 } from "./1764493200000-CompletionRougeL";
+import { LeaseRenewedAt1764496800000 } from "./1764496800000-LeaseRenewedAt";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -46,4 +47,5 @@ export const MIGRATIONS: Function[] = [
   BatchQueueTokens1764486000000,
   QuizRuns1764489600000,
   CompletionRougeL1764493200000,
+  LeaseRenewedAt1764496800000,
 ];

@@ -114,6 +114,10 @@ export class Completion {
   @Column({ name: "lease_owner", type: "uuid", nullable: true })
   leaseOwner: string | null;
 
+  /** When the lease was taken or last renewed (a lapsed lease is taken only from an owner that let it go). */
+  @Column({ name: "lease_renewed_at", type: "timestamptz", nullable: true })
+  leaseRenewedAt: Date | null;
+
   @Column({ name: "cost_usd", type: "numeric", precision: 12, scale: 8, nullable: true })
   costUsd: string | null;
 

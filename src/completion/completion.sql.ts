@@ -1,6 +1,7 @@
 // Named, parameterised SQL of run execution. Every state change is one conditional statement, safe to repeat.
 
 import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
+import { leaseLapsed } from "../worker/lease";
 
 /**
  * Claims completions (`$1` ids) for worker `$3` for `$2` seconds (renewed by the worker's beats) where their
@@ -11,10 +12,10 @@ export const claimCompletions = `
   WITH claimed AS (
     UPDATE completion AS c
     SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_until = clock_timestamp() + make_interval(secs => $2),
-        lease_owner = $3
+        lease_owner = $3, lease_renewed_at = clock_timestamp()
     FROM run AS r
     WHERE c.id = ANY($1::bigint[]) AND r.id = c.run_id AND r.status IN ('QUEUED', 'RUNNING')
-      AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND c.lease_until < clock_timestamp()))
+      AND (c.status = 'PENDING' OR (c.status = 'RUNNING' AND ${leaseLapsed("c")}))
       -- An item a batch run still sends through the provider's Batch API is not called online.
       AND c.batch_attempts >= r.batch_attempts
       -- A quiz's item waits for its instance's options.

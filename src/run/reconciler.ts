@@ -4,6 +4,7 @@ import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
 import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
+import { leaseLapsed } from "../worker/lease";
 import { deadAfterSeconds, WorkerTiming } from "../worker/worker-registry";
 
 export interface ReconcileResult {
@@ -80,7 +81,7 @@ async function reconcileLocked(
     // An item in a provider batch is the batch's (src/batch/), not a worker's: it has no lease to lapse.
     `UPDATE completion SET status = 'PENDING', lease_token = NULL, lease_until = NULL, lease_owner = NULL
      WHERE status = 'RUNNING' AND batch_id IS NULL
-       AND (lease_until < clock_timestamp()
+       AND (${leaseLapsed("completion")}
             OR lease_owner IS NULL
             OR NOT EXISTS (SELECT 1 FROM worker WHERE worker.id = completion.lease_owner))
      RETURNING id`,

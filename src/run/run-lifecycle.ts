@@ -20,6 +20,7 @@ import { GRID_KINDS, MemorizationSetting, RunKind } from "../study/settings";
 import { JudgeKind } from "../study/verdicts";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
+import { leaseLapsed } from "../worker/lease";
 import { deadAfterSeconds, liveWorkersSql } from "../worker/worker-registry";
 import { JudgeInput } from "./judge.input";
 import { Run, RunJudge, RunStatus } from "./run.entity";
@@ -402,7 +403,7 @@ export class RunLifecycle {
     if (run.status === RunStatus.SUCCEEDED) return { run, affectedCount: 0 };
     return this.requeue(
       runId,
-      "status = 'PENDING' OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      `status = 'PENDING' OR (status = 'RUNNING' AND ${leaseLapsed("completion")})`,
       false,
     );
   }
@@ -415,7 +416,7 @@ export class RunLifecycle {
     await this.runs.get(runId);
     return this.requeue(
       runId,
-      "status IN ('FAILED', 'PENDING') OR (status = 'RUNNING' AND lease_until < clock_timestamp())",
+      `status IN ('FAILED', 'PENDING') OR (status = 'RUNNING' AND ${leaseLapsed("completion")})`,
       true,
     );
   }

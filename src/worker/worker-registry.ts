@@ -71,14 +71,15 @@ export class WorkerRegistration {
     try {
       await this.dataSource.query(
         `WITH renewed AS (
-           UPDATE completion SET lease_until = clock_timestamp() + make_interval(secs => $2)
+           UPDATE completion
+           SET lease_until = clock_timestamp() + make_interval(secs => $2), lease_renewed_at = statement_timestamp()
            WHERE lease_owner = $1 AND status = 'RUNNING' AND id = ANY($10::bigint[])
            RETURNING run_id
          )
          INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version, in_flight, run_ids, last_seen_at)
-         VALUES ($1, $4, $5, $6, $7, $8, $9, $3, coalesce((SELECT array_agg(DISTINCT run_id) FROM renewed), '{}'), clock_timestamp())
+         VALUES ($1, $4, $5, $6, $7, $8, $9, $3, coalesce((SELECT array_agg(DISTINCT run_id) FROM renewed), '{}'), statement_timestamp())
          ON CONFLICT (id) DO UPDATE
-         SET last_seen_at = clock_timestamp(), in_flight = $3, run_ids = EXCLUDED.run_ids`,
+         SET last_seen_at = statement_timestamp(), in_flight = $3, run_ids = EXCLUDED.run_ids`,
         [
           this.id,
           this.timing.leaseSeconds,

@@ -1,9 +1,11 @@
 import { createServices, Services } from "../../src/app/services";
 import { startWorkers } from "../../src/app/workers";
-import { completeCompletions } from "../../src/completion/completion.sql";
+import { claimCompletions, completeCompletions } from "../../src/completion/completion.sql";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { reconcile } from "../../src/run/reconciler";
+import { HeldClaims } from "../../src/worker/held-claims";
+import { WorkerRegistration } from "../../src/worker/worker-registry";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, startRun, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -62,6 +64,102 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     );
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing))?.requeued).toBe(6);
   }, 60_000);
+
+  it("takes a lapsed lease only from a worker that let it go or is dead, never from one whose beat is late", async () => {
+    const sampleId = await classificationSample(api, "late-beat", {
+      rows: 20,
+      instances: 4,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(api, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "simulated",
+      model: "late-beat",
+    });
+    const db = api.database.dataSource;
+    const ids: string[] = (
+      await db.query("SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY completion.id", [
+        run.id,
+      ])
+    ).map((row: { id: string }) => row.id);
+    // Three workers, each holding one item whose lease lapsed 10 s ago and was last renewed 40 s ago: this
+    // process (its beat timer far off: the test beats by hand), and two on another host.
+    const held = new HeldClaims();
+    const registration = new WorkerRegistration(db, services.queue, logger, { leaseSeconds: 3_600 }, held);
+    await registration.start({ role: "worker", concurrency: 1, providers: [] });
+    const late = registration.id;
+    const live = "00000000-0000-4000-8000-00000000000b";
+    const dead = "00000000-0000-4000-8000-00000000000c";
+    for (const [id, seenSecondsAgo] of [
+      [live, 1], // beat a second ago without renewing: it let the item go
+      [dead, 70], // no beat for more than two leases: dead
+    ] as const)
+      await db.query(
+        `INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version, last_seen_at)
+         VALUES ($1, 'elsewhere', 1, 'worker', 1, '{}', 'test', clock_timestamp() - make_interval(secs => $2))`,
+        [id, seenSecondsAgo],
+      );
+    // Has not beaten since it renewed: its beat is late.
+    await db.query(
+      "UPDATE worker SET last_seen_at = clock_timestamp() - interval '40 seconds' WHERE id = $1",
+      [late],
+    );
+    const hold = (completionId: string, owner: string) =>
+      db.query(
+        `UPDATE completion SET status = 'RUNNING', lease_token = gen_random_uuid(), lease_owner = $2,
+           lease_until = clock_timestamp() - interval '10 seconds',
+           lease_renewed_at = (SELECT last_seen_at FROM worker WHERE id = $2)
+             + CASE WHEN $2 = '${live}'::uuid THEN interval '-39 seconds' ELSE interval '0' END
+         WHERE id = $1`,
+        [completionId, owner],
+      );
+    await hold(ids[0], late);
+    await hold(ids[1], live);
+    await hold(ids[2], dead);
+    const states = async () =>
+      (
+        await db.query(
+          "SELECT status::text AS status FROM completion WHERE id = ANY($1::bigint[]) ORDER BY id",
+          [ids.slice(0, 3)],
+        )
+      ).map((row: { status: string }) => row.status);
+
+    await reconcile(db, services.queue, logger, timing);
+    expect(await states()).toEqual(["RUNNING", "PENDING", "PENDING"]);
+    // Nor can another worker's claim take it, nor a resume.
+    const [claimed] = await db.query(claimCompletions, [[ids[0]], 30, live]);
+    expect(claimed).toBeUndefined();
+    await services.runLifecycle.resume(run.id);
+    expect((await states())[0]).toBe("RUNNING");
+
+    // The late worker beats again, still working on the item: its lease is renewed and stays its own.
+    held.add(ids[0]);
+    await registration.beat();
+    const [renewed] = await db.query(
+      `SELECT c.lease_until > clock_timestamp() AS live, c.lease_renewed_at = w.last_seen_at AS same_moment
+       FROM completion c JOIN worker w ON w.id = c.lease_owner WHERE c.id = $1`,
+      [ids[0]],
+    );
+    expect(renewed).toEqual({ live: true, same_moment: true });
+
+    // Then it lets the item go (its call could not be recorded) and beats on: once the lease lapses it is taken.
+    held.delete(ids[0]);
+    await db.query(
+      "UPDATE completion SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1",
+      [ids[0]],
+    );
+    await reconcile(db, services.queue, logger, timing);
+    expect((await states())[0]).toBe("RUNNING");
+    await registration.beat();
+    await reconcile(db, services.queue, logger, timing);
+    expect((await states())[0]).toBe("PENDING");
+    await registration.stop();
+    await db.query("DELETE FROM worker WHERE id = ANY($1::uuid[])", [[live, dead]]);
+  });
 
   it("looks at every waiting item however long the backlog, and queues crash orphans first", async () => {
     const sampleId = await classificationSample(api, "backlog", {

@@ -79,6 +79,14 @@ export class FakeOpenAiServer {
   /** Given each request's body as received (a benchmark records them to replay the same calls). */
   onBody: ((body: string) => void) | null = null;
   private received = 0;
+  /** Arrival times of the last minute's chat requests, answered or refused (for `peakPerMinute`). */
+  private readonly arrivals: number[] = [];
+  private arrivalsStart = 0;
+  /**
+   * The most chat requests that arrived in any 60-second window (answered and refused alike): what a provider
+   * counting a rolling minute sees memicl send, to set against its limit.
+   */
+  peakPerMinute = 0;
   private readonly served: number[] = [];
   private server: http.Server | null = null;
   /** The files and batches endpoints (the Batch API), answering with `answer` too. */
@@ -126,6 +134,7 @@ export class FakeOpenAiServer {
             received: this.received,
             answered: this.answered,
             rateLimited: this.rateLimited,
+            peakPerMinute: this.peakPerMinute,
             tokenLimited: this.tokenLimited,
             tokensAccepted: this.tokensAccepted,
             firstServedAt: this.firstServedAt,
@@ -156,6 +165,16 @@ export class FakeOpenAiServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  private countArrival(at: number): void {
+    this.arrivals.push(at);
+    while (this.arrivals[this.arrivalsStart] <= at - 60_000) this.arrivalsStart += 1;
+    this.peakPerMinute = Math.max(this.peakPerMinute, this.arrivals.length - this.arrivalsStart);
+    if (this.arrivalsStart > 10_000) {
+      this.arrivals.splice(0, this.arrivalsStart);
+      this.arrivalsStart = 0;
+    }
+  }
+
   private record(request: RecordedRequest): void {
     this.received += 1;
     if (this.keepRequests) this.requests.push(request);
@@ -171,6 +190,7 @@ export class FakeOpenAiServer {
       maxTokens: parsed.max_tokens,
       temperature: parsed.temperature,
     };
+    this.countArrival(request.at);
     if (this.requestsPerMinute !== null) {
       const windowStart = Date.now() - 60_000;
       while (this.served.length > 0 && this.served[0] < windowStart) this.served.shift();
