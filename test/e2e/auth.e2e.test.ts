@@ -1,12 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { startServer } from "../../src/api/server";
 import { ApiKeyService } from "../../src/auth/api-key.service";
 import { loadConfig } from "../../src/config/config";
 import { createLogger } from "../../src/logging/logger";
 import { runCli, startServe } from "../support/cli";
-import { BACKENDS } from "../support/databases";
+import { BACKENDS, createTestDatabase } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -224,9 +221,9 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
 
 describe("memicl keys", () => {
   it("creates a key printed once, lists it without the secret, and revokes it", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-keys-"));
-    fs.chmodSync(dir, 0o755);
-    const env = { MEMICL_DATA_DIR: dir, DATABASE_URL: "" };
+    // A database of the test server's (the embedded data folder is what test/e2e/cli-data-folder tests).
+    const database = await createTestDatabase("embedded");
+    const env = { DATABASE_URL: database.url };
     try {
       const created = await runCli(["keys", "create", "--name", "ana", "--role", "reviewer"], env);
       expect(created.code).toBe(0);
@@ -243,7 +240,7 @@ describe("memicl keys", () => {
       expect(revoked.stdout).toMatch(/revoked key "ana"/);
       expect((await runCli(["keys", "list"], env)).stdout).toMatch(/^ana\treviewer\t\S+\trevoked /m);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await database.close();
     }
   }, 60_000);
 });

@@ -2,14 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { stopCluster } from "../../src/db/embedded";
 import {
   HEURISTIC_5_THRESHOLDS,
   HeuristicJudgeVersion,
   judgeHeuristically,
 } from "../../src/judge/heuristic-judge";
-import { createLogger } from "../../src/logging/logger";
 import { runCli } from "../support/cli";
+import { createTestDatabase } from "../support/databases";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
 import { describeWithSharedData, sharedFile } from "../support/shared-data";
@@ -47,8 +46,7 @@ describe("memicl judge-agreement", () => {
       return reference === candidate ? "exact match" : "inexact match";
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
-    // As root, the embedded server runs as the postgres user, which must reach the data folder inside.
-    fs.chmodSync(dir, 0o755);
+    const database = await createTestDatabase("embedded");
     const file = path.join(dir, "gold.csv");
     fs.writeFileSync(
       file,
@@ -58,13 +56,13 @@ describe("memicl judge-agreement", () => {
     try {
       const result = await runCli(["judge-agreement", file, "--judge", "llm:judge/judge-model"], {
         MEMICL_PROVIDERS_FILE: providers,
-        MEMICL_DATA_DIR: path.join(dir, "data"),
-        DATABASE_URL: "",
+        DATABASE_URL: database.url,
       });
       expect(result.stdout.trim().split("\n").at(-1)).toBe("kappa_binary=0.400 accuracy=0.667");
       expect(fake.requests).toHaveLength(3);
     } finally {
       await fake.stop();
+      await database.close();
       fs.rmSync(dir, { recursive: true });
     }
   });
@@ -82,7 +80,7 @@ describe("memicl judge-agreement", () => {
       return reference === candidate ? "Yes (exact match)" : "No";
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-gold-"));
-    fs.chmodSync(dir, 0o755);
+    const database = await createTestDatabase("embedded");
     const file = path.join(dir, "gold.csv");
     fs.writeFileSync(
       file,
@@ -93,8 +91,7 @@ describe("memicl judge-agreement", () => {
         ["judge-agreement", file, "--judge", "llm:judge/judge-model", "--judge-version", "time-travel-1"],
         {
           MEMICL_PROVIDERS_FILE: providersFile({ judge: { type: "openai", baseUrl: url } }),
-          MEMICL_DATA_DIR: path.join(dir, "data"),
-          DATABASE_URL: "",
+          DATABASE_URL: database.url,
         },
       );
       expect(result.code).toBe(0);
@@ -116,7 +113,7 @@ describe("memicl judge-agreement", () => {
       expect(wrong.stderr).toMatch(/--judge-version: for an LLM judge, one of llm-judge-1, time-travel-1/);
     } finally {
       await fake.stop();
-      await stopCluster(path.join(dir, "data"), createLogger("silent"));
+      await database.close();
       fs.rmSync(dir, { recursive: true });
     }
   });
