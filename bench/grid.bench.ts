@@ -139,11 +139,20 @@ async function measure(
   providersFile: string,
   instances: number,
   readers: { count: number; everyMs: number },
+  workers: number,
 ) {
   const db = await benchDatabase(backend, adminUrl);
   let memicl: Memicl | null = null;
   try {
-    memicl = await startMemicl({ env: db.env, providersFile, inProcessWorkers: 32 });
+    // Calls made in `memicl serve` (32 at once), or by `workers` worker processes (32 at once in all) while serve
+    // only serves.
+    memicl = await startMemicl({
+      env: db.env,
+      providersFile,
+      inProcessWorkers: workers > 0 ? 0 : 32,
+      workers,
+      workerConcurrency: Math.max(1, Math.ceil(32 / Math.max(1, workers))),
+    });
     const sampleIds = await prepare(memicl, { ...db.env, MEMICL_PROVIDERS_FILE: providersFile }, instances);
     const started = performance.now();
     const { startExperiment } = await memicl.gql(
@@ -178,6 +187,7 @@ async function measure(
       .reduce((total: number, row: { n: number }) => total + row.n, 0);
     return {
       backend,
+      workers,
       readers: readers.count,
       reads,
       runs: startExperiment.runs.length,
@@ -196,11 +206,15 @@ async function measure(
 }
 
 /**
- * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000] [--pg URL]`
+ * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000]
+ *   [--pairs 1] [--workers 0] [--pg URL]`
  *
  * Per backend: the grid through memicl, against a stand-in that records every request body; then the floor, the
  * bare `openai` client sending the same bodies at the same concurrency to a fresh stand-in; the ratio of the two
- * wall times. With `--readers N`, the grid runs a second time on a fresh database with N dashboards polling it.
+ * wall times. With `--readers N`, the grid runs again on fresh databases, `--pairs` times without readers and with
+ * N dashboards polling it, alternated, so each ratio compares two runs made one after the other. `--workers N`
+ * makes the calls in N `memicl worker` processes while `memicl serve` only serves (the layout of
+ * docs/OPERATIONS.md); 0, the default, makes them in serve.
  */
 export async function benchGrid(args: string[]) {
   const option = (name: string, fallback: string) => {
@@ -216,6 +230,12 @@ export async function benchGrid(args: string[]) {
     process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   );
   const readers = { count: Number(option("--readers", "0")), everyMs: Number(option("--poll-ms", "1000")) };
+  const pairs = Number(option("--pairs", "1"));
+  const workers = Number(option("--workers", "0"));
+  const paired: {
+    alone: Awaited<ReturnType<typeof measure>>;
+    polled: Awaited<ReturnType<typeof measure>>;
+  }[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-grid-"));
   const results = [];
   const floors = [];
@@ -227,7 +247,9 @@ export async function benchGrid(args: string[]) {
         instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
       });
       try {
-        results.push(await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }));
+        results.push(
+          await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }, workers),
+        );
       } finally {
         await standIn.stop();
       }
@@ -238,13 +260,16 @@ export async function benchGrid(args: string[]) {
         await plain.stop();
         fs.rmSync(recorded, { force: true });
       }
-      if (readers.count > 0) {
+      for (let pair = 0; readers.count > 0 && pair < pairs; pair += 1) {
         const again = await startStandIn(0);
         const file = writeProvidersFile({
           instant: { type: "openai", baseUrl: again.url, maxConcurrency: 32, timeoutSeconds: 60 },
         });
         try {
-          results.push(await measure(backend, adminUrl, file, instances, readers));
+          const alone = await measure(backend, adminUrl, file, instances, { count: 0, everyMs: 0 }, workers);
+          const polled = await measure(backend, adminUrl, file, instances, readers, workers);
+          paired.push({ alone, polled });
+          results.push(polled);
         } finally {
           await again.stop();
         }
@@ -254,7 +279,7 @@ export async function benchGrid(args: string[]) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   console.log(
-    `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; 32 calls at once; instant stand-in server in its own process\n`,
+    `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; 32 calls at once ${workers > 0 ? `in ${workers} memicl worker process(es), serve only serving` : "in memicl serve"}; instant stand-in server in its own process\n`,
   );
   console.log(
     "| database | readers | runs | calls | failed | judged | startExperiment s | runs s | report s | total s | calls/s |",
@@ -277,21 +302,19 @@ export async function benchGrid(args: string[]) {
       `| ${f.backend} | ${f.calls} | ${f.failed} | ${f.seconds.toFixed(1)} | ${(r.run / f.seconds).toFixed(2)}x | ${(r.total / f.seconds).toFixed(2)}x |`,
     );
   }
-  const polled = results.filter((r) => r.reads);
-  if (polled.length > 0) {
+  if (paired.length > 0) {
     console.log(
-      `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms:\n`,
+      `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, each run beside one without them made just before it:\n`,
     );
     console.log(
-      "| database | reads | report p50 ms | report p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s with / without |",
+      "| database | pair | reads | report p50 ms | report p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s without | calls/s with | with / without |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const r of polled) {
-      const alone = results.find((result) => result.backend === r.backend && result.readers === 0)!;
-      const { report, breakdown } = r.reads!;
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    paired.forEach(({ alone, polled }, index) => {
+      const { report, breakdown } = polled.reads!;
       console.log(
-        `| ${r.backend} | ${report.length + breakdown.length} | ${percentile(report, 50).toFixed(0)} | ${percentile(report, 95).toFixed(0)} | ${percentile(breakdown, 50).toFixed(0)} | ${percentile(breakdown, 95).toFixed(0)} | ${(r.calls / r.run / (alone.calls / alone.run)).toFixed(2)} |`,
+        `| ${polled.backend} | ${index + 1} | ${report.length + breakdown.length} | ${percentile(report, 50).toFixed(0)} | ${percentile(report, 95).toFixed(0)} | ${percentile(breakdown, 50).toFixed(0)} | ${percentile(breakdown, 95).toFixed(0)} | ${(alone.calls / alone.run).toFixed(0)} | ${(polled.calls / polled.run).toFixed(0)} | ${(polled.calls / polled.run / (alone.calls / alone.run)).toFixed(2)} |`,
       );
-    }
+    });
   }
 }
