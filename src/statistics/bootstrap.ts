@@ -80,6 +80,30 @@ function resampleIndices(n: number, resamples: number, seed: number): Uint32Arra
   return indices;
 }
 
+/** Results kept, by their exact inputs, the least recently used dropped first beyond this many. */
+const REMEMBERED_LIMIT = 5_000;
+const REMEMBERED = new Map<string, unknown>();
+
+/**
+ * The result of a seeded resampling for these exact inputs (written out in full in `key`, numbers as JavaScript
+ * prints them, which round-trips), computed once: the same data always gives the same result, so a report
+ * computed again while a run goes resamples only the cells whose data changed, and two analyses of one cell
+ * resample it once. In a profile of `memicl serve` under `npm run bench -- grid --readers 10`, Algorithm 1's
+ * 10,000 resamples of every sample took 0.4-0.7 s of the event loop at each recomputation (docs/BENCHMARKS.md).
+ */
+function remembered<T>(key: string, compute: () => T): T {
+  if (REMEMBERED.has(key)) {
+    const value = REMEMBERED.get(key) as T;
+    REMEMBERED.delete(key);
+    REMEMBERED.set(key, value);
+    return value;
+  }
+  const value = compute();
+  REMEMBERED.set(key, value);
+  if (REMEMBERED.size > REMEMBERED_LIMIT) REMEMBERED.delete(REMEMBERED.keys().next().value!);
+  return value;
+}
+
 /** A cluster's contribution to a pooled rate: its successes out of its trials. */
 export interface Cluster {
   successes: number;
@@ -94,6 +118,17 @@ export interface Cluster {
 export function clusterBootstrapRate(
   clusters: readonly Cluster[],
   options: { seed?: number; resamples?: number } = {},
+): Interval | null {
+  const key = `rate ${options.seed ?? BOOTSTRAP_SEED} ${options.resamples ?? BOOTSTRAP_RESAMPLES} ${clusters
+    .map((cluster) => `${cluster.successes}/${cluster.trials}`)
+    .join(" ")}`;
+  const interval = remembered(key, () => resampledRate(clusters, options));
+  return interval && { ...interval };
+}
+
+function resampledRate(
+  clusters: readonly Cluster[],
+  options: { seed?: number; resamples?: number },
 ): Interval | null {
   const kept = clusters.filter((cluster) => cluster.trials > 0);
   if (kept.length === 0) return null;
@@ -129,6 +164,14 @@ export function pairedBootstrapP(
   differences: readonly number[],
   options: { seed?: number; resamples?: number } = {},
 ): number | null {
+  const key = `paired ${options.seed ?? BOOTSTRAP_SEED} ${options.resamples ?? GUIDED_GENERAL_RESAMPLES} ${differences.join(" ")}`;
+  return remembered(key, () => resampledPairedP(differences, options));
+}
+
+function resampledPairedP(
+  differences: readonly number[],
+  options: { seed?: number; resamples?: number },
+): number | null {
   const n = differences.length;
   if (n === 0) return null;
   const resamples = options.resamples ?? GUIDED_GENERAL_RESAMPLES;
@@ -150,6 +193,15 @@ export function unpairedBootstrapP(
   a: readonly number[],
   b: readonly number[],
   options: { seed?: number; resamples?: number } = {},
+): number | null {
+  const key = `unpaired ${options.seed ?? BOOTSTRAP_SEED} ${options.resamples ?? GUIDED_GENERAL_RESAMPLES} ${a.join(" ")} | ${b.join(" ")}`;
+  return remembered(key, () => resampledUnpairedP(a, b, options));
+}
+
+function resampledUnpairedP(
+  a: readonly number[],
+  b: readonly number[],
+  options: { seed?: number; resamples?: number },
 ): number | null {
   if (a.length === 0 || b.length === 0) return null;
   const resamples = options.resamples ?? GUIDED_GENERAL_RESAMPLES;

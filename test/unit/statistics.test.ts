@@ -151,6 +151,28 @@ describe("cluster bootstrap", () => {
     expect(cluster.high - cluster.low).toBeGreaterThan(1.6 * (naive.high - naive.low));
     expect(clusterBootstrapRate([])).toBeNull();
   });
+
+  it("gives what it gave before for the same data, by value, and a caller's edits change nothing kept", () => {
+    const clusters = Array.from({ length: 40 }, (_, i) => ({ successes: i % 3 === 0 ? 2 : 1, trials: 2 }));
+    const first = clusterBootstrapRate(clusters)!;
+    const again = clusterBootstrapRate(clusters.map((cluster) => ({ ...cluster })))!;
+    expect(again).toEqual(first);
+    again.low = -1;
+    expect(clusterBootstrapRate(clusters)).toEqual(first);
+    // Other data, other interval: the data itself is the key, not the array it is in.
+    clusters[0] = { successes: 0, trials: 2 };
+    clusters[3] = { successes: 0, trials: 2 };
+    const changed = clusterBootstrapRate(clusters)!;
+    expect(changed.low).toBeLessThan(first.low);
+    expect(pairedBootstrapP([0.1, 0.2, -0.05], { resamples: 500 })).toBe(
+      pairedBootstrapP([0.1, 0.2, -0.05], { resamples: 500 }),
+    );
+    expect(pairedBootstrapP([0.1, 0.2, -0.3], { resamples: 500 })).not.toBe(
+      pairedBootstrapP([0.1, 0.2, -0.05], { resamples: 500 }),
+    );
+    expect(unpairedBootstrapP([0.4, 0.5], [0.1, 0.2], { resamples: 500 })).toBe(0);
+    expect(unpairedBootstrapP([0.1, 0.2], [0.4, 0.5], { resamples: 500 })).toBe(1);
+  });
 });
 
 describe("descriptive", () => {
