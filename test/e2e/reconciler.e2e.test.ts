@@ -29,21 +29,27 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     await api?.close();
   });
 
-  it("leaves an item fetched but not yet claimed alone, and queues one a dead worker fetched long ago", async () => {
-    const sampleId = await classificationSample(api, "fetched", {
-      rows: 20,
-      instances: 6,
+  /** A zero-shot memorization run of `instances` items on the simulated model, queued. */
+  const zeroShotRun = async (name: string, rows: number, instances: number, model: string) => {
+    const sampleId = await classificationSample(api, name, {
+      rows,
+      instances,
       demonstrations: 0,
       shots: [0],
     });
-    await startRun(api, {
+    const { run } = await startRun(api, {
       sampleId,
       kind: "MEMORIZATION",
       setting: "ONLY_SEGMENT_PAIRS",
       shots: 0,
       provider: "simulated",
-      model: "m",
+      model,
     });
+    return run;
+  };
+
+  it("leaves an item fetched but not yet claimed alone, and queues one a dead worker fetched long ago", async () => {
+    await zeroShotRun("fetched", 20, 6, "m");
     const jobs = () =>
       api.database.dataSource.query(
         "SELECT state::text AS state, count(*)::int AS count FROM pgboss.job WHERE name LIKE 'memicl-completion.%' GROUP BY state ORDER BY state",
@@ -66,20 +72,7 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
   }, 60_000);
 
   it("takes a lapsed lease only from a worker that let it go or is dead, never from one whose beat is late", async () => {
-    const sampleId = await classificationSample(api, "late-beat", {
-      rows: 20,
-      instances: 4,
-      demonstrations: 0,
-      shots: [0],
-    });
-    const { run } = await startRun(api, {
-      sampleId,
-      kind: "MEMORIZATION",
-      setting: "ONLY_SEGMENT_PAIRS",
-      shots: 0,
-      provider: "simulated",
-      model: "late-beat",
-    });
+    const run = await zeroShotRun("late-beat", 20, 4, "late-beat");
     const db = api.database.dataSource;
     const ids: string[] = (
       await db.query("SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY completion.id", [
@@ -162,20 +155,7 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
   });
 
   it("looks at every waiting item however long the backlog, and queues crash orphans first", async () => {
-    const sampleId = await classificationSample(api, "backlog", {
-      rows: 40,
-      instances: 12,
-      demonstrations: 0,
-      shots: [0],
-    });
-    const { run } = await startRun(api, {
-      sampleId,
-      kind: "MEMORIZATION",
-      setting: "ONLY_SEGMENT_PAIRS",
-      shots: 0,
-      provider: "simulated",
-      model: "backlog",
-    });
+    const run = await zeroShotRun("backlog", 40, 12, "backlog");
     const ids: string[] = (
       await api.database.dataSource.query(
         "SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY id",
@@ -271,20 +251,7 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
   });
 
   it("counts an item once when two jobs for it are fetched together", async () => {
-    const sampleId = await classificationSample(api, "twice", {
-      rows: 30,
-      instances: 10,
-      demonstrations: 0,
-      shots: [0],
-    });
-    const { run } = await startRun(api, {
-      sampleId,
-      kind: "MEMORIZATION",
-      setting: "ONLY_SEGMENT_PAIRS",
-      shots: 0,
-      provider: "simulated",
-      model: "twice",
-    });
+    const run = await zeroShotRun("twice", 30, 10, "twice");
     const ids: string[] = (
       await api.database.dataSource.query("SELECT id::text AS id FROM completion WHERE run_id = $1", [run.id])
     ).map((row: { id: string }) => row.id);
@@ -313,20 +280,7 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
   }, 60_000);
 
   it("counts an answer once when a stale claim's answer for the item lands in the same batch as the new one's", async () => {
-    const sampleId = await classificationSample(api, "stale", {
-      rows: 20,
-      instances: 2,
-      demonstrations: 0,
-      shots: [0],
-    });
-    const { run } = await startRun(api, {
-      sampleId,
-      kind: "MEMORIZATION",
-      setting: "ONLY_SEGMENT_PAIRS",
-      shots: 0,
-      provider: "simulated",
-      model: "stale",
-    });
+    const run = await zeroShotRun("stale", 20, 2, "stale");
     const db = api.database.dataSource;
     const [{ id }] = await db.query(
       "SELECT id::text AS id FROM completion WHERE run_id = $1 ORDER BY id LIMIT 1",
