@@ -19,6 +19,7 @@ import {
   contaminationSubset,
   contaminationSummary,
   correlations,
+  guidedGeneralCells,
   guidedVsGeneral,
   InstanceFloor,
   InstanceOutcome,
@@ -30,6 +31,7 @@ import {
   needsInstanceOutcomes,
   noMemoryFloor,
   nonTrivialMemorization,
+  orderGuidedGeneralRows,
   performanceRows,
   performanceVsZeroShot,
   quizRanges,
@@ -528,7 +530,13 @@ export class ReportService {
       // Stored with the answer; computed here for answers stored before it was.
       score: row.rouge_l ?? roundScore(rougeLFMeasure(row.reference, row.answer)),
     }));
-    return guidedVsGeneral(scores, samples);
+    // A cell at a time, the event loop let go between cells.
+    const computed: GuidedGeneralRow[] = [];
+    for (const cell of guidedGeneralCells(scores)) {
+      computed.push(...guidedVsGeneral(cell, samples));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return orderGuidedGeneralRows(computed);
   }
 
   async iclThresholds(experimentId: string): Promise<IclThresholdRow[]> {

@@ -5,6 +5,8 @@ import {
   compareExperiments,
   contamination,
   contaminationSubset,
+  guidedGeneralCells,
+  guidedVsGeneral,
   InstanceOutcome,
   iclThresholds,
   instanceVerdict,
@@ -12,6 +14,7 @@ import {
   memorizationByTarget,
   memorizedVsNot,
   nonTrivialMemorization,
+  orderGuidedGeneralRows,
   performanceRows,
   performanceVsZeroShot,
   SampleInfo,
@@ -600,5 +603,37 @@ describe("multiple comparisons", () => {
     expect(adjusted.zeroVsK[0].pValueHolm).toBeCloseTo(0.004, 12);
     expect(adjusted.hypothesisTests).toBe(4);
     expect(adjusted.multipleComparisons).toMatch(/Holm.*4 p-values/);
+  });
+});
+
+describe("guided vs general, a cell at a time", () => {
+  it("gives the rows of the whole, in its order, from its cells computed one by one", () => {
+    const random = new RandomStream(7);
+    const scores = ["s2", "s1"].flatMap((sampleId) =>
+      [25, 0].flatMap((shots) =>
+        Array.from({ length: 30 }, (_, i) =>
+          [MemorizationSetting.FULL_INFORMATION, MemorizationSetting.GENERAL_INSTRUCTION].map((setting) => ({
+            sampleId,
+            setting,
+            shots,
+            sampledInstanceId: `${sampleId}-${i}`,
+            score: random.integer(0, 100) / 100,
+          })),
+        ).flat(),
+      ),
+    );
+    const whole = guidedVsGeneral(scores, samples, { resamples: 300 });
+    const cells = guidedGeneralCells(scores);
+    expect(cells).toHaveLength(4);
+    const oneByOne = orderGuidedGeneralRows(
+      cells.flatMap((cell) => guidedVsGeneral(cell, samples, { resamples: 300 })),
+    );
+    expect(oneByOne).toEqual(whole);
+    expect(whole.map((row) => [row.sampleId, row.shots])).toEqual([
+      ["s1", 0],
+      ["s1", 25],
+      ["s2", 0],
+      ["s2", 25],
+    ]);
   });
 });
