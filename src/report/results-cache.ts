@@ -26,8 +26,12 @@ export interface ReadOptions {
   fresh?: boolean;
 }
 
-/** The least time between two computations of one value for readers that may lag: four times its cost, at least 1 s. */
-export const spacingOf = (computingMs: number) => Math.max(1_000, 4 * computingMs);
+/**
+ * The least time between two computations of one value for readers that may lag: nine times its cost, at least
+ * 1 s, so a running study's readers take at most about a tenth of the process's time. At four times (a fifth),
+ * ten dashboards cost a running grid about 20% of its calls a second (`npm run bench -- grid --readers 10`).
+ */
+export const spacingOf = (computingMs: number) => Math.max(1_000, 9 * computingMs);
 
 interface Entry {
   done?: Computed<unknown>;
