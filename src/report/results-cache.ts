@@ -19,9 +19,9 @@ export interface ResultsVersion {
 export interface ReadOptions {
   /**
    * Wait for a value of the current state. Without it, the last value may be returned at once (its `computedAt`
-   * says which state it shows) while a newer one is being computed (of any state, the reader's own included), or when it was computed less than
-   * `spacingOf` its own computing time ago: results that change all the time (a run going) are not computed
-   * back to back for every reader.
+   * says which state it shows) while a newer one is being computed (of any state, the reader's own included), or
+   * when it was computed less than `spacingOf` its own computing time ago: results that change all the time (a
+   * run going) are not computed back to back for every reader.
    */
   fresh?: boolean;
 }

@@ -30,20 +30,6 @@ const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + 
  * is higher: paired (the per-instance differences resampled; the default, which matches the published p-values)
  * and unpaired (each list resampled on its own, as the authors' helper does). Seeded; 10,000 resamples.
  */
-/**
- * The scores a cell (sample and k) at a time: `guidedVsGeneral` of each, put in order by
- * `orderGuidedGeneralRows`, gives the rows of all of them (a server lets other work in between cells: 10,000
- * resamples of every cell at once held its event loop for 0.4-0.7 s).
- */
-export function guidedGeneralCells(scores: readonly InstanceScore[]): InstanceScore[][] {
-  return [...groupItems(scores, (row) => `${row.sampleId}/${row.shots}`).values()];
-}
-
-/** Rows in the order `guidedVsGeneral` gives them: by sample, then k. */
-export function orderGuidedGeneralRows(rows: GuidedGeneralRow[]): GuidedGeneralRow[] {
-  return rows.sort((a, b) => bySample(a, b) || a.shots - b.shots);
-}
-
 export function guidedVsGeneral(
   scores: readonly InstanceScore[],
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
@@ -52,7 +38,7 @@ export function guidedVsGeneral(
   const resamples = options.resamples ?? GUIDED_GENERAL_RESAMPLES;
   const seed = options.seed ?? BOOTSTRAP_SEED;
   const rows: GuidedGeneralRow[] = [];
-  for (const cell of groupItems(scores, (row) => `${row.sampleId}/${row.shots}`).values()) {
+  for (const cell of guidedGeneralCells(scores)) {
     const perInstance = (setting: MemorizationSetting) => {
       const byInstance = groupItems(
         cell.filter((row) => row.setting === setting),
@@ -85,4 +71,18 @@ export function guidedVsGeneral(
     });
   }
   return orderGuidedGeneralRows(rows);
+}
+
+/**
+ * The scores a cell (sample and k) at a time: `guidedVsGeneral` of each, put in order by
+ * `orderGuidedGeneralRows`, gives the rows of all of them (a server lets other work in between cells: 10,000
+ * resamples of every cell at once held its event loop for 0.4-0.7 s).
+ */
+export function guidedGeneralCells(scores: readonly InstanceScore[]): InstanceScore[][] {
+  return [...groupItems(scores, (row) => `${row.sampleId}/${row.shots}`).values()];
+}
+
+/** Rows in the order `guidedVsGeneral` gives them: by sample, then k. */
+export function orderGuidedGeneralRows(rows: GuidedGeneralRow[]): GuidedGeneralRow[] {
+  return rows.sort((a, b) => bySample(a, b) || a.shots - b.shots);
 }
