@@ -5,6 +5,7 @@ import { connect } from "../src/db/database";
 import { exportCompletions } from "../src/report/export.service";
 import { ReportService } from "../src/report/report.service";
 import * as sql from "../src/report/report.sql";
+import { NoMemoryFloors } from "../src/sample/no-memory-floors";
 import { BreakdownGroup, MemorizationMeasure } from "../src/study/measures";
 import { percentile } from "./percentile";
 
@@ -136,7 +137,7 @@ export async function benchResults(args: string[]) {
     process.stderr.write(
       `generated ${count} judged completions in ${((performance.now() - generated) / 1000).toFixed(0)} s\n`,
     );
-    const results = new ReportService(db.dataSource);
+    const results = new ReportService(db.dataSource, new NoMemoryFloors(db.dataSource));
     const all = [BreakdownGroup.DATASET, BreakdownGroup.SETTING, BreakdownGroup.SHOTS];
     const readBreakdown = () =>
       results.memorizationBreakdown({ experimentId: bench }, all, MemorizationMeasure.EXACT_OR_NEAR_EXACT);

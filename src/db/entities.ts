@@ -15,6 +15,7 @@ import { Metric, MetricState } from "../report/report-row.entity";
 import { RunVerdictCount } from "../report/run-verdict-count.entity";
 import { Run } from "../run/run.entity";
 import { Demonstration } from "../sample/demonstration.entity";
+import { NoMemoryFloor } from "../sample/no-memory-floor.entity";
 import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptTemplate } from "../template/prompt-template.entity";
@@ -44,4 +45,5 @@ export const ENTITIES = [
   ProviderBatch,
   QuizOptionSet,
   QuizOption,
+  NoMemoryFloor,
 ];

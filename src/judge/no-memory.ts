@@ -93,6 +93,20 @@ export interface FloorInstance {
   nli?: boolean;
 }
 
+/** What the floor says of one sampled instance: whether a no-memory answer is memorized for it, and from where. */
+export interface InstanceFloor {
+  memorized: boolean;
+  strategy: NoMemoryStrategy | null;
+}
+
+/** An instance's floor verdict as the report counts it: exact and near-exact are memorized. */
+export function instanceFloorOf(verdict: FloorVerdict): InstanceFloor {
+  return {
+    memorized: verdict.verdict === "EXACT" || verdict.verdict === "NEAR_EXACT",
+    strategy: verdict.answer?.strategy ?? null,
+  };
+}
+
 export interface FloorVerdict {
   /** The best verdict any no-memory answer gets: EXACT, NEAR_EXACT or INEXACT. */
   verdict: JudgeVerdict;

@@ -1,10 +1,10 @@
 import { DataSource } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
-import { commonReferences, FloorVerdict, floorVerdict, NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
+import { NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { optionSetCounts } from "../option-set/option-set.sql";
-import { loadSiblingContinuations } from "../sample/sample.sql";
+import type { NoMemoryFloors } from "../sample/no-memory-floors";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { OptionLetter } from "../study/quiz-letters";
@@ -21,7 +21,6 @@ import {
   correlations,
   guidedGeneralCells,
   guidedVsGeneral,
-  InstanceFloor,
   InstanceOutcome,
   InstancePerformance,
   InstanceScore,
@@ -243,8 +242,6 @@ export const DEFAULT_BREAKDOWN_GROUPS = [
  * repeat and per instance); the pure functions of analyses.ts turn them into the report's tables.
  */
 export class ReportService {
-  /** The no-memory floor of each sample's instances: a sample's instances and texts never change. */
-  private readonly floors = new Map<string, Promise<Map<string, InstanceFloor>>>();
   /**
    * The report, breakdowns and comparisons computed, each kept until a write changes the results it came from
    * (results-cache.ts): a finished experiment's report is computed once, not once per read.
@@ -253,7 +250,11 @@ export class ReportService {
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** The no-memory floor of each sample's instances, stored once per sample (sample/no-memory-floors.ts). */
+    private readonly floors: NoMemoryFloors,
+  ) {}
 
   private async data(id: string): Promise<ExperimentData> {
     const rows = isUuid(id)
@@ -566,65 +567,10 @@ export class ReportService {
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
     return noMemoryFloor(
       outcomes,
-      await this.floorsOf([...samples.keys()]),
+      await this.floors.of([...samples.keys()]),
       samples,
       NO_MEMORY_FLOOR_VERSION,
     );
-  }
-
-  /** The floor verdict of every sampled instance of some samples (judge/no-memory.ts), computed once per sample. */
-  private async floorsOf(sampleIds: readonly string[]): Promise<Map<string, InstanceFloor>> {
-    const pending = new Map(sampleIds.map((id) => [id, this.floors.get(id)]));
-    const missing = sampleIds.filter((id) => !pending.get(id));
-    if (missing.length > 0) {
-      const computed = this.computeFloors(missing);
-      for (const id of missing) {
-        const floors = computed.then((all) => all.get(id) ?? new Map<string, InstanceFloor>());
-        floors.catch(() => this.floors.delete(id));
-        pending.set(id, floors);
-        this.floors.set(id, floors);
-        if (this.floors.size > 200) this.floors.delete(this.floors.keys().next().value!);
-      }
-    }
-    const merged = new Map<string, InstanceFloor>();
-    for (const floors of await Promise.all(pending.values()))
-      for (const [key, floor] of floors!) merged.set(key, floor);
-    return merged;
-  }
-
-  private async computeFloors(sampleIds: string[]): Promise<Map<string, Map<string, InstanceFloor>>> {
-    const [rows, siblings] = await Promise.all([
-      this.dataSource.query(sql.floorInputsOfSamples, [sampleIds]) as Promise<
-        { sample_id: string; sampled_instance_id: string; input: string; reference: string; nli: boolean }[]
-      >,
-      loadSiblingContinuations((text, parameters) => this.dataSource.query(text, parameters), sampleIds),
-    ]);
-    const bySample = new Map<string, Map<string, InstanceFloor>>(sampleIds.map((id) => [id, new Map()]));
-    for (const id of sampleIds) {
-      const instances = rows
-        .filter((row) => row.sample_id === id)
-        .map((row) => ({ ...row, siblings: siblings.get(row.sampled_instance_id) ?? [] }));
-      // heuristic-6 takes about 15 ms an instance here (some twenty copied answers each): the server's requests
-      // are answered between steps of about 20 ms rather than after a whole sample's seconds.
-      const common = commonReferences(instances);
-      const verdicts: FloorVerdict[] = [];
-      let since = Date.now();
-      for (const [index, instance] of instances.entries()) {
-        verdicts.push(floorVerdict(instance, common[index]));
-        if (Date.now() - since > 20) {
-          await new Promise((resolve) => setImmediate(resolve));
-          since = Date.now();
-        }
-      }
-      instances.forEach((instance, index) => {
-        const verdict = verdicts[index];
-        bySample.get(id)!.set(instance.sampled_instance_id, {
-          memorized: verdict.verdict === "EXACT" || verdict.verdict === "NEAR_EXACT",
-          strategy: verdict.answer?.strategy ?? null,
-        });
-      });
-    }
-    return bySample;
   }
 
   /**
@@ -813,7 +759,7 @@ export class ReportService {
       return compute();
     };
     const gains = await table(() => performanceVsZeroShot(instancePerformance, samples));
-    const floors = await this.floorsOf([...samples.keys()]);
+    const floors = await this.floors.of([...samples.keys()]);
     const noMemoryFloorRows = await table(() =>
       noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION),
     );

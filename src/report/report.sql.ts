@@ -110,16 +110,6 @@ export const instanceIdsOfSamples = `
   FROM sampled_instance
   WHERE sample_id = ANY($1::uuid[])`;
 
-/** What the no-memory floor reads of the sampled instances of some samples (`$1` = sample ids). */
-export const floorInputsOfSamples = `
-  SELECT si.sample_id::text AS sample_id, si.id::text AS sampled_instance_id,
-         si.initial_segment AS input, si.subsequent_segment AS reference, (d.task_kind = 'NLI') AS nli
-  FROM sampled_instance si
-  JOIN sample s ON s.id = si.sample_id
-  JOIN dataset d ON d.id = s.dataset_id
-  WHERE si.sample_id = ANY($1::uuid[])
-  ORDER BY si.sample_id, si.position, si.id`;
-
 /**
  * Each reviewer's latest verdict on the experiment's (`$1`) memorization completions, with the completion's latest
  * automatic verdict (a readable one first).

@@ -44,8 +44,13 @@ export class RunResolver {
   @Mutation(() => StartExperimentPayload, {
     description: "Queues the grid for one model (samples x k x settings + performance) and returns at once.",
   })
-  async startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services }: Context) {
+  async startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services, logger }: Context) {
     const started = await services.runLifecycle.startExperiment(input);
+    // The samples' no-memory floors, stored before a dashboard asks for the first report (which would otherwise
+    // compute them); best effort, as a report computes whatever is missing.
+    services.samples.floors
+      .of(input.sampleIds)
+      .catch((error) => logger.warn({ err: error }, "could not store the samples' no-memory floors"));
     return { ...started, warnings: await services.workers.warningsFor(input.provider) };
   }
 

@@ -17,6 +17,7 @@ import {
   siblingKeyOf,
 } from "./design/design-sample";
 import { countTokens } from "./design/segmentation";
+import { NoMemoryFloors } from "./no-memory-floors";
 import { Sample } from "./sample.entity";
 import { CreateSampleInput, SampleFilter } from "./sample.inputs";
 import * as sql from "./sample.sql";
@@ -27,10 +28,15 @@ const CANDIDATE_PAGE = 20_000;
 const MAX_STORED_EXCLUSIONS = 1_000;
 
 export class SampleService {
+  /** The no-memory floor of each sample's instances, stored once per sample. */
+  readonly floors: NoMemoryFloors;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly datasets: DatasetService,
-  ) {}
+  ) {
+    this.floors = new NoMemoryFloors(dataSource);
+  }
 
   async get(id: string): Promise<Sample> {
     const sample = isUuid(id) ? await this.dataSource.manager.findOneBy(Sample, { id }) : null;

@@ -78,3 +78,33 @@ export async function loadSiblingContinuations(
   const rows = await query(siblingContinuations, [sampleIds]);
   return new Map(rows.map((row) => [row.item_id, row.siblings]));
 }
+
+/**
+ * The stored no-memory floors (`$2`: the floor rule) of samples `$1` computed at their dataset's current size.
+ * A sample's rows are written by one statement, so a sample has all of them or none.
+ */
+export const storedFloors = `
+  SELECT f.sample_id::text AS sample_id, f.sampled_instance_id::text AS sampled_instance_id, f.memorized, f.strategy
+  FROM no_memory_floor f
+  JOIN sample s ON s.id = f.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  WHERE f.sample_id = ANY($1::uuid[]) AND f.version = $2 AND f.dataset_instance_count = d.instance_count`;
+
+/** What the floor of sample `$1`'s instances is computed from, with its dataset's size. */
+export const floorInputsOfSample = `
+  SELECT si.id::text AS sampled_instance_id, si.initial_segment AS input, si.subsequent_segment AS reference,
+         (d.task_kind = 'NLI') AS nli, d.instance_count AS dataset_instance_count
+  FROM sampled_instance si
+  JOIN sample s ON s.id = si.sample_id
+  JOIN dataset d ON d.id = s.dataset_id
+  WHERE si.sample_id = $1
+  ORDER BY si.position, si.id`;
+
+/** Stores (or replaces) every floor of sample `$1` under rule `$2`, computed at dataset size `$3`. */
+export const storeFloors = `
+  INSERT INTO no_memory_floor (sample_id, version, sampled_instance_id, dataset_instance_count, memorized, strategy)
+  SELECT $1::uuid, $2::varchar, f.id, $3::int, f.memorized, f.strategy
+  FROM unnest($4::bigint[], $5::boolean[], $6::varchar[]) AS f(id, memorized, strategy)
+  ON CONFLICT (sample_id, version, sampled_instance_id) DO UPDATE
+  SET dataset_instance_count = EXCLUDED.dataset_instance_count, memorized = EXCLUDED.memorized,
+      strategy = EXCLUDED.strategy, computed_at = now()`;

@@ -1,6 +1,7 @@
 // The no-memory floor beside each memorization rate: how many instances a model without memory would get
 // memorized by copying its input or giving a constant, and how many the model memorized above that. Pure.
 
+import type { InstanceFloor } from "../../judge/no-memory";
 import { wilsonInterval } from "../../statistics/intervals";
 import type { NoMemoryFloorRow } from "../report.types";
 import {
@@ -13,11 +14,7 @@ import {
   sampleFields,
 } from "./rows";
 
-/** What the floor says of one sampled instance: the best verdict a no-memory answer gets, and from where. */
-export interface InstanceFloor {
-  memorized: boolean;
-  strategy: "copy" | "constant" | null;
-}
+export type { InstanceFloor };
 
 /**
  * Per cell (sample x setting x k), over its judged instances (each once, by the majority of its completions):
