@@ -278,8 +278,7 @@ export class ReportService {
   /**
    * A value of the experiment's results from the cache, computed when the results changed since. While a run is
    * going (results change all the time) a reader that does not ask for `fresh` may get the value of the state
-   * before the one being computed (between computations, without a query: `ResultsCache.recent`); once the runs
-   * are done, every read after the last computation's spacing waits for the current state.
+   * before the one being computed; once the runs are done every read waits for the current state.
    */
   private async cached<T>(
     experimentId: string,
@@ -287,13 +286,9 @@ export class ReportService {
     compute: (data: ExperimentData, at: Date) => Promise<T>,
     options: ReadOptions,
   ): Promise<T> {
-    const cacheKey = `${experimentId} ${key}`;
-    // Between two computations for readers that may lag, the last value is all a read could return.
-    const recent = options.fresh ? undefined : this.cache.recent<T>(cacheKey);
-    if (recent) return recent.value;
     const version = await this.versionOf(experimentId);
     const computed = await this.cache.read(
-      cacheKey,
+      `${experimentId} ${key}`,
       version,
       () => compute(new ExperimentData(this.dataSource, experimentId), version.readAt),
       { fresh: options.fresh || !version.active },

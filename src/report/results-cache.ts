@@ -39,8 +39,6 @@ interface Entry {
   finishedAt?: number;
   computingMs?: number;
   pending?: { fingerprint: string; promise: Promise<Computed<unknown>> };
-  /** Whether the last read of this value accepted a lagging one (the results were changing: runs going). */
-  lagAccepted?: boolean;
 }
 
 /**
@@ -61,20 +59,6 @@ export class ResultsCache {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /**
-   * The last value, without reading the results' state, when a read now could only return it: the last read
-   * accepted a lagging value (the results were changing) and a newer one is being computed, or the last one
-   * finished less than `spacingOf` its cost ago. Readers polling a running study then cost no query at all between
-   * computations; once the runs end, the first read after the spacing sees it and waits for the current state.
-   */
-  recent<T>(key: string): Computed<T> | undefined {
-    const entry = this.entries.get(key);
-    if (!entry?.done || !entry.lagAccepted) return undefined;
-    if (entry.pending || this.now() - entry.finishedAt! < spacingOf(entry.computingMs!))
-      return entry.done as Computed<T>;
-    return undefined;
-  }
-
   async read<T>(
     key: string,
     version: ResultsVersion,
@@ -82,7 +66,6 @@ export class ResultsCache {
     { fresh = false }: ReadOptions = {},
   ): Promise<Computed<T>> {
     const entry = this.touch(key);
-    entry.lagAccepted = !fresh;
     if (entry.done?.fingerprint === version.fingerprint) return entry.done as Computed<T>;
     if (!fresh && entry.done) {
       // A newer value is being computed (of this very state, or of an earlier one): the last value now. Waiting for

@@ -93,37 +93,6 @@ describe("the results cache", () => {
     expect(calls).toBe(3);
   });
 
-  it("hands the last value over without the results' state between computations for readers that may lag", async () => {
-    let clock = 0;
-    const cache = new ResultsCache(10, () => clock);
-    const compute = async () => {
-      clock += 200; // the spacing is then 1.8 s
-      return clock;
-    };
-    // A value computed for a fresh reader (runs done, or asked for): every read checks the state.
-    await cache.read("report", at("a", 1), compute, { fresh: true });
-    expect(cache.recent("report")).toBeUndefined();
-    // Read by a reader that may lag (runs going): until the spacing has passed, the last value as it is.
-    const lagging = await cache.read("report", at("a", 1), compute);
-    expect(cache.recent("report")).toBe(lagging);
-    clock += 1_799;
-    expect(cache.recent("report")).toBe(lagging);
-    clock += 2;
-    expect(cache.recent("report")).toBeUndefined();
-    // Past it, a read of a changed state starts the next computation: until it ends, the last value again.
-    const slow = deferred<number>();
-    await cache.read("report", at("b", 2), () => slow.promise);
-    clock += 60_000;
-    expect(cache.recent("report")).toBe(lagging);
-    slow.resolve(clock);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(cache.recent("report")?.fingerprint).toBe("b");
-    // A read that may not lag (the runs ended) ends it: the next reads check the state.
-    await cache.read("report", at("c", 3), compute, { fresh: true });
-    expect(cache.recent("report")).toBeUndefined();
-    expect(cache.recent("never read")).toBeUndefined();
-  });
-
   it("keeps nothing of a failed computation", async () => {
     const cache = new ResultsCache();
     const failing = deferred<string>();
