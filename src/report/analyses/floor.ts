@@ -14,8 +14,6 @@ import {
   sampleFields,
 } from "./rows";
 
-export type { InstanceFloor };
-
 /**
  * Per cell (sample x setting x k), over its judged instances (each once, by the majority of its completions):
  * the memorized ones; those within the floor (a no-memory answer is exact or near-exact for them); and those
