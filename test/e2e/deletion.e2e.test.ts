@@ -76,8 +76,9 @@ describe.each(BACKENDS)("deleting experiments, samples and datasets (%s database
       deleted: true,
       counts: { experiments: 1, runs: 1, completions: 6 },
     });
-    // Jobs of a cancelled run may still wait in the queue; they went with it.
-    expect(deleted.data!.deleteExperiment.counts.queuedJobs).toBe(
+    // Jobs of a cancelled run may still wait in the queue; they went with it. The server's own workers may drop
+    // some of them (their run is cancelled) between the dry run and the delete, never add any.
+    expect(deleted.data!.deleteExperiment.counts.queuedJobs).toBeLessThanOrEqual(
       dry.data!.deleteExperiment.counts.queuedJobs,
     );
     const [{ count }] = await api.database.dataSource.query(
