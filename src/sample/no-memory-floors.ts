@@ -7,7 +7,6 @@ import {
   NO_MEMORY_FLOOR_VERSION,
 } from "../judge/no-memory";
 import * as sql from "./sample.sql";
-import { loadSiblingContinuations } from "./sample.sql";
 
 interface FloorInput {
   sampled_instance_id: string;
@@ -65,7 +64,7 @@ export class NoMemoryFloors {
     // The dataset's size is read before its rows' siblings: an import between the two stores a floor under the
     // older size, which the next read computes again (never a floor that misses siblings under the newer size).
     const instances: FloorInput[] = await this.dataSource.query(sql.floorInputsOfSample, [sampleId]);
-    const siblings = await loadSiblingContinuations(
+    const siblings = await sql.loadSiblingContinuations(
       (text, parameters) => this.dataSource.query(text, parameters),
       [sampleId],
     );
