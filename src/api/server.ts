@@ -46,6 +46,12 @@ export async function startServer(
       ? await startWorkers(services, config, { role: "serve", concurrency: config.inProcessWorkers, logger })
       : null;
   const metricRefresher = startReportRowRefresher(services.reportRows, logger);
+  // The built-in templates, written (or found) now rather than on the first prompt a request renders.
+  services.templates
+    .ensureDefaults()
+    .catch((error) =>
+      logger.warn({ err: error }, "could not write the built-in templates; the first prompt will"),
+    );
   const app = express();
   app.disable("x-powered-by");
   // Before anything else: a request must name this server (no DNS rebinding) and come from no web page but its own.

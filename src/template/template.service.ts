@@ -1,4 +1,4 @@
-import { DataSource } from "typeorm";
+import { DataSource, EntityManager } from "typeorm";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT } from "../judge/llm-judge";
 import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "../prompt/template-body";
@@ -15,34 +15,43 @@ export class TemplateService {
    * number a user's edit already took is added as the next version instead (its note says it is built in).
    */
   ensureDefaults(): Promise<void> {
-    this.defaultsEnsured ??= (async () => {
-      const builtIns = [
-        ...BUILT_IN_VERSIONS,
-        { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
-      ];
-      for (const { key, version, body, note } of builtIns) {
-        await this.dataSource.transaction(async (manager) => {
-          await manager.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`prompt_template:${key}`]);
-          const [existing] = await manager.query(
-            "SELECT 1 FROM prompt_template WHERE key = $1::varchar AND note = $2::varchar AND body = $3::jsonb",
-            [key, note, JSON.stringify(body)],
-          );
-          if (existing) return;
-          await manager.query(
-            `INSERT INTO prompt_template (key, version, body, note)
-             SELECT $1::varchar,
-                    CASE WHEN EXISTS (SELECT 1 FROM prompt_template WHERE key = $1::varchar AND version = $2::int)
-                         THEN (SELECT max(version) + 1 FROM prompt_template WHERE key = $1::varchar) ELSE $2::int END,
-                    $3::jsonb, $4::varchar`,
-            [key, version, JSON.stringify(body), note],
-          );
-        });
-      }
-    })().catch((error) => {
+    this.defaultsEnsured ??= this.writeDefaults().catch((error) => {
       this.defaultsEnsured = null;
       throw error;
     });
     return this.defaultsEnsured;
+  }
+
+  /**
+   * One read when every built-in is there (each process after a database's first); otherwise one transaction
+   * that locks the built-in keys (in one order, so that two processes cannot deadlock) and adds what is missing.
+   */
+  private async writeDefaults(): Promise<void> {
+    const builtIns = [
+      ...BUILT_IN_VERSIONS,
+      { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
+    ];
+    if ((await missingBuiltIns(this.dataSource.manager, builtIns)).length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      const keys = [...new Set(builtIns.map((builtIn) => builtIn.key))].sort();
+      await manager.query(
+        `SELECT pg_advisory_xact_lock(hashtext(key))
+         FROM (SELECT key FROM unnest($1::varchar[]) AS key ORDER BY key) AS keys`,
+        [keys.map((key) => `prompt_template:${key}`)],
+      );
+      // In order: a key's second built-in version sees its first.
+      for (const index of await missingBuiltIns(manager, builtIns)) {
+        const { key, version, body, note } = builtIns[index];
+        await manager.query(
+          `INSERT INTO prompt_template (key, version, body, note)
+           SELECT $1::varchar,
+                  CASE WHEN EXISTS (SELECT 1 FROM prompt_template WHERE key = $1::varchar AND version = $2::int)
+                       THEN (SELECT max(version) + 1 FROM prompt_template WHERE key = $1::varchar) ELSE $2::int END,
+                  $3::jsonb, $4::varchar`,
+          [key, version, JSON.stringify(body), note],
+        );
+      }
+    });
   }
 
   /** The given version, or the latest one. */
@@ -115,4 +124,25 @@ export class TemplateService {
       return manager.save(manager.create(PromptTemplate, { key, version: next, body, note }));
     });
   }
+}
+
+/** The indexes of the built-in versions not stored yet (the same key, note and body), in order. */
+async function missingBuiltIns(
+  manager: EntityManager,
+  builtIns: { key: string; body: object; note: string }[],
+): Promise<number[]> {
+  const rows: { index: number }[] = await manager.query(
+    `SELECT (b.ordinality - 1)::int AS index
+     FROM unnest($1::varchar[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS b(key, note, body, ordinality)
+     WHERE NOT EXISTS (
+       SELECT 1 FROM prompt_template t WHERE t.key = b.key AND t.note = b.note AND t.body = b.body
+     )
+     ORDER BY b.ordinality`,
+    [
+      builtIns.map((builtIn) => builtIn.key),
+      builtIns.map((builtIn) => builtIn.note),
+      builtIns.map((builtIn) => JSON.stringify(builtIn.body)),
+    ],
+  );
+  return rows.map((row) => row.index);
 }
