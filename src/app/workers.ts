@@ -103,6 +103,8 @@ export async function startWorkers(
       if (batchTimer) clearInterval(batchTimer);
       await reconciling;
       await batching;
+      // Calls in flight get a grace period; calls waiting for a limit or a retry end now, given back.
+      services.providers.stopWaiting();
       const abort = setTimeout(() => services.providers.abortCalls(), STOP_GRACE_MS);
       try {
         await queue.stop();

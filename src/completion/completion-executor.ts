@@ -381,6 +381,7 @@ export class CompletionExecutor {
     let lost = false;
     const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
       stop: this.providers.stopSignal,
+      stopWaiting: this.providers.waitSignal,
       beforeAttempt: async (signal) => {
         const waitStarted = performance.now();
         await handle.limiter.acquire(estimatedTokens, signal, (wait) => this.sayWaiting(run, wait));

@@ -106,6 +106,7 @@ export class JudgmentExecutor {
     } else {
       const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
         stop: this.providers.stopSignal,
+        stopWaiting: this.providers.waitSignal,
         beforeAttempt: async (signal) => {
           await handle.limiter.acquire(600, signal);
           return handle.limiter.acquireSlot(signal);

@@ -24,8 +24,9 @@ export type CallOutcome =
  * Calls the provider until it answers, a non-retryable error comes back, attempts run out, or `shouldStop`
  * says the run was cancelled. Waits what Retry-After asks when the provider says so, else exponential
  * backoff with full jitter. `beforeAttempt` runs before every call (rate limits). `stop` aborts an attempt in
- * flight and any wait: the outcome then says `stopped`. The attempt's timeout covers the provider call only,
- * never the wait in `beforeAttempt`.
+ * flight and any wait; `stopWaiting` ends the waits only (and starts no further attempt), so that a stopping
+ * process lets its calls in flight finish but does not wait for a limit: either way the outcome says `stopped`.
+ * The attempt's timeout covers the provider call only, never the wait in `beforeAttempt`.
  */
 export async function callWithRetries(
   provider: ModelProvider,
@@ -36,6 +37,8 @@ export async function callWithRetries(
     beforeAttempt?: (signal: AbortSignal) => Promise<void | null | (() => Promise<void>)>;
     shouldStop?: () => Promise<boolean>;
     stop?: AbortSignal;
+    /** Ends the waits (for `beforeAttempt`, between attempts) and starts no further attempt; `stop` does too. */
+    stopWaiting?: AbortSignal;
     /** After each attempt: how long it took, and its error (null when it answered) and whether it is tried again. */
     afterAttempt?: (attempt: {
       seconds: number;
@@ -54,19 +57,21 @@ export async function callWithRetries(
     latencyMs,
     stopped: true,
   });
+  const waitSignal = hooks.stopWaiting ?? hooks.stop;
+  const stopping = () => hooks.stop?.aborted || hooks.stopWaiting?.aborted;
   while (attempts < policy.maxAttempts) {
-    if (hooks.stop?.aborted) return stopped();
+    if (stopping()) return stopped();
     if (attempts > 0 && (await hooks.shouldStop?.())) break;
     // Waiting for a slot of the rate limits is not part of the attempt: its timeout starts when the call does,
-    // and only `stop` ends the wait (a long wait never fails an item that was never sent).
+    // and only stopping ends the wait (a long wait never fails an item that was never sent).
     let giveBack: void | null | (() => Promise<void>);
     try {
-      giveBack = await hooks.beforeAttempt?.(hooks.stop ?? NEVER);
+      giveBack = await hooks.beforeAttempt?.(waitSignal ?? NEVER);
     } catch (error) {
-      if (hooks.stop?.aborted) return stopped();
+      if (stopping()) return stopped();
       throw error;
     }
-    if (hooks.stop?.aborted) {
+    if (stopping()) {
       await giveBack?.().catch(() => {});
       return stopped();
     }
@@ -101,7 +106,7 @@ export async function callWithRetries(
     // Retry-After is honoured up to five minutes; beyond that the item is better retried later by hand.
     try {
       await sleep(error.retryAfterMs === null ? backoff : Math.min(error.retryAfterMs, 300_000), undefined, {
-        signal: hooks.stop,
+        signal: waitSignal,
       });
     } catch {
       return stopped();

@@ -21,13 +21,14 @@ export interface ProviderHandle {
 export class ProviderRegistry {
   private readonly handles = new Map<string, ProviderHandle>();
   private readonly stopping = new AbortController();
+  private readonly waiting = new AbortController();
 
   constructor(
     private readonly configs: Record<string, ProviderConfig>,
     private readonly dataSource: DataSource,
   ) {
     // Every call in flight listens to it (hundreds at a time): not a leak, so no warning past ten.
-    setMaxListeners(Number.POSITIVE_INFINITY, this.stopping.signal);
+    setMaxListeners(Number.POSITIVE_INFINITY, this.stopping.signal, this.waiting.signal);
   }
 
   /** Aborted by `abortCalls`: the calls of this process's workers pass it on (see `callWithRetries`). */
@@ -35,8 +36,22 @@ export class ProviderRegistry {
     return this.stopping.signal;
   }
 
+  /** Aborted by `stopWaiting` (and by `abortCalls`): ends waits for a limit or a retry, and starts no attempt. */
+  get waitSignal(): AbortSignal {
+    return this.waiting.signal;
+  }
+
+  /**
+   * The process is stopping: calls in flight go on (for their grace period), but no call waits any longer for a
+   * rate limit, a shared slot or a retry's backoff, and none starts; their items are given back, not failed.
+   */
+  stopWaiting(): void {
+    this.waiting.abort();
+  }
+
   /** Ends every call in flight through this registry, and every wait between attempts: the process is stopping. */
   abortCalls(): void {
+    this.waiting.abort();
     this.stopping.abort();
   }
 

@@ -149,4 +149,69 @@ describe("callWithRetries", () => {
     const outcomes = await Promise.all(calls);
     expect(outcomes.every((outcome) => !outcome.ok && outcome.stopped)).toBe(true);
   });
+
+  describe("when the process stops", () => {
+    /** A limiter that holds every call back until its signal aborts (then rejects, as the shared limiter does). */
+    const heldBack = (signal: AbortSignal) =>
+      new Promise<void>((_resolve, reject) =>
+        signal.addEventListener("abort", () => reject(new Error("The operation was aborted")), {
+          once: true,
+        }),
+      );
+
+    it("ends a wait for a limit at once, and lets a call in flight finish until its calls are aborted", async () => {
+      const registry = new ProviderRegistry({}, null as never);
+      const hooks = { stop: registry.stopSignal, stopWaiting: registry.waitSignal };
+      const waiting = scripted(["never sent"]);
+      const waited = callWithRetries(waiting, request, policy, { ...hooks, beforeAttempt: heldBack });
+      let answerInFlight: (text: string) => void = () => {};
+      const inFlight: ModelProvider & { calls: number } = {
+        name: "slow",
+        calls: 0,
+        complete() {
+          inFlight.calls += 1;
+          return new Promise((resolve) => {
+            answerInFlight = (text) => resolve(answer(text));
+          });
+        },
+      };
+      const flying = callWithRetries(inFlight, request, policy, hooks);
+      await new Promise((resolve) => setImmediate(resolve));
+
+      registry.stopWaiting();
+      expect(await waited).toMatchObject({ ok: false, stopped: true, attempts: 0 });
+      expect(waiting.calls).toBe(0);
+      // The call in flight was not aborted: its answer, arriving after the stop began, is kept.
+      answerInFlight("kept");
+      expect(await flying).toMatchObject({ ok: true, result: { text: "kept" } });
+    });
+
+    it("starts no further attempt and ends a backoff at once", async () => {
+      const registry = new ProviderRegistry({}, null as never);
+      const provider = scripted([new ProviderCallError("busy", 503, true), "yes"]);
+      const slowBackoff = { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000 };
+      const started = callWithRetries(provider, request, slowBackoff, {
+        stop: registry.stopSignal,
+        stopWaiting: registry.waitSignal,
+        // The stop begins as the first attempt fails: the wait before the retry could last up to a minute.
+        afterAttempt: () => registry.stopWaiting(),
+      });
+      expect(await started).toMatchObject({ ok: false, stopped: true, attempts: 1 });
+      expect(provider.calls).toBe(1);
+    });
+
+    it("aborts the calls in flight and the waits alike when its calls are aborted", async () => {
+      const registry = new ProviderRegistry({}, null as never);
+      const hooks = { stop: registry.stopSignal, stopWaiting: registry.waitSignal };
+      const hanging = callWithRetries(scripted(["hang"]), request, policy, hooks);
+      const waiting = callWithRetries(scripted(["never sent"]), request, policy, {
+        ...hooks,
+        beforeAttempt: heldBack,
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      registry.abortCalls();
+      expect(await hanging).toMatchObject({ ok: false, stopped: true, attempts: 1 });
+      expect(await waiting).toMatchObject({ ok: false, stopped: true, attempts: 0 });
+    });
+  });
 });
