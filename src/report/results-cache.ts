@@ -21,7 +21,8 @@ export interface ReadOptions {
    * Wait for a value of the current state. Without it, the last value may be returned at once (its `computedAt`
    * says which state it shows) while a newer one is being computed (of any state, the reader's own included), or
    * when it was computed less than `spacingOf` its own computing time ago: results that change all the time (a
-   * run going) are not computed back to back for every reader.
+   * run going) are not computed back to back for every reader. With no value yet, such a reader waits for the
+   * computation under way, of whatever state, rather than starting one of its own.
    */
   fresh?: boolean;
 }
@@ -79,6 +80,9 @@ export class ResultsCache {
     }
     if (entry.pending?.fingerprint === version.fingerprint)
       return (await entry.pending.promise) as Computed<T>;
+    // No value yet, and the first one is being computed, of a state a moment older than the reader's: that one
+    // (a dashboard's first readers of a running study each started a whole report of their own).
+    if (!fresh && entry.pending) return (await entry.pending.promise) as Computed<T>;
     const promise = this.start(key, entry, version, compute);
     return (await promise) as Computed<T>;
   }

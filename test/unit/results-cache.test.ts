@@ -65,6 +65,26 @@ describe("the results cache", () => {
     expect((await cache.read("report", at("c", 4), async () => "again")).value).toBe("C");
   });
 
+  it("makes the first readers of changing results wait for the one computation under way", async () => {
+    const cache = new ResultsCache();
+    const first = deferred<string>();
+    let started = 0;
+    const compute = (value: Promise<string>) => () => {
+      started += 1;
+      return value;
+    };
+    const reading = cache.read("report", at("a", 1), compute(first.promise));
+    // The results changed before the first value was done: a reader that may lag waits for it...
+    const lagging = cache.read("report", at("b", 2), compute(Promise.resolve("B?")));
+    // ...and a fresh reader computes the state it read.
+    const fresh = cache.read("report", at("c", 3), compute(Promise.resolve("C")), { fresh: true });
+    first.resolve("A");
+    expect((await reading).value).toBe("A");
+    expect(await lagging).toMatchObject({ value: "A", fingerprint: "a" });
+    expect(await fresh).toMatchObject({ value: "C", fingerprint: "c" });
+    expect(started).toBe(2);
+  });
+
   it("spaces the computations of readers that may lag by nine times their cost, at least a second", async () => {
     let clock = 0;
     const cache = new ResultsCache(10, () => clock);
