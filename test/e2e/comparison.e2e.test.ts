@@ -45,7 +45,10 @@ describe("comparing experiments (embedded database)", () => {
       demonstrations: 10,
       shots: [0, 10],
     });
-    for (const provider of ["strong", "weak", "weakToo"]) {
+    // The three experiments run at once, as a lab comparing models would run them.
+    const providers = ["strong", "weak", "weakToo"];
+    const runs: string[] = [];
+    for (const provider of providers) {
       const started = await api.gql(
         `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
         {
@@ -60,9 +63,10 @@ describe("comparing experiments (embedded database)", () => {
         },
       );
       expect(started.errors).toBeUndefined();
-      for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+      runs.push(...started.data!.startExperiment.runs.map((run: { id: string }) => run.id));
       ids.set(provider, started.data!.startExperiment.experiment.id);
     }
+    for (const run of runs) await waitForRun(api, run, finished, 120_000);
   }, 240_000);
   afterAll(() => api?.close());
 
