@@ -37,7 +37,10 @@ export async function callWithRetries(
     beforeAttempt?: (signal: AbortSignal) => Promise<void | null | (() => Promise<void>)>;
     shouldStop?: () => Promise<boolean>;
     stop?: AbortSignal;
-    /** Ends the waits (for `beforeAttempt`, between attempts) and starts no further attempt; `stop` does too. */
+    /**
+     * Ends the waits (for `beforeAttempt`, between attempts) and starts no further attempt. When given, it is the
+     * waits' only signal, so it must abort whenever `stop` does (a `ProviderRegistry`'s `waitSignal` does).
+     */
     stopWaiting?: AbortSignal;
     /** After each attempt: how long it took, and its error (null when it answered) and whether it is tried again. */
     afterAttempt?: (attempt: {

@@ -108,8 +108,7 @@ export class Dispatcher<K extends JobKind> {
    */
   private room(provider: string): number {
     const limit = this.options.providers[provider];
-    const prefetch = limit;
-    return limit + prefetch - (this.perProvider.get(provider) ?? 0) - this.buffers.get(provider)!.length;
+    return 2 * limit - (this.perProvider.get(provider) ?? 0) - this.buffers.get(provider)!.length;
   }
 
   private async fetchLoop(): Promise<void> {

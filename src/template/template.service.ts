@@ -4,6 +4,12 @@ import { checkJudgePrompt, JUDGE_PROMPT_KEY, JudgePromptBody, LLM_JUDGE_PROMPT }
 import { BUILT_IN_VERSIONS, checkTemplateBody, TemplateBody } from "../prompt/template-body";
 import { judgeBodyOf, PromptTemplate } from "./prompt-template.entity";
 
+/** Every built-in version the database holds: the prompt templates' and the LLM judge's prompt. */
+export const BUILT_IN_TEMPLATES: readonly { key: string; version: number; body: object; note: string }[] = [
+  ...BUILT_IN_VERSIONS,
+  { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
+];
+
 /** Versioned, immutable templates: version 1 of each key is the built-in default; edits add versions. */
 export class TemplateService {
   private defaultsEnsured: Promise<void> | null = null;
@@ -27,10 +33,7 @@ export class TemplateService {
    * that locks the built-in keys (in one order, so that two processes cannot deadlock) and adds what is missing.
    */
   private async writeDefaults(): Promise<void> {
-    const builtIns = [
-      ...BUILT_IN_VERSIONS,
-      { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
-    ];
+    const builtIns = BUILT_IN_TEMPLATES;
     if ((await missingBuiltIns(this.dataSource.manager, builtIns)).length === 0) return;
     await this.dataSource.transaction(async (manager) => {
       const keys = [...new Set(builtIns.map((builtIn) => builtIn.key))].sort();
@@ -129,7 +132,7 @@ export class TemplateService {
 /** The indexes of the built-in versions not stored yet (the same key, note and body), in order. */
 async function missingBuiltIns(
   manager: EntityManager,
-  builtIns: { key: string; body: object; note: string }[],
+  builtIns: readonly { key: string; body: object; note: string }[],
 ): Promise<number[]> {
   const rows: { index: number }[] = await manager.query(
     `SELECT (b.ordinality - 1)::int AS index

@@ -1,12 +1,5 @@
-import { JUDGE_PROMPT_KEY, LLM_JUDGE_PROMPT } from "../../src/judge/llm-judge";
-import { BUILT_IN_VERSIONS } from "../../src/prompt/template-body";
-import { TemplateService } from "../../src/template/template.service";
+import { BUILT_IN_TEMPLATES as BUILT_INS, TemplateService } from "../../src/template/template.service";
 import { BACKENDS, createTestDatabase, TestDatabase } from "../support/databases";
-
-const BUILT_INS = [
-  ...BUILT_IN_VERSIONS,
-  { key: JUDGE_PROMPT_KEY, version: 1, body: LLM_JUDGE_PROMPT, note: "built-in default" },
-];
 
 describe.each(BACKENDS)("the built-in templates, written once per database (%s)", (backend) => {
   let database: TestDatabase;
