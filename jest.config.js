@@ -3,7 +3,7 @@ module.exports = {
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
   testTimeout: 60_000,
-  setupFiles: ["reflect-metadata"],
+  setupFiles: ["reflect-metadata", "<rootDir>/test/support/production-mode.ts"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testSequencer: "<rootDir>/test/support/sequencer.js",
