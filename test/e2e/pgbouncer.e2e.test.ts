@@ -113,7 +113,7 @@ describeWithPgBouncer("memicl through PgBouncer in transaction mode (%s database
     // The migrations, the queue's setup and the requests of serve, all through the pooler.
     serve = await startServe(env);
     worker = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "4"], {
-      env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
+      env: { ...process.env, LOG_LEVEL: "warn", ...env },
     });
     worker.stdout?.on("data", (chunk) => (workerOutput += chunk));
     worker.stderr?.on("data", (chunk) => (workerOutput += chunk));

@@ -227,7 +227,7 @@ function shell(command: string, env: Record<string, string>, cwd: string) {
       ["-c", `memicl() { "${process.execPath}" "${MEMICL_BIN}" "$@"; }\n${command}`],
       {
         cwd,
-        env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
+        env: { ...process.env, LOG_LEVEL: "warn", ...env },
       },
     );
     let output = "";

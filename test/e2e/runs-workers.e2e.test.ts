@@ -20,7 +20,7 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
 
   const startWorker = () => {
     const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "8"], {
-      env: { ...process.env, ...env, NODE_ENV: "production", LOG_LEVEL: "warn" },
+      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let errors = "";

@@ -67,7 +67,6 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
         ...process.env,
         ...env,
         DATABASE_URL: api.database.url,
-        NODE_ENV: "production",
         LOG_LEVEL: "warn",
       },
       stdio: "ignore",

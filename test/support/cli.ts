@@ -14,7 +14,7 @@ export interface CliResult {
 export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
-      env: { ...process.env, NODE_ENV: "production", ...env, LOG_LEVEL: "warn" },
+      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
       cwd,
     });
     let stdout = "";
@@ -44,7 +44,7 @@ export interface ServeProcess {
  */
 export async function startServe(env: Record<string, string>, cwd?: string): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
-    env: { ...process.env, NODE_ENV: "production", ...env, PORT: "0", LOG_LEVEL: "warn" },
+    env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "warn" },
     cwd,
   });
   let output = "";
