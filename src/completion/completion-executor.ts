@@ -23,6 +23,7 @@ import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatRequest, ChatResult, storableResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { ResponseCache } from "../llm/response-cache";
 import { RateLimitWait, rateLimitReason } from "../llm/shared-rate-limiter";
 import { countChatTokens } from "../llm/tokenizer";
 import { Logger } from "../logging/logger";
@@ -109,6 +110,7 @@ export class CompletionExecutor {
   private readonly writer: CompletionWriter;
   /** Holds budgeted calls' worst cases, and pauses runs whose budget a call could exceed. */
   private readonly budget: BudgetGate;
+  private readonly cache: ResponseCache;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -125,6 +127,7 @@ export class CompletionExecutor {
     this.writer = new CompletionWriter(dataSource);
     this.optionWriter = new OptionWriter(dataSource, queue);
     this.budget = new BudgetGate(dataSource);
+    this.cache = new ResponseCache(dataSource);
   }
 
   /** Stores option generations with their checks, and the next generation when they fail. */
@@ -353,12 +356,10 @@ export class CompletionExecutor {
     const { messages } = request;
 
     if (cacheKey) {
-      const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(sql.cachedResponse, [
-        cacheKey,
-      ]);
-      if (hits.length > 0) {
+      const cached = await this.cache.lookup(cacheKey);
+      if (cached) {
         slotFree();
-        await this.complete(claimed, plan, hits[0].response, {
+        await this.complete(claimed, plan, cached, {
           attempts: 0,
           latencyMs: 0,
           cacheHit: true,

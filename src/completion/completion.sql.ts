@@ -59,9 +59,6 @@ export const releaseAfterError = `
 
 export const runStatus = `SELECT status FROM run WHERE id = $1`;
 
-export const cachedResponse = `
-  UPDATE response_cache SET hit_count = hit_count + 1 WHERE key = $1 RETURNING response`;
-
 /**
  * Stores a successful call (only by the claim holder, never over a success), adds it to the run's counters
  * and, when the run is complete, ends it. Also fills the response cache when asked.

@@ -8,6 +8,7 @@ import { isMemorized } from "../judge/verdicts";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatResult } from "../llm/model-provider";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { ResponseCache } from "../llm/response-cache";
 import { judgmentsMade } from "../observability/metrics";
 import { JudgmentJob } from "../queue/job-queue";
 import { loadSiblingContinuations } from "../sample/sample.sql";
@@ -28,12 +29,15 @@ export function llmJudgeName(provider: string, model: string): string {
 export class JudgmentExecutor {
   private readonly prompts = new Map<number, Promise<JudgePromptBody>>();
   private readonly siblingsBySample = new Map<string, Promise<Map<string, string[]>>>();
+  private readonly cache: ResponseCache;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly providers: ProviderRegistry,
     private readonly templates: TemplateService,
-  ) {}
+  ) {
+    this.cache = new ResponseCache(dataSource);
+  }
 
   /** Sibling continuations of a sample's instances (they never change), read once per process and sample. */
   private siblings(sampleId: string): Promise<Map<string, string[]>> {
@@ -97,12 +101,9 @@ export class JudgmentExecutor {
     let result: ChatResult | null = null;
     let error: string | null = null;
     let attempts = 0;
-    const [hits]: [{ response: ChatResult }[], number] = await this.dataSource.query(
-      "UPDATE response_cache SET hit_count = hit_count + 1 WHERE key = $1 RETURNING response",
-      [cacheKey],
-    );
-    if (hits.length > 0) {
-      result = hits[0].response;
+    const cached = await this.cache.lookup(cacheKey);
+    if (cached) {
+      result = cached;
     } else {
       const outcome = await callWithRetries(handle.provider, request, retryPolicyOf(handle.config), {
         stop: this.providers.stopSignal,

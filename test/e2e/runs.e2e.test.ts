@@ -534,6 +534,15 @@ describe.each(BACKENDS)("runs (%s database)", (backend) => {
       cacheHitCount: 0,
     });
     expect(fake.requests).toHaveLength(24);
+    // Two identical runs at once: their lookups share statements (the same key asked twice), each gets every answer.
+    const [fourth, fifth] = await Promise.all([startRun(api, input), startRun(api, input)]);
+    for (const run of [fourth, fifth])
+      expect(await waitForRun(api, run.run.id, finished)).toMatchObject({
+        status: "SUCCEEDED",
+        doneCount: 12,
+        cacheHitCount: 12,
+      });
+    expect(fake.requests).toHaveLength(24);
   });
 
   it("refuses unknown providers with BAD_USER_INPUT and never echoes keys or URLs", async () => {
