@@ -1,37 +1,67 @@
+import DataLoader from "dataloader";
 import { DataSource } from "typeorm";
 import { SimulationKnowledge } from "./simulated-provider";
 
+type Known = { label: string; labels: string[]; initialSegment: string; seen: boolean };
+
+/** Lookups in one statement at most. */
+const MAX_KEYS = 500;
+
 /**
  * The simulated model's memory: the sampled instances in the database (found through an md5 index), but for
- * those of `unseenDatasets` (by name): data it was never trained on, as a control dataset is.
+ * those of `unseenDatasets` (by name): data it was never trained on, as a control dataset is. The lookups of
+ * the calls in flight together go to PostgreSQL as one statement each (a grid made one round trip per call
+ * before); nothing is kept in memory, so an instance sampled later is known at once.
  */
 export function databaseKnowledge(
   dataSource: DataSource,
   unseenDatasets: readonly string[] = [],
 ): SimulationKnowledge {
-  return {
-    async continuationOf(initialSegment) {
+  const continuations = new DataLoader<string, string | null>(
+    async (segments) => {
       // Two instances with one initial segment and different continuations are one prompt: the model cannot
       // tell which it is asked about, so it remembers neither (it never answers one with the other's text).
-      const rows: { subsequent_segment: string }[] = await dataSource.query(
-        `SELECT DISTINCT si.subsequent_segment FROM sampled_instance si
+      const rows: { index: number; variants: number; continuation: string }[] = await dataSource.query(
+        `SELECT w.index::int AS index, count(DISTINCT si.subsequent_segment)::int AS variants,
+                min(si.subsequent_segment) AS continuation
+         FROM unnest($1::text[]) WITH ORDINALITY AS w(segment, index)
+         JOIN sampled_instance si ON md5(si.initial_segment) = md5(w.segment) AND si.initial_segment = w.segment
          JOIN sample s ON s.id = si.sample_id JOIN dataset d ON d.id = s.dataset_id
-         WHERE md5(si.initial_segment) = md5($1) AND si.initial_segment = $1 AND NOT (d.name = ANY($2::text[]))
-         LIMIT 2`,
-        [initialSegment, unseenDatasets],
+         WHERE NOT (d.name = ANY($2::text[]))
+         GROUP BY w.index`,
+        [segments, unseenDatasets],
       );
-      return rows.length === 1 ? rows[0].subsequent_segment : null;
+      const found = new Map(rows.map((row) => [row.index, row.variants === 1 ? row.continuation : null]));
+      return segments.map((_, index) => found.get(index + 1) ?? null);
     },
-    async labelOf(text) {
-      const rows: { label: string; labels: string[]; initialSegment: string; seen: boolean }[] =
-        await dataSource.query(
-          `SELECT si.label, si.initial_segment AS "initialSegment", NOT (d.name = ANY($2::text[])) AS seen,
-                (SELECT array_agg(DISTINCT other.label ORDER BY other.label) FROM sampled_instance other WHERE other.sample_id = si.sample_id) AS labels
-         FROM sampled_instance si JOIN instance i ON i.id = si.instance_id JOIN dataset d ON d.id = i.dataset_id
-         WHERE i.text = $1 LIMIT 1`,
-          [text, unseenDatasets],
-        );
-      return rows[0] ?? null;
+    { cache: false, maxBatchSize: MAX_KEYS },
+  );
+  const labels = new DataLoader<string, Known | null>(
+    async (texts) => {
+      // One instance per text: the first sampled (the lowest id) when a text was sampled more than once.
+      const rows: (Known & { index: number })[] = await dataSource.query(
+        `WITH hit AS (
+           SELECT DISTINCT ON (w.index) w.index, si.label, si.initial_segment, si.sample_id, d.name
+           FROM unnest($1::text[]) WITH ORDINALITY AS w(text, index)
+           JOIN instance i ON i.text = w.text JOIN sampled_instance si ON si.instance_id = i.id
+           JOIN dataset d ON d.id = i.dataset_id
+           ORDER BY w.index, si.id
+         ), sample_labels AS (
+           SELECT sample_id, array_agg(DISTINCT label ORDER BY label) AS labels FROM sampled_instance
+           WHERE sample_id IN (SELECT sample_id FROM hit) GROUP BY sample_id
+         )
+         SELECT hit.index::int AS index, hit.label, hit.initial_segment AS "initialSegment",
+                NOT (hit.name = ANY($2::text[])) AS seen, sample_labels.labels
+         FROM hit JOIN sample_labels USING (sample_id)`,
+        [texts, unseenDatasets],
+      );
+      const found = new Map(rows.map(({ index, ...known }) => [index, known]));
+      return texts.map((_, index) => found.get(index + 1) ?? null);
     },
+    { cache: false, maxBatchSize: MAX_KEYS },
+  );
+  return {
+    continuationOf: (initialSegment) => continuations.load(initialSegment),
+    labelOf: (text) => labels.load(text),
   };
 }
