@@ -41,6 +41,15 @@ describe("the server's safe defaults", () => {
     expect((await fetch(`${base()}/health`)).headers.get("x-powered-by")).toBeNull();
   });
 
+  it("marks every GraphQL answer, data or error, for no cache to keep (cache-control: no-store)", async () => {
+    const answered = await post(JSON.stringify({ query: "{ datasetCount }" }));
+    expect(await answered.json()).toEqual({ data: { datasetCount: expect.any(Number) } });
+    expect(answered.headers.get("cache-control")).toBe("no-store");
+    const refused = await post(JSON.stringify({ query: "{ noSuchField }" }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+  });
+
   it("sends no CORS headers unless origins are configured", async () => {
     const response = await post(JSON.stringify({ query: "{ datasetCount }" }), {
       origin: "https://evil.example",
