@@ -47,7 +47,8 @@ export class RunResolver {
   async startExperiment(@Arg("input") input: StartExperimentInput, @Ctx() { services, logger }: Context) {
     const started = await services.runLifecycle.startExperiment(input);
     // The samples' no-memory floors, stored before a dashboard asks for the first report (which would otherwise
-    // compute them); best effort, as a report computes whatever is missing.
+    // compute them): drawing a sample stores them, so this finds them stored unless an import grew the dataset
+    // since (or a sample is older than that); best effort, as a report computes whatever is missing.
     services.samples.floors
       .of(input.sampleIds)
       .catch((error) => logger.warn({ err: error }, "could not store the samples' no-memory floors"));
