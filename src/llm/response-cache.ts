@@ -1,5 +1,5 @@
-import DataLoader from "dataloader";
 import { DataSource } from "typeorm";
+import { batchedLookup } from "../common/batched-lookup";
 import { ChatResult } from "./model-provider";
 
 /**
@@ -18,25 +18,17 @@ const takeCached = `
   WHERE rc.key = w.key AND rc.key = l.key
   RETURNING rc.key, rc.response`;
 
-/** Keys in one statement at most: a claimed batch is smaller, this only bounds a burst. */
-const MAX_KEYS = 500;
-
 /**
- * The response cache's read side. A lookup counts as a hit when it finds an answer; the lookups that concurrent
- * calls make in one turn of the event loop (every item of a claimed batch reaches its lookup together) go to
- * PostgreSQL as one statement instead of one round trip each: a grid answered from the cache made 7,000 single-row
- * round trips for 7,000 items before. Nothing is kept in memory: every lookup reads the table.
+ * The response cache's read side. A lookup counts as a hit when it finds an answer; the lookups of the calls in
+ * flight together go to PostgreSQL as one statement (`batchedLookup`) instead of one round trip each: a grid
+ * answered from the cache made 7,000 single-row round trips for 7,000 items before.
  */
 export class ResponseCache {
-  private readonly loader: DataLoader<string, ChatResult | null>;
+  /** The answer stored under a key, counted as a hit, or null when there is none. */
+  readonly lookup: (key: string) => Promise<ChatResult | null>;
 
   constructor(private readonly dataSource: DataSource) {
-    this.loader = new DataLoader((keys) => this.take(keys), { cache: false, maxBatchSize: MAX_KEYS });
-  }
-
-  /** The answer stored under `key`, counted as a hit, or null when there is none. */
-  lookup(key: string): Promise<ChatResult | null> {
-    return this.loader.load(key);
+    this.lookup = batchedLookup((keys) => this.take(keys));
   }
 
   private async take(keys: readonly string[]): Promise<(ChatResult | null)[]> {

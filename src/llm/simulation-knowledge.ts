@@ -1,46 +1,39 @@
-import DataLoader from "dataloader";
 import { DataSource } from "typeorm";
+import { batchedLookup } from "../common/batched-lookup";
 import { SimulationKnowledge } from "./simulated-provider";
 
 type Known = { label: string; labels: string[]; initialSegment: string; seen: boolean };
 
-/** Lookups in one statement at most. */
-const MAX_KEYS = 500;
-
 /**
  * The simulated model's memory: the sampled instances in the database (found through an md5 index), but for
  * those of `unseenDatasets` (by name): data it was never trained on, as a control dataset is. The lookups of
- * the calls in flight together go to PostgreSQL as one statement each (a grid made one round trip per call
- * before); nothing is kept in memory, so an instance sampled later is known at once.
+ * the calls in flight together go to PostgreSQL as one statement each (`batchedLookup`; a grid made one round
+ * trip per call before); nothing is kept in memory, so an instance sampled later is known at once.
  */
 export function databaseKnowledge(
   dataSource: DataSource,
   unseenDatasets: readonly string[] = [],
 ): SimulationKnowledge {
-  const continuations = new DataLoader<string, string | null>(
-    async (segments) => {
-      // Two instances with one initial segment and different continuations are one prompt: the model cannot
-      // tell which it is asked about, so it remembers neither (it never answers one with the other's text).
-      const rows: { index: number; variants: number; continuation: string }[] = await dataSource.query(
-        `SELECT w.index::int AS index, count(DISTINCT si.subsequent_segment)::int AS variants,
+  const continuationOf = batchedLookup<string, string | null>(async (segments) => {
+    // Two instances with one initial segment and different continuations are one prompt: the model cannot
+    // tell which it is asked about, so it remembers neither (it never answers one with the other's text).
+    const rows: { index: number; variants: number; continuation: string }[] = await dataSource.query(
+      `SELECT w.index::int AS index, count(DISTINCT si.subsequent_segment)::int AS variants,
                 min(si.subsequent_segment) AS continuation
          FROM unnest($1::text[]) WITH ORDINALITY AS w(segment, index)
          JOIN sampled_instance si ON md5(si.initial_segment) = md5(w.segment) AND si.initial_segment = w.segment
          JOIN sample s ON s.id = si.sample_id JOIN dataset d ON d.id = s.dataset_id
          WHERE NOT (d.name = ANY($2::text[]))
          GROUP BY w.index`,
-        [segments, unseenDatasets],
-      );
-      const found = new Map(rows.map((row) => [row.index, row.variants === 1 ? row.continuation : null]));
-      return segments.map((_, index) => found.get(index + 1) ?? null);
-    },
-    { cache: false, maxBatchSize: MAX_KEYS },
-  );
-  const labels = new DataLoader<string, Known | null>(
-    async (texts) => {
-      // One instance per text: the first sampled (the lowest id) when a text was sampled more than once.
-      const rows: (Known & { index: number })[] = await dataSource.query(
-        `WITH hit AS (
+      [segments, unseenDatasets],
+    );
+    const found = new Map(rows.map((row) => [row.index, row.variants === 1 ? row.continuation : null]));
+    return segments.map((_, index) => found.get(index + 1) ?? null);
+  });
+  const labelOf = batchedLookup<string, Known | null>(async (texts) => {
+    // One instance per text: the first sampled (the lowest id) when a text was sampled more than once.
+    const rows: (Known & { index: number })[] = await dataSource.query(
+      `WITH hit AS (
            SELECT DISTINCT ON (w.index) w.index, si.label, si.initial_segment, si.sample_id, d.name
            FROM unnest($1::text[]) WITH ORDINALITY AS w(text, index)
            JOIN instance i ON i.text = w.text JOIN sampled_instance si ON si.instance_id = i.id
@@ -53,15 +46,10 @@ export function databaseKnowledge(
          SELECT hit.index::int AS index, hit.label, hit.initial_segment AS "initialSegment",
                 NOT (hit.name = ANY($2::text[])) AS seen, sample_labels.labels
          FROM hit JOIN sample_labels USING (sample_id)`,
-        [texts, unseenDatasets],
-      );
-      const found = new Map(rows.map(({ index, ...known }) => [index, known]));
-      return texts.map((_, index) => found.get(index + 1) ?? null);
-    },
-    { cache: false, maxBatchSize: MAX_KEYS },
-  );
-  return {
-    continuationOf: (initialSegment) => continuations.load(initialSegment),
-    labelOf: (text) => labels.load(text),
-  };
+      [texts, unseenDatasets],
+    );
+    const found = new Map(rows.map(({ index, ...known }) => [index, known]));
+    return texts.map((_, index) => found.get(index + 1) ?? null);
+  });
+  return { continuationOf, labelOf };
 }
