@@ -6,10 +6,10 @@ import { wilsonInterval } from "../../statistics/intervals";
 import type { NoMemoryFloorRow } from "../report.types";
 import {
   byCell,
-  groupItems,
   InstanceOutcome,
   instanceVerdict,
   isMemorized,
+  outcomeCells,
   SampleInfo,
   sampleFields,
 } from "./rows";
@@ -27,10 +27,7 @@ export function noMemoryFloor(
   floorVersion: string,
 ): NoMemoryFloorRow[] {
   const rows: NoMemoryFloorRow[] = [];
-  for (const cell of groupItems(
-    outcomes,
-    (row) => `${row.sampleId}\u0000${row.setting}\u0000${row.shots}`,
-  ).values()) {
+  for (const { outcomes: cell } of outcomeCells(outcomes).values()) {
     let instances = 0;
     let memorized = 0;
     let floorInstances = 0;

@@ -14,10 +14,11 @@ export type BreakdownRow = Omit<MemorizationBreakdownRow, "computedAt">;
 import {
   bySample,
   CellCount,
+  cellKey,
   compareNullable,
-  groupItems,
   InstanceOutcome,
   instanceKeyOf,
+  outcomeCells,
   SampleInfo,
   sampleFields,
 } from "./rows";
@@ -107,9 +108,7 @@ export function breakdown(
     add(perSample, JSON.stringify([key, cell.sampleId]));
   }
 
-  const instancesByCell = groupItems(instances ?? [], (outcome) =>
-    JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots]),
-  );
+  const instancesByCell = outcomeCells(instances ?? []);
 
   const totals = (group: Group) => {
     const sumOf = (field: "exact" | "nearExact" | "inexact" | "unjudged") =>
@@ -127,7 +126,7 @@ export function breakdown(
   const row = (group: Group, sampleRates: number[] | null): BreakdownRow => {
     const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
     const outcomesOf = (cell: CellCount) =>
-      instancesByCell.get(JSON.stringify([cell.sampleId, cell.setting, cell.shots])) ?? [];
+      instancesByCell.get(cellKey(cell.sampleId, cell.setting, cell.shots))?.outcomes ?? [];
     // Across samples, an instance two of them drew would count twice in a Wilson interval.
     const sharedInstance = () => {
       if (group.sampleIds.size < 2 || !instances) return false;

@@ -5,11 +5,12 @@ import { fisherExact } from "../../statistics/tests";
 import type { MemorizedVsNotRow } from "../report.types";
 import {
   byCell,
-  groupItems,
+  cellKey,
   InstanceOutcome,
   InstancePerformance,
   instanceVerdict,
   isMemorized,
+  outcomeCells,
   SampleInfo,
   sampleFields,
 } from "./rows";
@@ -24,22 +25,19 @@ export function memorizedVsNot(
   performance: readonly InstancePerformance[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): MemorizedVsNotRow[] {
+  // Keyed as cells are (ids and a number: no separator inside).
   const performanceOf = new Map(
-    performance.map((row) => [JSON.stringify([row.sampleId, row.shots, row.sampledInstanceId]), row]),
+    performance.map((row) => [cellKey(row.sampleId, row.sampledInstanceId, row.shots), row]),
   );
   const rows: MemorizedVsNotRow[] = [];
-  for (const cell of groupItems(outcomes, (row) =>
-    JSON.stringify([row.sampleId, row.setting, row.shots]),
-  ).values()) {
+  for (const { outcomes: cell } of outcomeCells(outcomes).values()) {
     const groups = {
       memorized: { instances: 0, n: 0, correct: 0, correctInstances: 0 },
       notMemorized: { instances: 0, n: 0, correct: 0, correctInstances: 0 },
     };
     for (const outcome of cell) {
       const verdict = instanceVerdict(outcome);
-      const answered = performanceOf.get(
-        JSON.stringify([outcome.sampleId, outcome.shots, outcome.sampledInstanceId]),
-      );
+      const answered = performanceOf.get(cellKey(outcome.sampleId, outcome.sampledInstanceId, outcome.shots));
       if (!verdict || !answered || answered.n === 0) continue;
       const group = groups[isMemorized(verdict) ? "memorized" : "notMemorized"];
       group.instances += 1;

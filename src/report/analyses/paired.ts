@@ -10,24 +10,12 @@ import {
   InstanceVerdict,
   instanceVerdict,
   isMemorized,
+  outcomeCells,
   SampleInfo,
   sampleFields,
 } from "./rows";
 
 export type VerdictMap = Map<string, InstanceVerdict>;
-
-function verdictsByCell(outcomes: readonly InstanceOutcome[]): Map<string, VerdictMap> {
-  const cells = new Map<string, VerdictMap>();
-  for (const outcome of outcomes) {
-    const verdict = instanceVerdict(outcome);
-    if (!verdict) continue;
-    const id = JSON.stringify([outcome.sampleId, outcome.setting, outcome.shots]);
-    const map = cells.get(id) ?? new Map<string, InstanceVerdict>();
-    map.set(outcome.sampledInstanceId, verdict);
-    cells.set(id, map);
-  }
-  return cells;
-}
 
 function compare(
   info: SampleInfo | undefined,
@@ -76,11 +64,27 @@ export interface CellVerdicts {
   verdicts: VerdictMap;
 }
 
+const verdictCells = new WeakMap<readonly InstanceOutcome[], { length: number; cells: CellVerdicts[] }>();
+
+/**
+ * Each cell's judged instances and their verdicts, computed once per array of outcomes (`outcomeCells`): the
+ * paired tests and the transitions read the same cells. Read-only, as the outcomes are.
+ */
 export function cellList(outcomes: readonly InstanceOutcome[]): CellVerdicts[] {
-  return [...verdictsByCell(outcomes)].map(([id, verdicts]) => {
-    const [sampleId, setting, shots] = JSON.parse(id) as [string, MemorizationSetting, number];
-    return { sampleId, setting, shots, verdicts };
-  });
+  const known = verdictCells.get(outcomes);
+  if (known && known.length === outcomes.length) return known.cells;
+  const cells: CellVerdicts[] = [];
+  for (const cell of outcomeCells(outcomes).values()) {
+    const verdicts: VerdictMap = new Map();
+    for (const outcome of cell.outcomes) {
+      const verdict = instanceVerdict(outcome);
+      if (verdict) verdicts.set(outcome.sampledInstanceId, verdict);
+    }
+    if (verdicts.size > 0)
+      cells.push({ sampleId: cell.sampleId, setting: cell.setting, shots: cell.shots, verdicts });
+  }
+  verdictCells.set(outcomes, { length: outcomes.length, cells });
+  return cells;
 }
 
 /** McNemar between every pair of settings at each k of a sample, on the instances judged in both. */

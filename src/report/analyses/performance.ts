@@ -27,8 +27,9 @@ export function performanceRows(
   instances: readonly InstancePerformance[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): PerformanceRow[] {
-  const cells = groupItems(repeats, (row) => JSON.stringify([row.sampleId, row.shots]));
-  const instancesByCell = groupItems(instances, (row) => JSON.stringify([row.sampleId, row.shots]));
+  // Sample ids and a number: no separator inside.
+  const cells = groupItems(repeats, (row) => `${row.sampleId}\u001f${row.shots}`);
+  const instancesByCell = groupItems(instances, (row) => `${row.sampleId}\u001f${row.shots}`);
   const rows: PerformanceRow[] = [];
   const build = (
     cellRepeats: readonly RepeatPerformance[],

@@ -37,6 +37,52 @@ export interface InstanceOutcome {
   nearExact: number;
 }
 
+/**
+ * A memorization cell's key (sample x setting x k) for a Map: ids, a setting and a number, none of which holds the
+ * separator. (JSON.stringify of the three, as the analyses built their keys before, was a fifth of computing a
+ * report: a key per instance outcome, several times over.)
+ */
+export const cellKey = (sampleId: string, setting: string, shots: number) =>
+  `${sampleId}\u001f${setting}\u001f${shots}`;
+
+/** One memorization cell's instance outcomes. */
+export interface OutcomeCell {
+  sampleId: string;
+  setting: MemorizationSetting;
+  shots: number;
+  outcomes: InstanceOutcome[];
+}
+
+const groupedOutcomes = new WeakMap<
+  readonly InstanceOutcome[],
+  { length: number; cells: ReadonlyMap<string, OutcomeCell> }
+>();
+
+/**
+ * The outcomes grouped by cell (keyed by `cellKey`, in the order first seen). Grouped once per array and kept
+ * with it (a WeakMap): the report's tables all read one array of outcomes. The arrays are read-only once read
+ * from the database; one that has grown since is grouped again.
+ */
+export function outcomeCells(outcomes: readonly InstanceOutcome[]): ReadonlyMap<string, OutcomeCell> {
+  const known = groupedOutcomes.get(outcomes);
+  if (known && known.length === outcomes.length) return known.cells;
+  const cells = new Map<string, OutcomeCell>();
+  for (const outcome of outcomes) {
+    const key = cellKey(outcome.sampleId, outcome.setting, outcome.shots);
+    const cell = cells.get(key);
+    if (cell) cell.outcomes.push(outcome);
+    else
+      cells.set(key, {
+        sampleId: outcome.sampleId,
+        setting: outcome.setting,
+        shots: outcome.shots,
+        outcomes: [outcome],
+      });
+  }
+  groupedOutcomes.set(outcomes, { length: outcomes.length, cells });
+  return cells;
+}
+
 /** What identifies an instance across samples: its dataset instance, else its sampled instance. */
 export const instanceKeyOf = (
   outcome: Pick<InstanceOutcome, "sampleId" | "sampledInstanceId" | "instanceId">,

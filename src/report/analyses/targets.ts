@@ -4,10 +4,10 @@ import { wilsonInterval } from "../../statistics/intervals";
 import type { NonTrivialMemorizationRow, TargetGroupRow } from "../report.types";
 import {
   byCell,
-  groupItems,
   InstanceOutcome,
   instanceVerdict,
   isMemorized,
+  outcomeCells,
   SampleInfo,
   sampleFields,
 } from "./rows";
@@ -23,9 +23,7 @@ export function nonTrivialMemorization(
   samples: ReadonlyMap<string, SampleInfo>,
 ): NonTrivialMemorizationRow[] {
   const rows: NonTrivialMemorizationRow[] = [];
-  for (const cell of groupItems(outcomes, (row) =>
-    JSON.stringify([row.sampleId, row.setting, row.shots]),
-  ).values()) {
+  for (const { outcomes: cell } of outcomeCells(outcomes).values()) {
     let instances = 0;
     let memorized = 0;
     let trivialInstances = 0;
@@ -85,28 +83,33 @@ export function memorizationByTarget(
   targets: ReadonlyMap<string, TargetInfo>,
   samples: ReadonlyMap<string, SampleInfo>,
 ): TargetGroupRow[] {
-  const groups = new Map<
-    string,
-    { outcome: InstanceOutcome; groupBy: string; group: string; n: number; m: number }
-  >();
-  for (const outcome of outcomes) {
-    const target = targets.get(outcome.sampledInstanceId);
-    const verdict = instanceVerdict(outcome);
-    if (!target || !verdict) continue;
-    for (const [groupBy, group] of [
-      ["LABEL", target.label],
-      ["REFERENCE_LENGTH", lengthBucket(target.words)],
-    ]) {
-      const key = `${outcome.sampleId}\u0000${outcome.setting}\u0000${outcome.shots}\u0000${groupBy}\u0000${group}`;
-      const entry = groups.get(key) ?? { outcome, groupBy, group, n: 0, m: 0 };
-      entry.n += 1;
-      if (isMemorized(verdict)) entry.m += 1;
-      groups.set(key, entry);
+  const groups: { outcome: InstanceOutcome; groupBy: string; group: string; n: number; m: number }[] = [];
+  // Per cell, a group per label and per length bucket (a key per outcome and group was most of this table's time).
+  for (const cell of outcomeCells(outcomes).values()) {
+    const cellGroups = new Map<string, (typeof groups)[number]>();
+    for (const outcome of cell.outcomes) {
+      const target = targets.get(outcome.sampledInstanceId);
+      const verdict = instanceVerdict(outcome);
+      if (!target || !verdict) continue;
+      for (const [groupBy, group] of [
+        ["LABEL", target.label],
+        ["REFERENCE_LENGTH", lengthBucket(target.words)],
+      ]) {
+        const key = `${groupBy}\u0000${group}`;
+        let entry = cellGroups.get(key);
+        if (!entry) {
+          entry = { outcome, groupBy, group, n: 0, m: 0 };
+          cellGroups.set(key, entry);
+          groups.push(entry);
+        }
+        entry.n += 1;
+        if (isMemorized(verdict)) entry.m += 1;
+      }
     }
   }
   const order = (row: TargetGroupRow) =>
     row.groupBy === "LABEL" ? row.group : String(LENGTH_BUCKETS.findIndex(([, name]) => name === row.group));
-  return [...groups.values()]
+  return groups
     .map(({ outcome, groupBy, group, n, m }) => {
       const info = samples.get(outcome.sampleId);
       const interval = wilsonInterval(m, n);
