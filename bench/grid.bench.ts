@@ -7,7 +7,10 @@ import { percentile } from "./percentile";
 import {
   benchDatabase,
   Memicl,
+  machineBusySeconds,
   memiclCommand,
+  postgresCpuSeconds,
+  processUsage,
   startMemicl,
   startStandIn,
   waitForExperiment,
@@ -162,6 +165,11 @@ async function measure(
     });
     const sampleIds = await prepare(memicl, { ...db.env, MEMICL_PROVIDERS_FILE: providersFile }, instances);
     const started = performance.now();
+    const cpuBefore = {
+      serve: processUsage(memicl.servePid).cpuSeconds,
+      postgres: postgresCpuSeconds(),
+      machine: machineBusySeconds(),
+    };
     const { startExperiment } = await memicl.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
       {
@@ -182,6 +190,12 @@ async function measure(
         : null;
     const progress = await waitForExperiment(memicl, startExperiment.experiment.id);
     const finished = performance.now();
+    // CPU spent from startExperiment until the runs are done (the readers' share included when they poll).
+    const cpu = {
+      serve: processUsage(memicl.servePid).cpuSeconds - cpuBefore.serve,
+      postgres: postgresCpuSeconds() - cpuBefore.postgres,
+      machine: machineBusySeconds() - cpuBefore.machine,
+    };
     const reads = await polling?.stop();
     const { studyReport } = await memicl.gql(
       `query($id: ID!) { studyReport(experimentId: $id) { memorization { sampleId n } hypothesisTests } }`,
@@ -197,6 +211,7 @@ async function measure(
       workers,
       readers: readers.count,
       reads,
+      cpu,
       runs: startExperiment.runs.length,
       calls: progress.done,
       failed: progress.failed,
@@ -321,6 +336,19 @@ export async function benchGrid(args: string[]) {
       const { report, firstReport, laterReport, breakdown } = polled.reads!;
       console.log(
         `| ${polled.backend} | ${index + 1} | ${report.length + breakdown.length} | ${percentile(report, 50).toFixed(0)} | ${percentile(report, 95).toFixed(0)} | ${Math.max(...firstReport).toFixed(0)} | ${percentile(laterReport, 95).toFixed(0)} | ${percentile(breakdown, 50).toFixed(0)} | ${percentile(breakdown, 95).toFixed(0)} | ${(alone.calls / alone.run).toFixed(0)} | ${(polled.calls / polled.run).toFixed(0)} | ${(polled.calls / polled.run / (alone.calls / alone.run)).toFixed(2)} |`,
+      );
+    });
+    // CPU is steadier than throughput: what the readers cost each process, in seconds over the whole run.
+    console.log(
+      "\nCPU seconds from startExperiment to the runs' end (machine: every process, the readers' client included):\n",
+    );
+    console.log(
+      "| database | pair | serve without | serve with | PostgreSQL without | PostgreSQL with | machine without | machine with | machine with - without |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    paired.forEach(({ alone, polled }, index) => {
+      console.log(
+        `| ${polled.backend} | ${index + 1} | ${alone.cpu.serve.toFixed(1)} | ${polled.cpu.serve.toFixed(1)} | ${alone.cpu.postgres.toFixed(1)} | ${polled.cpu.postgres.toFixed(1)} | ${alone.cpu.machine.toFixed(1)} | ${polled.cpu.machine.toFixed(1)} | ${(polled.cpu.machine - alone.cpu.machine).toFixed(1)} |`,
       );
     });
     // One pair's ratio moves by as much as the target (the runs without readers alone vary by 10-20% from one to

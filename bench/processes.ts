@@ -226,3 +226,32 @@ export function processUsage(pid: number): { cpuSeconds: number; peakRssMb: numb
   const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
   return { cpuSeconds: ticks / 100, peakRssMb: hwm ? Number(hwm[1]) / 1024 : Number.NaN };
 }
+
+/**
+ * CPU seconds so far of every PostgreSQL process on the machine (the server's backends and their finished
+ * children, counted in the postmaster's), from /proc (Linux): a delta over a run is what the database spent on it.
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return ticks / 100;
+}
+
+/** CPU seconds every core of the machine has spent busy so far (every process, the kernel's too), from /proc/stat. */
+export function machineBusySeconds(): number {
+  const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal: all but idle and iowait
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + (steal || 0)) / 100;
+}
