@@ -27,10 +27,21 @@ export interface ReadOptions {
   fresh?: boolean;
 }
 
+export interface CacheReadOptions extends ReadOptions {
+  /**
+   * The values whose computations share one spacing (one experiment's report and breakdowns): a value that may
+   * lag is computed again only once `spacingOf` the group's cost (the last computing time of each of its values,
+   * summed) has passed since its own last one. Readers of several values of one running study then take about as
+   * much of the process as readers of one. Without it, the value is a group of its own.
+   */
+  group?: string;
+}
+
 /**
- * The least time between two computations of one value for readers that may lag: nine times its cost, at least
- * 1 s, so a running study's readers take at most about a tenth of the process's time. At four times (a fifth),
- * ten dashboards cost a running grid about 20% of its calls a second (`npm run bench -- grid --readers 10`).
+ * The least time between two computations of one value for readers that may lag: nine times the cost of its
+ * group's values (`CacheReadOptions.group`), at least 1 s, so a running study's readers take at most about a
+ * tenth of the process's time. At four times (a fifth), ten dashboards cost a running grid about 20% of its calls
+ * a second (`npm run bench -- grid --readers 10`).
  */
 export const spacingOf = (computingMs: number) => Math.max(1_000, 9 * computingMs);
 
@@ -40,6 +51,7 @@ interface Entry {
   finishedAt?: number;
   computingMs?: number;
   pending?: { fingerprint: string; promise: Promise<Computed<unknown>> };
+  group: string;
 }
 
 /**
@@ -54,6 +66,8 @@ interface Entry {
  */
 export class ResultsCache {
   private readonly entries = new Map<string, Entry>();
+  /** Per group, the last computing time of each of its values (ms). */
+  private readonly costs = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly limit = 500,
@@ -64,16 +78,17 @@ export class ResultsCache {
     key: string,
     version: ResultsVersion,
     compute: () => Promise<T>,
-    { fresh = false }: ReadOptions = {},
+    { fresh = false, group = key }: CacheReadOptions = {},
   ): Promise<Computed<T>> {
-    const entry = this.touch(key);
+    const entry = this.touch(key, group);
     if (entry.done?.fingerprint === version.fingerprint) return entry.done as Computed<T>;
     if (!fresh && entry.done) {
       // A newer value is being computed (of this very state, or of an earlier one): the last value now. Waiting for
       // a computation of the reader's own state made every reader that polled while the results stood still for a
       // moment wait for a whole report (0.3-1.1 s, ten readers at once, in `npm run bench -- grid --readers 10`).
       if (entry.pending) return entry.done as Computed<T>;
-      if (this.now() - entry.finishedAt! < spacingOf(entry.computingMs!)) return entry.done as Computed<T>;
+      if (this.now() - entry.finishedAt! < spacingOf(this.costOf(entry.group)))
+        return entry.done as Computed<T>;
       // Time for a newer value: computed in the background, this reader is not made to wait for it.
       this.start(key, entry, version, compute).catch(() => {});
       return entry.done as Computed<T>;
@@ -90,6 +105,7 @@ export class ResultsCache {
   /** Forgets every value (a test, or a schema change that makes values of another shape). */
   clear(): void {
     this.entries.clear();
+    this.costs.clear();
   }
 
   get size(): number {
@@ -117,24 +133,45 @@ export class ResultsCache {
           entry.done = computed;
           entry.finishedAt = this.now();
           entry.computingMs = entry.finishedAt - started;
+          if (this.entries.get(key) === entry) {
+            const costs = this.costs.get(entry.group) ?? new Map<string, number>();
+            costs.set(key, entry.computingMs);
+            this.costs.set(entry.group, costs);
+          }
         }
         if (entry.pending === pending) entry.pending = undefined;
       },
       () => {
         if (entry.pending === pending) entry.pending = undefined;
-        if (!entry.done && !entry.pending) this.entries.delete(key);
+        if (!entry.done && !entry.pending && this.entries.get(key) === entry) this.forget(key);
       },
     );
     return promise;
   }
 
+  /** The summed last computing times of a group's values (ms). */
+  private costOf(group: string): number {
+    let total = 0;
+    for (const ms of this.costs.get(group)?.values() ?? []) total += ms;
+    return total;
+  }
+
   /** The entry for `key`, now the most recently used (the least recently used goes beyond the limit). */
-  private touch(key: string): Entry {
-    const entry = this.entries.get(key) ?? {};
+  private touch(key: string, group: string): Entry {
+    const entry = this.entries.get(key) ?? { group };
     this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size > this.limit) this.forget(this.entries.keys().next().value!);
     return entry;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    if (!entry) return;
+    const costs = this.costs.get(entry.group);
+    costs?.delete(key);
+    if (costs?.size === 0) this.costs.delete(entry.group);
   }
 }
 
