@@ -283,17 +283,39 @@ export class ReportService {
   private async cached<T>(
     experimentId: string,
     key: string,
-    compute: (data: ExperimentData, at: Date) => Promise<T>,
+    compute: (data: ExperimentData, version: ResultsVersion) => Promise<T>,
     options: ReadOptions,
   ): Promise<T> {
     const version = await this.versionOf(experimentId);
     const computed = await this.cache.read(
       `${experimentId} ${key}`,
       version,
-      () => compute(new ExperimentData(this.dataSource, experimentId), version.readAt),
-      { fresh: options.fresh || !version.active },
+      () => compute(new ExperimentData(this.dataSource, experimentId), version),
+      // One experiment's values share one spacing: a dashboard reading its report and a breakdown is one reader.
+      { fresh: options.fresh || !version.active, group: experimentId },
     );
     return computed.value;
+  }
+
+  /**
+   * A breakdown of an experiment's results, from the cache when it was computed for these results (by a reader of
+   * it, or by the study report, whose memorization tables are breakdowns), else computed and kept there.
+   */
+  private breakdownAt(
+    data: ExperimentData,
+    filter: Omit<ResultFilter, "experimentId">,
+    groupBy: BreakdownGroup[],
+    measure: MemorizationMeasure,
+    version: ResultsVersion,
+  ): Promise<MemorizationBreakdownRow[]> {
+    return this.cache
+      .read(
+        `${data.experimentId} ${breakdownKey(filter, groupBy, measure)}`,
+        version,
+        () => this.breakdownOf(data, filter, groupBy, measure, version.readAt),
+        { fresh: true, group: data.experimentId },
+      )
+      .then((computed) => computed.value);
   }
 
   async memorizationBreakdown(
@@ -304,8 +326,8 @@ export class ReportService {
   ): Promise<MemorizationBreakdownRow[]> {
     return this.cached(
       filter.experimentId,
-      `breakdown ${JSON.stringify([filter, groupBy, measure])}`,
-      (data, at) => this.breakdownOf(data, filter, groupBy, measure, at),
+      breakdownKey(filter, groupBy, measure),
+      (data, version) => this.breakdownOf(data, filter, groupBy, measure, version.readAt),
       options,
     );
   }
@@ -700,11 +722,17 @@ export class ReportService {
   }
 
   async studyReport(experimentId: string, options: ReadOptions = {}): Promise<StudyReport> {
-    return this.cached(experimentId, "report", (data, at) => this.computeStudyReport(data, at), options);
+    return this.cached(
+      experimentId,
+      "report",
+      (data, version) => this.computeStudyReport(data, version),
+      options,
+    );
   }
 
-  private async computeStudyReport(data: ExperimentData, computedAt: Date): Promise<StudyReport> {
+  private async computeStudyReport(data: ExperimentData, version: ResultsVersion): Promise<StudyReport> {
     const { experimentId } = data;
+    const computedAt = version.readAt;
     // Every read starts at once, so the database works while the analyses compute.
     const early = <T>(promise: Promise<T>): Promise<T> => {
       promise.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
@@ -729,26 +757,27 @@ export class ReportService {
       BreakdownGroup.SETTING,
       BreakdownGroup.SHOTS,
     ];
-    const memorization = await this.breakdownOf(
+    // Through the cache: the same rows as a breakdown reader's of these results (a dashboard reads both).
+    const memorization = await this.breakdownAt(
       data,
       {},
       byCell,
       MemorizationMeasure.EXACT_OR_NEAR_EXACT,
-      computedAt,
+      version,
     );
-    const memorizationExactOnly = await this.breakdownOf(
+    const memorizationExactOnly = await this.breakdownAt(
       data,
       {},
       byCell,
       MemorizationMeasure.EXACT_ONLY,
-      computedAt,
+      version,
     );
-    const memorizationByRegime = await this.breakdownOf(
+    const memorizationByRegime = await this.breakdownAt(
       data,
       {},
       [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
       MemorizationMeasure.EXACT_OR_NEAR_EXACT,
-      computedAt,
+      version,
     );
     const performance = await performanceRead;
     const targets = await this.targetsOf(samples);
@@ -808,6 +837,24 @@ export class ReportService {
     };
     return adjustForMultipleComparisons(report);
   }
+}
+
+/**
+ * A breakdown's cache key: what narrows it (the lists given, in one order; a list given as null or left out is
+ * the same breakdown), how it groups and what it counts. The experiment is the key's prefix.
+ */
+export function breakdownKey(
+  filter: Omit<ResultFilter, "experimentId">,
+  groupBy: readonly BreakdownGroup[],
+  measure: MemorizationMeasure,
+): string {
+  const narrowed = {
+    datasets: filter.datasets ?? null,
+    settings: filter.settings ?? null,
+    shots: filter.shots ?? null,
+    regimes: filter.regimes ?? null,
+  };
+  return `breakdown ${JSON.stringify([narrowed, groupBy, measure])}`;
 }
 
 /** Holm over every p-value of the report: each test's adjusted p is written beside its raw one. */

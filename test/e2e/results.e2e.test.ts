@@ -194,6 +194,24 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     );
   const memorizedVerdict = (verdict: string | undefined) => verdict === "EXACT" || verdict === "NEAR_EXACT";
 
+  it("serves a breakdown the report computed from the report's computation, not another", async () => {
+    const ROWS = "computedAt sampleId setting shots n exact nearExact inexact memorized rate ciLow ciHigh";
+    const read = await api.gql(
+      `query($id: ID!) {
+        studyReport(experimentId: $id) { computedAt memorization { ${ROWS} } memorizationExactOnly { ${ROWS} } }
+        byCell: memorizationBreakdown(filter: { experimentId: $id }) { ${ROWS} }
+        exactOnly: memorizationBreakdown(filter: { experimentId: $id, datasets: null }, measure: EXACT_ONLY) { ${ROWS} }
+      }`,
+      { id: experimentId },
+    );
+    expect(read.errors).toBeUndefined();
+    const { studyReport, byCell, exactOnly } = read.data!;
+    // The same rows, stamped with the state the report read: one computation of these results, not two.
+    expect(byCell).toEqual(studyReport.memorization);
+    expect(exactOnly).toEqual(studyReport.memorizationExactOnly);
+    expect(byCell[0].computedAt).toBe(studyReport.computedAt);
+  });
+
   it("compares settings and k on the same instances with McNemar's test, counted from the completions", () => {
     const runOf = (setting: string, shots: number) =>
       memorizationRuns().find((run) => run.setting === setting && run.shots === shots);
