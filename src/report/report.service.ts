@@ -539,8 +539,9 @@ export class ReportService {
           shots: number;
           sampled_instance_id: string;
           rouge_l: number | null;
-          answer: string;
-          reference: string;
+          /** Read only where `rouge_l` is null. */
+          answer: string | null;
+          reference: string | null;
         }[]
       >,
       data.samples(),
@@ -551,7 +552,7 @@ export class ReportService {
       shots: row.shots,
       sampledInstanceId: row.sampled_instance_id,
       // Stored with the answer; computed here for answers stored before it was.
-      score: row.rouge_l ?? roundScore(rougeLFMeasure(row.reference, row.answer)),
+      score: row.rouge_l ?? roundScore(rougeLFMeasure(row.reference ?? "", row.answer ?? "")),
     }));
     // A cell at a time, the event loop let go between cells.
     const computed: GuidedGeneralRow[] = [];

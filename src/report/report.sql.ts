@@ -86,7 +86,10 @@ export const referencesOfSamples = `
 export const guidedGeneralAnswers = `
   SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots,
          c.sampled_instance_id::text AS sampled_instance_id,
-         c.rouge_l, coalesce(c.extracted_answer, c.output, '') AS answer, si.subsequent_segment AS reference
+         c.rouge_l,
+         -- The texts only where the score was not stored with the answer (answers stored before it was).
+         CASE WHEN c.rouge_l IS NULL THEN coalesce(c.extracted_answer, c.output, '') END AS answer,
+         CASE WHEN c.rouge_l IS NULL THEN si.subsequent_segment END AS reference
   FROM run r
   JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED'
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
