@@ -16,6 +16,24 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** A cache on a clock the test moves, and computations that take the time they are told and say what they made. */
+function clocked(limit: number) {
+  let clock = 0;
+  const computed: string[] = [];
+  return {
+    cache: new ResultsCache(limit, () => clock),
+    computed,
+    costing: (ms: number, value: string) => async () => {
+      computed.push(value);
+      clock += ms;
+      return value;
+    },
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
 describe("the results cache", () => {
   it("computes once per fingerprint, however many read, and freezes what it shares", async () => {
     const cache = new ResultsCache();
@@ -114,29 +132,22 @@ describe("the results cache", () => {
   });
 
   it("spaces a group's values by what the whole group costs", async () => {
-    let clock = 0;
-    const cache = new ResultsCache(10, () => clock);
-    const computed: string[] = [];
-    const costing = (ms: number, value: string) => async () => {
-      computed.push(value);
-      clock += ms;
-      return value;
-    };
+    const { cache, computed, costing, advance } = clocked(10);
     // One experiment's report (400 ms) and a breakdown (100 ms): the group costs 500 ms, so 4.5 s apart.
     await cache.read("report", at("a", 1), costing(400, "R1"), { group: "e" });
     await cache.read("breakdown", at("a", 1), costing(100, "B1"), { group: "e" });
-    clock += 2_000;
+    advance(2_000);
     // Alone, the breakdown would be computed again 1 s after its last computation; in its group, not yet.
     expect((await cache.read("breakdown", at("b", 2), costing(100, "B2"), { group: "e" })).value).toBe("B1");
     expect(computed).toEqual(["R1", "B1"]);
     // A value of another group, of the same cost, is spaced by its own cost: 1 s.
     await cache.read("breakdown-f", at("a", 1), costing(100, "F1"), { group: "f" });
-    clock += 1_000;
+    advance(1_000);
     expect((await cache.read("breakdown-f", at("b", 2), costing(100, "F2"), { group: "f" })).value).toBe(
       "F1",
     );
     expect(computed).toEqual(["R1", "B1", "F1", "F2"]);
-    clock += 1_500; // 4.6 s after the group's breakdown last finished
+    advance(1_500); // 4.6 s after the group's breakdown last finished
     expect((await cache.read("breakdown", at("b", 2), costing(100, "B2"), { group: "e" })).value).toBe("B1");
     expect(computed).toEqual(["R1", "B1", "F1", "F2", "B2"]);
     await new Promise((resolve) => setImmediate(resolve));
@@ -144,17 +155,10 @@ describe("the results cache", () => {
   });
 
   it("forgets an evicted value's cost with it", async () => {
-    let clock = 0;
-    const cache = new ResultsCache(1, () => clock);
-    const computed: string[] = [];
-    const costing = (ms: number, value: string) => async () => {
-      computed.push(value);
-      clock += ms;
-      return value;
-    };
+    const { cache, computed, costing, advance } = clocked(1);
     await cache.read("report", at("a", 1), costing(10_000, "R"), { group: "e" });
     await cache.read("breakdown", at("a", 1), costing(100, "B1"), { group: "e" }); // the report goes
-    clock += 1_000;
+    advance(1_000);
     // The group now costs 100 ms: 1 s apart (the floor), not 91 s.
     expect((await cache.read("breakdown", at("b", 2), costing(100, "B2"), { group: "e" })).value).toBe("B1");
     expect(computed).toEqual(["R", "B1", "B2"]);
