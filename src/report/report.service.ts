@@ -287,13 +287,28 @@ export class ReportService {
     options: ReadOptions,
   ): Promise<T> {
     const version = await this.versionOf(experimentId);
-    const computed = await this.cache.read(
-      `${experimentId} ${key}`,
+    return this.readAt(
+      experimentId,
+      key,
       version,
       () => compute(new ExperimentData(this.dataSource, experimentId), version),
-      // One experiment's values share one spacing: a dashboard reading its report and a breakdown is one reader.
-      { fresh: options.fresh || !version.active, group: experimentId },
+      options.fresh || !version.active,
     );
+  }
+
+  /** A value of one experiment from the cache at `version`; its values are one group (they share one spacing). */
+  private async readAt<T>(
+    experimentId: string,
+    key: string,
+    version: ResultsVersion,
+    compute: () => Promise<T>,
+    fresh: boolean,
+  ): Promise<T> {
+    // One group: a dashboard reading an experiment's report and a breakdown is one reader.
+    const computed = await this.cache.read(`${experimentId} ${key}`, version, compute, {
+      fresh,
+      group: experimentId,
+    });
     return computed.value;
   }
 
@@ -308,14 +323,13 @@ export class ReportService {
     measure: MemorizationMeasure,
     version: ResultsVersion,
   ): Promise<MemorizationBreakdownRow[]> {
-    return this.cache
-      .read(
-        `${data.experimentId} ${breakdownKey(filter, groupBy, measure)}`,
-        version,
-        () => this.breakdownOf(data, filter, groupBy, measure, version.readAt),
-        { fresh: true, group: data.experimentId },
-      )
-      .then((computed) => computed.value);
+    return this.readAt(
+      data.experimentId,
+      breakdownKey(filter, groupBy, measure),
+      version,
+      () => this.breakdownOf(data, filter, groupBy, measure, version.readAt),
+      true,
+    );
   }
 
   async memorizationBreakdown(

@@ -66,8 +66,8 @@ interface Entry {
  */
 export class ResultsCache {
   private readonly entries = new Map<string, Entry>();
-  /** Per group, the last computing time of each of its values (ms). */
-  private readonly costs = new Map<string, Map<string, number>>();
+  /** Each group's entries, whose last computing times make the group's cost. */
+  private readonly groups = new Map<string, Set<Entry>>();
 
   constructor(
     private readonly limit = 500,
@@ -105,7 +105,7 @@ export class ResultsCache {
   /** Forgets every value (a test, or a schema change that makes values of another shape). */
   clear(): void {
     this.entries.clear();
-    this.costs.clear();
+    this.groups.clear();
   }
 
   get size(): number {
@@ -133,11 +133,6 @@ export class ResultsCache {
           entry.done = computed;
           entry.finishedAt = this.now();
           entry.computingMs = entry.finishedAt - started;
-          if (this.entries.get(key) === entry) {
-            const costs = this.costs.get(entry.group) ?? new Map<string, number>();
-            costs.set(key, entry.computingMs);
-            this.costs.set(entry.group, costs);
-          }
         }
         if (entry.pending === pending) entry.pending = undefined;
       },
@@ -152,13 +147,18 @@ export class ResultsCache {
   /** The summed last computing times of a group's values (ms). */
   private costOf(group: string): number {
     let total = 0;
-    for (const ms of this.costs.get(group)?.values() ?? []) total += ms;
+    for (const entry of this.groups.get(group) ?? []) total += entry.computingMs ?? 0;
     return total;
   }
 
   /** The entry for `key`, now the most recently used (the least recently used goes beyond the limit). */
   private touch(key: string, group: string): Entry {
-    const entry = this.entries.get(key) ?? { group };
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { group };
+      const members = this.groups.get(group) ?? new Set<Entry>();
+      this.groups.set(group, members.add(entry));
+    }
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.limit) this.forget(this.entries.keys().next().value!);
@@ -169,9 +169,9 @@ export class ResultsCache {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (!entry) return;
-    const costs = this.costs.get(entry.group);
-    costs?.delete(key);
-    if (costs?.size === 0) this.costs.delete(entry.group);
+    const members = this.groups.get(entry.group);
+    members?.delete(entry);
+    if (members?.size === 0) this.groups.delete(entry.group);
   }
 }
 

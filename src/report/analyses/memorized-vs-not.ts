@@ -5,7 +5,6 @@ import { fisherExact } from "../../statistics/tests";
 import type { MemorizedVsNotRow } from "../report.types";
 import {
   byCell,
-  cellKey,
   InstanceOutcome,
   InstancePerformance,
   instanceVerdict,
@@ -25,10 +24,10 @@ export function memorizedVsNot(
   performance: readonly InstancePerformance[],
   samples: ReadonlyMap<string, SampleInfo>,
 ): MemorizedVsNotRow[] {
-  // Keyed as cells are (ids and a number: no separator inside).
-  const performanceOf = new Map(
-    performance.map((row) => [cellKey(row.sampleId, row.sampledInstanceId, row.shots), row]),
-  );
+  // Ids and a number: no separator inside.
+  const instanceKey = (row: { sampleId: string; shots: number; sampledInstanceId: string }) =>
+    `${row.sampleId}\u001f${row.shots}\u001f${row.sampledInstanceId}`;
+  const performanceOf = new Map(performance.map((row) => [instanceKey(row), row]));
   const rows: MemorizedVsNotRow[] = [];
   for (const { outcomes: cell } of outcomeCells(outcomes).values()) {
     const groups = {
@@ -37,7 +36,7 @@ export function memorizedVsNot(
     };
     for (const outcome of cell) {
       const verdict = instanceVerdict(outcome);
-      const answered = performanceOf.get(cellKey(outcome.sampleId, outcome.sampledInstanceId, outcome.shots));
+      const answered = performanceOf.get(instanceKey(outcome));
       if (!verdict || !answered || answered.n === 0) continue;
       const group = groups[isMemorized(verdict) ? "memorized" : "notMemorized"];
       group.instances += 1;
