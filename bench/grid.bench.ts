@@ -11,6 +11,7 @@ import {
   memiclCommand,
   postgresCpuSeconds,
   processUsage,
+  serveMetric,
   startMemicl,
   startStandIn,
   waitForExperiment,
@@ -165,6 +166,12 @@ async function measure(
     });
     const sampleIds = await prepare(memicl, { ...db.env, MEMICL_PROVIDERS_FILE: providersFile }, instances);
     const started = performance.now();
+    const computations = () =>
+      Promise.all([
+        serveMetric(memicl!, "memicl_results_computations_total"),
+        serveMetric(memicl!, "memicl_results_computing_seconds_total"),
+      ]);
+    const computedBefore = await computations();
     const cpuBefore = {
       serve: processUsage(memicl.servePid).cpuSeconds,
       postgres: postgresCpuSeconds(),
@@ -196,6 +203,12 @@ async function measure(
       postgres: postgresCpuSeconds() - cpuBefore.postgres,
       machine: machineBusySeconds() - cpuBefore.machine,
     };
+    // The report, breakdowns and comparisons the server computed for the readers meanwhile (its /metrics).
+    const computedAfter = await computations();
+    const computed = {
+      count: computedAfter[0] - computedBefore[0],
+      seconds: computedAfter[1] - computedBefore[1],
+    };
     const reads = await polling?.stop();
     const { studyReport } = await memicl.gql(
       `query($id: ID!) { studyReport(experimentId: $id) { memorization { sampleId n } hypothesisTests } }`,
@@ -212,6 +225,7 @@ async function measure(
       readers: readers.count,
       reads,
       cpu,
+      computed,
       runs: startExperiment.runs.length,
       calls: progress.done,
       failed: progress.failed,
@@ -343,12 +357,12 @@ export async function benchGrid(args: string[]) {
       "\nCPU seconds from startExperiment to the runs' end (machine: every process, the readers' client included):\n",
     );
     console.log(
-      "| database | pair | serve without | serve with | PostgreSQL without | PostgreSQL with | machine without | machine with | machine with - without |",
+      "| database | pair | serve without | serve with | PostgreSQL without | PostgreSQL with | machine without | machine with | machine with - without | results computed with (count, wall s) |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     paired.forEach(({ alone, polled }, index) => {
       console.log(
-        `| ${polled.backend} | ${index + 1} | ${alone.cpu.serve.toFixed(1)} | ${polled.cpu.serve.toFixed(1)} | ${alone.cpu.postgres.toFixed(1)} | ${polled.cpu.postgres.toFixed(1)} | ${alone.cpu.machine.toFixed(1)} | ${polled.cpu.machine.toFixed(1)} | ${(polled.cpu.machine - alone.cpu.machine).toFixed(1)} |`,
+        `| ${polled.backend} | ${index + 1} | ${alone.cpu.serve.toFixed(1)} | ${polled.cpu.serve.toFixed(1)} | ${alone.cpu.postgres.toFixed(1)} | ${polled.cpu.postgres.toFixed(1)} | ${alone.cpu.machine.toFixed(1)} | ${polled.cpu.machine.toFixed(1)} | ${(polled.cpu.machine - alone.cpu.machine).toFixed(1)} | ${polled.computed.count}, ${polled.computed.seconds.toFixed(2)} |`,
       );
     });
     // One pair's ratio moves by as much as the target (the runs without readers alone vary by 10-20% from one to

@@ -216,6 +216,21 @@ export async function waitForExperiment(
   }
 }
 
+/**
+ * The values of one metric on `memicl serve`'s GET /metrics, summed over its labels (0 when it has none yet): a
+ * delta over a run is what the server did in it.
+ */
+export async function serveMetric(memicl: Memicl, name: string): Promise<number> {
+  const response = await fetch(new URL("/metrics", memicl.url));
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  let total = 0;
+  for (const line of (await response.text()).split("\n")) {
+    const [series, value] = line.split(" ");
+    if (series === name || series?.startsWith(`${name}{`)) total += Number(value);
+  }
+  return total;
+}
+
 /** A process's CPU seconds so far (user + system) and its peak resident memory in MB, from /proc (Linux). */
 export function processUsage(pid: number): { cpuSeconds: number; peakRssMb: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -43,7 +43,7 @@ export function createCoreServices(dataSource: DataSource, config: Config): Core
   const datasets = new DatasetService(dataSource);
   const samples = new SampleService(dataSource, datasets);
   const templates = new TemplateService(dataSource);
-  const report = new ReportService(dataSource, samples.floors);
+  const report = new ReportService(dataSource, samples.floors, config.resultsSpacingFactor);
   return {
     dataSource,
     apiKeys: new ApiKeyService(dataSource),

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { z } from "zod";
 import { loadProviders, ProviderConfig } from "../llm/provider-config";
 import { chooseDataDir, DataDirSource } from "./data-dir";
@@ -55,6 +54,12 @@ export interface Config {
    */
   dbPoolSize: number;
   queuePoolSize: number;
+  /**
+   * While a study's results keep changing (a run going), its report and breakdowns are computed again for readers
+   * at most once per this many times what computing them took (at least 1 s): lower, fresher dashboards and more
+   * of the server's time (report/results-cache.ts `spacingOf`).
+   */
+  resultsSpacingFactor: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -98,6 +103,7 @@ const schema = z.object({
   MEMICL_BATCH_TICK_MS: integer(50, 60_000).default(1_000),
   MEMICL_DB_POOL_SIZE: integer(2, 1_000).default(10),
   MEMICL_QUEUE_POOL_SIZE: integer(1, 1_000).default(4),
+  MEMICL_RESULTS_SPACING_FACTOR: integer(1, 10_000).default(24),
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -150,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     batchTickMs: value.MEMICL_BATCH_TICK_MS,
     dbPoolSize: value.MEMICL_DB_POOL_SIZE,
     queuePoolSize: value.MEMICL_QUEUE_POOL_SIZE,
+    resultsSpacingFactor: value.MEMICL_RESULTS_SPACING_FACTOR,
   };
 }
 

@@ -56,6 +56,21 @@ export const judgmentsMade = new Counter({
   registers: [processRegistry],
 });
 
+export const resultsComputations = new Counter({
+  name: "memicl_results_computations_total",
+  help: "Study results computed for readers (reports, breakdowns, comparisons), by outcome (ok, error)",
+  labelNames: ["outcome"] as const,
+  registers: [processRegistry],
+});
+
+export const resultsComputingSeconds = new Counter({
+  name: "memicl_results_computing_seconds_total",
+  help:
+    "Wall time spent computing study results for readers (reports, breakdowns, comparisons); a report's time " +
+    "includes its memorization tables', which are breakdowns counted on their own as well",
+  registers: [processRegistry],
+});
+
 export const graphqlOperations = new Counter({
   name: "memicl_graphql_operations_total",
   help: "GraphQL operations answered, by operation name, type and outcome (ok, error)",

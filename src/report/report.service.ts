@@ -3,6 +3,7 @@ import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
 import { NO_MEMORY_FLOOR_VERSION } from "../judge/no-memory";
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
+import { resultsComputations, resultsComputingSeconds } from "../observability/metrics";
 import { optionSetCounts } from "../option-set/option-set.sql";
 import type { NoMemoryFloors } from "../sample/no-memory-floors";
 import { holmAdjust } from "../statistics/tests";
@@ -246,7 +247,7 @@ export class ReportService {
    * The report, breakdowns and comparisons computed, each kept until a write changes the results it came from
    * (results-cache.ts): a finished experiment's report is computed once, not once per read.
    */
-  private readonly cache = new ResultsCache();
+  private readonly cache: ResultsCache;
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
@@ -254,7 +255,17 @@ export class ReportService {
     private readonly dataSource: DataSource,
     /** The no-memory floor of each sample's instances, stored once per sample (sample/no-memory-floors.ts). */
     private readonly floors: NoMemoryFloors,
-  ) {}
+    /** `spacingOf`'s factor (`MEMICL_RESULTS_SPACING_FACTOR`); the default when not given. */
+    spacingFactor?: number,
+  ) {
+    this.cache = new ResultsCache({
+      spacingFactor,
+      computed: (ms, failed) => {
+        resultsComputations.inc({ outcome: failed ? "error" : "ok" });
+        resultsComputingSeconds.inc(ms / 1000);
+      },
+    });
+  }
 
   private async data(id: string): Promise<ExperimentData> {
     const rows = isUuid(id)

@@ -65,7 +65,8 @@ export class MemorizationBreakdownRow extends SampleScoped {
   @Field({
     description:
       "When the results this row counts were read. Older than the latest writes only while a run is going (by at " +
-      "most about nine times what its experiment's report and breakdowns take to compute, at least 1 s, plus one " +
+      "most about 24 times (MEMICL_RESULTS_SPACING_FACTOR) what its experiment's report and breakdowns take to " +
+      "compute, at least 1 s, plus one " +
       "computation; `fresh: true` waits for " +
       "the current state); once the runs are done, never.",
   })
@@ -1249,8 +1250,9 @@ export class StudyReport {
     description:
       "When the results this report shows were read. The report is computed once per change of its experiment's " +
       "results (a completion, judgment, review, rejudge or run status touches its run); while a run is going a " +
-      "read may return a value that lags the writes by at most about nine times what the experiment's report and " +
-      "breakdowns take to compute (at least 1 s) plus one computation (`fresh: true` waits for the current state).",
+      "read may return a value that lags the writes by at most about 24 times (MEMICL_RESULTS_SPACING_FACTOR) what " +
+      "the experiment's report and breakdowns take to compute (at least 1 s) plus one computation (`fresh: true` " +
+      "waits for the current state).",
   })
   computedAt: Date;
 

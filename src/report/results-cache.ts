@@ -38,12 +38,27 @@ export interface CacheReadOptions extends ReadOptions {
 }
 
 /**
- * The least time between two computations of one value for readers that may lag: nine times the cost of its
- * group's values (`CacheReadOptions.group`), at least 1 s, so a running study's readers take at most about a
- * tenth of the process's time. At four times (a fifth), ten dashboards cost a running grid about 20% of its calls
- * a second (`npm run bench -- grid --readers 10`).
+ * The least time between two computations of one value for readers that may lag: `factor` times the cost of its
+ * group's values (`CacheReadOptions.group`), at least 1 s. With the default 24, a running study's readers take at
+ * most about a twenty-fifth of the process's time (less: a report's cost includes its tables', which are
+ * breakdowns of the same group). At nine times, ten dashboards cost a running grid computed in `memicl serve`
+ * 10-18% of its calls a second, at four times about 20%; at 24, 3-6% (`npm run bench -- grid --readers 10`).
  */
-export const spacingOf = (computingMs: number) => Math.max(1_000, 9 * computingMs);
+export const DEFAULT_SPACING_FACTOR = 24;
+
+export const spacingOf = (computingMs: number, factor = DEFAULT_SPACING_FACTOR) =>
+  Math.max(1_000, factor * computingMs);
+
+export interface ResultsCacheOptions {
+  /** Values kept at most (the least recently read go first). */
+  limit?: number;
+  /** The clock (ms), a test's own. */
+  now?: () => number;
+  /** `spacingOf`'s factor (`MEMICL_RESULTS_SPACING_FACTOR`). */
+  spacingFactor?: number;
+  /** Told of every computation when it ends (its time, and whether it failed): the process's metrics. */
+  computed?: (ms: number, failed: boolean) => void;
+}
 
 interface Entry {
   done?: Computed<unknown>;
@@ -69,10 +84,17 @@ export class ResultsCache {
   /** Each group's entries, whose last computing times make the group's cost. */
   private readonly groups = new Map<string, Set<Entry>>();
 
-  constructor(
-    private readonly limit = 500,
-    private readonly now: () => number = () => Date.now(),
-  ) {}
+  private readonly limit: number;
+  private readonly now: () => number;
+  private readonly spacingFactor: number;
+  private readonly computed: (ms: number, failed: boolean) => void;
+
+  constructor(options: ResultsCacheOptions = {}) {
+    this.limit = options.limit ?? 500;
+    this.now = options.now ?? (() => Date.now());
+    this.spacingFactor = options.spacingFactor ?? DEFAULT_SPACING_FACTOR;
+    this.computed = options.computed ?? (() => {});
+  }
 
   async read<T>(
     key: string,
@@ -87,7 +109,7 @@ export class ResultsCache {
       // a computation of the reader's own state made every reader that polled while the results stood still for a
       // moment wait for a whole report (0.3-1.1 s, ten readers at once, in `npm run bench -- grid --readers 10`).
       if (entry.pending) return entry.done as Computed<T>;
-      if (this.now() - entry.finishedAt! < spacingOf(this.costOf(entry.group)))
+      if (this.now() - entry.finishedAt! < spacingOf(this.costOf(entry.group), this.spacingFactor))
         return entry.done as Computed<T>;
       // Time for a newer value: computed in the background, this reader is not made to wait for it.
       this.start(key, entry, version, compute).catch(() => {});
@@ -128,15 +150,18 @@ export class ResultsCache {
     entry.pending = pending;
     promise.then(
       (computed) => {
+        const finishedAt = this.now();
+        this.computed(finishedAt - started, false);
         // A computation that started from an older state never replaces a newer value.
         if (!entry.done || entry.done.computedAt.getTime() <= computed.computedAt.getTime()) {
           entry.done = computed;
-          entry.finishedAt = this.now();
-          entry.computingMs = entry.finishedAt - started;
+          entry.finishedAt = finishedAt;
+          entry.computingMs = finishedAt - started;
         }
         if (entry.pending === pending) entry.pending = undefined;
       },
       () => {
+        this.computed(this.now() - started, true);
         if (entry.pending === pending) entry.pending = undefined;
         if (!entry.done && !entry.pending && this.entries.get(key) === entry) this.forget(key);
       },

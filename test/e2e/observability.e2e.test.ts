@@ -86,4 +86,46 @@ describe.each(BACKENDS)("metrics and readiness (%s database)", (backend) => {
     expect(sample(text, "memicl_workers_live")).toBeGreaterThanOrEqual(1);
     expect(text).toContain("memicl_process_resident_memory_bytes");
   });
+
+  it("counts the study results it computes for readers, once per change of the results", async () => {
+    const sampleId = await classificationSample(api, "reported", {
+      rows: 40,
+      instances: 6,
+      demonstrations: 2,
+      shots: [0],
+    });
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "reported",
+          sampleIds: [sampleId],
+          provider: "sim",
+          model: "m",
+          performanceRepeats: 1,
+        },
+      },
+    );
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished);
+    const id = started.data!.startExperiment.experiment.id;
+    const computed = async () => {
+      const text = await (
+        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      ).text();
+      return {
+        count: sample(text, "memicl_results_computations_total", { outcome: "ok" }) ?? 0,
+        seconds: sample(text, "memicl_results_computing_seconds_total") ?? 0,
+      };
+    };
+    const report = `query($id: ID!) { studyReport(experimentId: $id) { computedAt } }`;
+    const before = await computed();
+    expect((await api.gql(report, { id })).errors).toBeUndefined();
+    const once = await computed();
+    // The report and its memorization tables (breakdowns read through the same cache).
+    expect(once.count).toBeGreaterThan(before.count);
+    expect(once.seconds).toBeGreaterThan(before.seconds);
+    // Read again, the results unchanged: served from memory, nothing computed.
+    await api.gql(report, { id });
+    expect((await computed()).count).toBe(once.count);
+  });
 });

@@ -1,4 +1,4 @@
-import { ResultsCache, ResultsVersion } from "../../src/report/results-cache";
+import { ResultsCache, ResultsVersion, spacingOf } from "../../src/report/results-cache";
 
 const at = (fingerprint: string, seconds: number): ResultsVersion => ({
   fingerprint,
@@ -16,12 +16,15 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** A cache on a clock the test moves, and computations that take the time they are told and say what they made. */
+/**
+ * A cache on a clock the test moves (values spaced by nine times their cost), and computations that take the time
+ * they are told and say what they made.
+ */
 function clocked(limit: number) {
   let clock = 0;
   const computed: string[] = [];
   return {
-    cache: new ResultsCache(limit, () => clock),
+    cache: new ResultsCache({ limit, now: () => clock, spacingFactor: 9 }),
     computed,
     costing: (ms: number, value: string) => async () => {
       computed.push(value);
@@ -62,7 +65,7 @@ describe("the results cache", () => {
 
   it("returns the last value while a newer one computes, unless asked for a fresh one", async () => {
     let clock = 0;
-    const cache = new ResultsCache(10, () => clock);
+    const cache = new ResultsCache({ limit: 10, now: () => clock });
     await cache.read("report", at("a", 1), async () => "A");
     clock += 60_000; // long past the spacing: a reader that may lag starts the next computation
     const slow = deferred<string>();
@@ -103,9 +106,9 @@ describe("the results cache", () => {
     expect(started).toBe(2);
   });
 
-  it("spaces the computations of readers that may lag by nine times their cost, at least a second", async () => {
+  it("spaces the computations of readers that may lag by a factor of their cost, at least a second", async () => {
     let clock = 0;
-    const cache = new ResultsCache(10, () => clock);
+    const cache = new ResultsCache({ limit: 10, now: () => clock, spacingFactor: 9 });
     let calls = 0;
     const slow = async () => {
       calls += 1;
@@ -164,6 +167,38 @@ describe("the results cache", () => {
     expect(computed).toEqual(["R", "B1", "B2"]);
   });
 
+  it("spaces by 24 times the cost by default, and says what each computation took", async () => {
+    let clock = 0;
+    const told: [number, boolean][] = [];
+    const cache = new ResultsCache({ now: () => clock, computed: (ms, failed) => told.push([ms, failed]) });
+    const costing = (ms: number, value: string) => async () => {
+      clock += ms;
+      return value;
+    };
+    await cache.read("report", at("a", 1), costing(200, "A"));
+    clock += 4_799; // 4.8 s is 24 x 200 ms; nine times would have been 1.8 s
+    expect((await cache.read("report", at("b", 2), costing(200, "B"))).value).toBe("A");
+    expect(told).toEqual([[200, false]]);
+    clock += 2;
+    await cache.read("report", at("b", 2), costing(300, "B"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await cache.read("report", at("b", 2), costing(1, "?"))).value).toBe("B");
+    await expect(
+      cache.read("other", at("b", 2), async () => {
+        clock += 50;
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    expect(told).toEqual([
+      [200, false],
+      [300, false],
+      [50, true],
+    ]);
+    expect(spacingOf(10)).toBe(1_000);
+    expect(spacingOf(1_000)).toBe(24_000);
+    expect(spacingOf(1_000, 4)).toBe(4_000);
+  });
+
   it("keeps nothing of a failed computation", async () => {
     const cache = new ResultsCache();
     const failing = deferred<string>();
@@ -174,7 +209,7 @@ describe("the results cache", () => {
   });
 
   it("forgets the least recently read key beyond its limit", async () => {
-    const cache = new ResultsCache(2);
+    const cache = new ResultsCache({ limit: 2 });
     let calls = 0;
     const compute = async () => ++calls;
     await cache.read("x", at("a", 1), compute);
