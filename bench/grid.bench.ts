@@ -8,6 +8,7 @@ import {
   benchDatabase,
   Memicl,
   machineBusySeconds,
+  machineStealSeconds,
   memiclCommand,
   postgresCpuSeconds,
   processUsage,
@@ -176,6 +177,7 @@ async function measure(
       serve: processUsage(memicl.servePid).cpuSeconds,
       postgres: postgresCpuSeconds(),
       machine: machineBusySeconds(),
+      steal: machineStealSeconds(),
     };
     const { startExperiment } = await memicl.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
@@ -202,6 +204,7 @@ async function measure(
       serve: processUsage(memicl.servePid).cpuSeconds - cpuBefore.serve,
       postgres: postgresCpuSeconds() - cpuBefore.postgres,
       machine: machineBusySeconds() - cpuBefore.machine,
+      steal: machineStealSeconds() - cpuBefore.steal,
     };
     // The report, breakdowns and comparisons the server computed for the readers meanwhile (its /metrics).
     const computedAfter = await computations();
@@ -354,15 +357,15 @@ export async function benchGrid(args: string[]) {
     });
     // CPU is steadier than throughput: what the readers cost each process, in seconds over the whole run.
     console.log(
-      "\nCPU seconds from startExperiment to the runs' end (machine: every process, the readers' client included):\n",
+      "\nCPU seconds from startExperiment to the runs' end (machine: every process, the readers' client included, and the host's steal, also shown apart):\n",
     );
     console.log(
-      "| database | pair | serve without | serve with | PostgreSQL without | PostgreSQL with | machine without | machine with | machine with - without | results computed with (count, wall s) |",
+      "| database | pair | serve without | serve with | PostgreSQL without | PostgreSQL with | machine without | machine with | machine with - without | steal without | steal with | results computed with (count, wall s) |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     paired.forEach(({ alone, polled }, index) => {
       console.log(
-        `| ${polled.backend} | ${index + 1} | ${alone.cpu.serve.toFixed(1)} | ${polled.cpu.serve.toFixed(1)} | ${alone.cpu.postgres.toFixed(1)} | ${polled.cpu.postgres.toFixed(1)} | ${alone.cpu.machine.toFixed(1)} | ${polled.cpu.machine.toFixed(1)} | ${(polled.cpu.machine - alone.cpu.machine).toFixed(1)} | ${polled.computed.count}, ${polled.computed.seconds.toFixed(2)} |`,
+        `| ${polled.backend} | ${index + 1} | ${alone.cpu.serve.toFixed(1)} | ${polled.cpu.serve.toFixed(1)} | ${alone.cpu.postgres.toFixed(1)} | ${polled.cpu.postgres.toFixed(1)} | ${alone.cpu.machine.toFixed(1)} | ${polled.cpu.machine.toFixed(1)} | ${(polled.cpu.machine - alone.cpu.machine).toFixed(1)} | ${alone.cpu.steal.toFixed(1)} | ${polled.cpu.steal.toFixed(1)} | ${polled.computed.count}, ${polled.computed.seconds.toFixed(2)} |`,
       );
     });
     // One pair's ratio moves by as much as the target (the runs without readers alone vary by 10-20% from one to

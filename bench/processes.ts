@@ -265,8 +265,21 @@ export function postgresCpuSeconds(): number {
 
 /** CPU seconds every core of the machine has spent busy so far (every process, the kernel's too), from /proc/stat. */
 export function machineBusySeconds(): number {
+  const { user, nice, system, irq, softirq, steal } = machineTicks();
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
+/**
+ * CPU seconds the machine's virtual cores have waited for the host so far (steal, from /proc/stat): time a run
+ * lost to other tenants of the host, which no process of the benchmark spent.
+ */
+export function machineStealSeconds(): number {
+  return machineTicks().steal / 100;
+}
+
+function machineTicks() {
   const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
-  // user nice system idle iowait irq softirq steal: all but idle and iowait
+  // user nice system idle iowait irq softirq steal
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return (user + nice + system + irq + softirq + (steal || 0)) / 100;
+  return { user, nice, system, irq, softirq, steal: steal || 0 };
 }
