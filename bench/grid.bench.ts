@@ -126,6 +126,8 @@ function startReaders(memicl: Memicl, experimentId: string, readers: number, eve
   };
 }
 
+const NO_READS = { report: [], firstReport: [], laterReport: [], breakdown: [] } as const;
+
 /** The recorded calls sent again by the bare `openai` client in its own process (replay-floor.ts). */
 function replayFloor(url: string, file: string): Promise<{ calls: number; failed: number; seconds: number }> {
   return new Promise((resolve, reject) => {
@@ -246,12 +248,15 @@ async function measure(
 
 /**
  * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000]
- *   [--pairs 1] [--workers 0] [--pg URL]`
+ *   [--pairs 1] [--control] [--workers 0] [--pg URL]`
  *
  * Per backend: the grid through memicl, against a stand-in that records every request body; then the floor, the
  * bare `openai` client sending the same bodies at the same concurrency to a fresh stand-in; the ratio of the two
  * wall times. With `--readers N`, the grid runs again on fresh databases, `--pairs` times without readers and with
- * N dashboards polling it, alternated, so each ratio compares two runs made one after the other. `--workers N`
+ * N dashboards polling it, so each ratio compares two runs made one after the other; the run with readers goes
+ * second in odd pairs and first in even ones, so that whatever the order favours cancels out in the median.
+ * `--control` runs the same pairs with no readers in either run (an A/A check: the spread and the median of
+ * ratios the benchmark reports when nothing differs). `--workers N`
  * makes the calls in N `memicl worker` processes while `memicl serve` only serves (the layout of
  * docs/OPERATIONS.md); 0, the default, makes them in serve.
  */
@@ -270,10 +275,12 @@ export async function benchGrid(args: string[]) {
   );
   const readers = { count: Number(option("--readers", "0")), everyMs: Number(option("--poll-ms", "1000")) };
   const pairs = Number(option("--pairs", "1"));
+  const control = args.includes("--control");
   const workers = Number(option("--workers", "0"));
   const paired: {
     alone: Awaited<ReturnType<typeof measure>>;
     polled: Awaited<ReturnType<typeof measure>>;
+    readersFirst: boolean;
   }[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-grid-"));
   const results = [];
@@ -305,9 +312,20 @@ export async function benchGrid(args: string[]) {
           instant: { type: "openai", baseUrl: again.url, maxConcurrency: 32, timeoutSeconds: 60 },
         });
         try {
-          const alone = await measure(backend, adminUrl, file, instances, { count: 0, everyMs: 0 }, workers);
-          const polled = await measure(backend, adminUrl, file, instances, readers, workers);
-          paired.push({ alone, polled });
+          const run = (withReaders: boolean) =>
+            measure(
+              backend,
+              adminUrl,
+              file,
+              instances,
+              withReaders && !control ? readers : { count: 0, everyMs: 0 },
+              workers,
+            );
+          const readersFirst = pair % 2 === 1;
+          const first = await run(readersFirst);
+          const second = await run(!readersFirst);
+          const [alone, polled] = readersFirst ? [second, first] : [first, second];
+          paired.push({ alone, polled, readersFirst });
           results.push(polled);
         } finally {
           await again.stop();
@@ -343,16 +361,19 @@ export async function benchGrid(args: string[]) {
   }
   if (paired.length > 0) {
     console.log(
-      `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, each run beside one without them made just before it:\n`,
+      control
+        ? "\nControl (--control): pairs of two runs with no readers in either; the columns say 'with' of the run that would have had them:\n"
+        : `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, each run beside one without them made just before or after it (order: which went first):\n`,
     );
     console.log(
-      "| database | pair | reads | report p50 ms | report p95 ms | first reads max ms | later reads p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s without | calls/s with | with / without |",
+      "| database | pair | order | reads | report p50 ms | report p95 ms | first reads max ms | later reads p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s without | calls/s with | with / without |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    paired.forEach(({ alone, polled }, index) => {
-      const { report, firstReport, laterReport, breakdown } = polled.reads!;
+    console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "-");
+    paired.forEach(({ alone, polled, readersFirst }, index) => {
+      const { report, firstReport, laterReport, breakdown } = polled.reads ?? NO_READS;
       console.log(
-        `| ${polled.backend} | ${index + 1} | ${report.length + breakdown.length} | ${percentile(report, 50).toFixed(0)} | ${percentile(report, 95).toFixed(0)} | ${Math.max(...firstReport).toFixed(0)} | ${percentile(laterReport, 95).toFixed(0)} | ${percentile(breakdown, 50).toFixed(0)} | ${percentile(breakdown, 95).toFixed(0)} | ${(alone.calls / alone.run).toFixed(0)} | ${(polled.calls / polled.run).toFixed(0)} | ${(polled.calls / polled.run / (alone.calls / alone.run)).toFixed(2)} |`,
+        `| ${polled.backend} | ${index + 1} | ${readersFirst ? "with first" : "without first"} | ${report.length + breakdown.length} | ${ms(percentile(report, 50))} | ${ms(percentile(report, 95))} | ${ms(Math.max(...firstReport))} | ${ms(percentile(laterReport, 95))} | ${ms(percentile(breakdown, 50))} | ${ms(percentile(breakdown, 95))} | ${(alone.calls / alone.run).toFixed(0)} | ${(polled.calls / polled.run).toFixed(0)} | ${(polled.calls / polled.run / (alone.calls / alone.run)).toFixed(2)} |`,
       );
     });
     // CPU is steadier than throughput: what the readers cost each process, in seconds over the whole run.
@@ -374,10 +395,10 @@ export async function benchGrid(args: string[]) {
       const pairs = paired.filter(({ polled }) => polled.backend === backend);
       const ratios = pairs.map(({ alone, polled }) => polled.calls / polled.run / (alone.calls / alone.run));
       const without = pairs.map(({ alone }) => alone.calls / alone.run);
-      const reports = pairs.flatMap(({ polled }) => polled.reads!.report);
-      const later = pairs.flatMap(({ polled }) => polled.reads!.laterReport);
+      const reports = pairs.flatMap(({ polled }) => (polled.reads ?? NO_READS).report);
+      const later = pairs.flatMap(({ polled }) => (polled.reads ?? NO_READS).laterReport);
       console.log(
-        `\n${backend}, ${pairs.length} pair(s): with / without median ${percentile(ratios, 50).toFixed(2)} (nearest rank; ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), ${ratios.filter((ratio) => ratio >= 0.9).length} of ${pairs.length} within 10%; calls/s without readers ${Math.min(...without).toFixed(0)}-${Math.max(...without).toFixed(0)}; report p95 over every pair's reads ${percentile(reports, 95).toFixed(0)} ms, over the reads after each dashboard's first ${percentile(later, 95).toFixed(0)} ms`,
+        `\n${backend}, ${pairs.length} pair(s): with / without median ${percentile(ratios, 50).toFixed(2)} (nearest rank; ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), ${ratios.filter((ratio) => ratio >= 0.9).length} of ${pairs.length} within 10%; calls/s without readers ${Math.min(...without).toFixed(0)}-${Math.max(...without).toFixed(0)}; report p95 over every pair's reads ${ms(percentile(reports, 95))} ms, over the reads after each dashboard's first ${ms(percentile(later, 95))} ms`,
       );
     }
   }
