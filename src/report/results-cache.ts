@@ -39,10 +39,10 @@ export interface CacheReadOptions extends ReadOptions {
 
 /**
  * The least time between two computations of one value for readers that may lag: `factor` times the cost of its
- * group's values (`CacheReadOptions.group`), at least 1 s. With the default 24, a running study's readers take at
- * most about a twenty-fifth of the process's time (less: a report's cost includes its tables', which are
- * breakdowns of the same group). At nine times, ten dashboards cost a running grid computed in `memicl serve`
- * 10-18% of its calls a second, at four times about 20%; at 24, 3-6% (`npm run bench -- grid --readers 10`).
+ * group's values (`CacheReadOptions.group`), at least 1 s. With the default 24, a running study's readers make
+ * the process compute for at most about a twenty-fifth of its time (less: a report's cost includes its tables',
+ * which are breakdowns of the same group). Ten dashboards polling a running grid made `memicl serve` compute
+ * 15-25 values a run at nine times, about 10 at 24 (`npm run bench -- grid --readers 10`; docs/BENCHMARKS.md).
  */
 export const DEFAULT_SPACING_FACTOR = 24;
 
