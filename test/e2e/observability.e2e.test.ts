@@ -27,6 +27,8 @@ describe.each(BACKENDS)("metrics and readiness (%s database)", (backend) => {
     base = api.server.url.replace(/\/graphql$/, "");
   }, 60_000);
   afterAll(() => api?.close());
+  const scrape = async () =>
+    (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
 
   it("says ready when the database answers, migrations are applied and the queue runs", async () => {
     const response = await fetch(`${base}/ready`);
@@ -65,9 +67,7 @@ describe.each(BACKENDS)("metrics and readiness (%s database)", (backend) => {
     });
     await waitForRun(api, run.id, finished);
     await api.gql(`query Dashboard { runs(first: 1) { edges { node { id } } } }`);
-    const text = await (
-      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-    ).text();
+    const text = await scrape();
     expect(sample(text, "memicl_completions", { provider: "sim", state: "succeeded" })).toBe(8);
     expect(sample(text, "memicl_completions", { provider: "sim", state: "waiting" })).toBe(0);
     expect(sample(text, "memicl_runs", { status: "SUCCEEDED" })).toBeGreaterThanOrEqual(1);
@@ -109,9 +109,7 @@ describe.each(BACKENDS)("metrics and readiness (%s database)", (backend) => {
     for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished);
     const id = started.data!.startExperiment.experiment.id;
     const computed = async () => {
-      const text = await (
-        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-      ).text();
+      const text = await scrape();
       return {
         count: sample(text, "memicl_results_computations_total", { outcome: "ok" }) ?? 0,
         seconds: sample(text, "memicl_results_computing_seconds_total") ?? 0,
