@@ -194,6 +194,19 @@ for n in (10, 25):
     b = [x if cohen_rng.random() < 0.7 else str(cohen_rng.choice(["EXACT", "NEAR_EXACT", "INEXACT"])) for x in a]
     cohen_cases.append((a, b))
 
+# The benchmarks' interleaved readers (bench/interleave.ts): Student's t quantiles and the 95% interval of a
+# geometric mean of ratios (a one-sample t interval on their logarithms, exponentiated).
+t_quantile_cases = [(0.975, 1), (0.975, 6), (0.975, 30), (0.05, 9), (0.995, 3)]
+geometric_rng = np.random.default_rng(28)
+geometric_cases = [[0.9, 0.95, 0.88], [float(x) for x in np.round(geometric_rng.lognormal(-0.08, 0.06, size=14), 4)]]
+
+
+def geometric_mean_interval(ratios):
+    logs = np.log(ratios)
+    ci = stats.ttest_1samp(logs, 0.0).confidence_interval(0.95)
+    return [float(np.exp(logs.mean())), float(np.exp(ci.low)), float(np.exp(ci.high))]
+
+
 print(
     json.dumps(
         {
@@ -235,6 +248,10 @@ print(
                 "trials": cluster_trials,
                 "interval": cluster_bootstrap(cluster_successes, cluster_trials),
             },
+            "t_quantile": [{"p": p, "df": df, "q": float(stats.t.ppf(p, df))} for p, df in t_quantile_cases],
+            "geometric_mean_interval": [
+                {"ratios": r, "mean_low_high": geometric_mean_interval(r)} for r in geometric_cases
+            ],
         },
         indent=1,
     )
