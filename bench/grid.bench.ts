@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { providersFile as writeProvidersFile } from "../test/support/runs";
+import { geometricMeanInterval, ProgressPoint, pairedRatios, readersOn, windowRates } from "./interleave";
 import { percentile } from "./percentile";
 import {
   benchDatabase,
@@ -93,16 +94,33 @@ function startReaders(memicl: Memicl, experimentId: string, readers: number, eve
   const laterReport: number[] = [];
   const breakdown: number[] = [];
   let stopped = false;
+  // Switched off and on by an interleaved run (`--interleave`): a dashboard that is off waits to be on again.
+  let on = true;
+  let switchedOn: () => void = () => {};
+  let whenOn = Promise.resolve();
   const timed = async (into: number[], query: string) => {
     const started = performance.now();
     await memicl.gql(query, { id: experimentId });
     into.push(performance.now() - started);
   };
+  // Each dashboard reads on its own beat (spread over the interval, as independent dashboards would be), skipping
+  // the beats its last read overran; switched on, it reads at its next beat, so all of them are back within one
+  // interval of the switch, at their usual spread.
+  const origin = performance.now();
+  const untilNextBeat = (index: number) => {
+    const offset = (everyMs * index) / readers;
+    const beats = Math.max(0, Math.ceil((performance.now() - origin - offset) / everyMs));
+    const at = origin + offset + beats * everyMs;
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
+  };
   const loops = Array.from({ length: readers }, async (_, index) => {
-    // Spread over the interval, as independent dashboards would be.
-    await new Promise((resolve) => setTimeout(resolve, (everyMs * index) / readers));
-    for (let read = 0; !stopped; read += 1) {
-      const started = performance.now();
+    for (let read = 0; ; read += 1) {
+      await untilNextBeat(index);
+      if (!on) {
+        await whenOn;
+        await untilNextBeat(index);
+      }
+      if (stopped) break;
       await timed(
         report,
         `query($id: ID!) { studyReport(experimentId: $id) { computedAt memorization { sampleId setting shots n rate ciLow ciHigh } performance { shots accuracy } correlations { setting pearson } } }`,
@@ -112,14 +130,18 @@ function startReaders(memicl: Memicl, experimentId: string, readers: number, eve
         breakdown,
         `query($id: ID!) { memorizationBreakdown(filter: { experimentId: $id }) { computedAt setting shots n rate ciLow ciHigh } }`,
       );
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, everyMs - (performance.now() - started))),
-      );
     }
   });
   return {
+    switch(toOn: boolean) {
+      if (toOn === on) return;
+      on = toOn;
+      if (on) switchedOn();
+      else whenOn = new Promise((resolve) => (switchedOn = resolve));
+    },
     async stop() {
       stopped = true;
+      this.switch(true);
       await Promise.all(loops);
       return { report, firstReport, laterReport, breakdown };
     },
@@ -154,6 +176,8 @@ async function measure(
   instances: number,
   readers: { count: number; everyMs: number },
   workers: number,
+  /** Readers switched on and off in alternate windows of `windowCalls` calls (`--interleave`). */
+  interleave: { windowCalls: number; startOn: boolean } | null = null,
 ) {
   const db = await benchDatabase(backend, adminUrl);
   let memicl: Memicl | null = null;
@@ -199,7 +223,20 @@ async function measure(
       readers.count > 0
         ? startReaders(memicl, startExperiment.experiment.id, readers.count, readers.everyMs)
         : null;
-    const progress = await waitForExperiment(memicl, startExperiment.experiment.id);
+    const points: ProgressPoint[] = [{ atMs: queued, done: 0 }];
+    // Interleaved: the readers on in every other window of `windowCalls` calls, switched at the first progress
+    // read past a window's start (read every 100 ms then, to switch within a few dozen calls).
+    if (interleave) polling?.switch(readersOn(0, interleave.startOn));
+    const progress = await waitForExperiment(
+      memicl,
+      startExperiment.experiment.id,
+      interleave ? 100 : 250,
+      (atMs, done) => {
+        points.push({ atMs, done });
+        if (interleave)
+          polling?.switch(readersOn(Math.floor(done / interleave.windowCalls), interleave.startOn));
+      },
+    );
     const finished = performance.now();
     // CPU spent from startExperiment until the runs are done (the readers' share included when they poll).
     const cpu = {
@@ -229,6 +266,7 @@ async function measure(
       workers,
       readers: readers.count,
       reads,
+      points,
       cpu,
       computed,
       runs: startExperiment.runs.length,
@@ -248,7 +286,7 @@ async function measure(
 
 /**
  * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000]
- *   [--pairs 1] [--control] [--workers 0] [--pg URL]`
+ *   [--pairs 1] [--interleave CALLS] [--control] [--workers 0] [--pg URL]`
  *
  * Per backend: the grid through memicl, against a stand-in that records every request body; then the floor, the
  * bare `openai` client sending the same bodies at the same concurrency to a fresh stand-in; the ratio of the two
@@ -256,7 +294,9 @@ async function measure(
  * N dashboards polling it, so each ratio compares two runs made one after the other; the run with readers goes
  * second in odd pairs and first in even ones, so that whatever the order favours cancels out in the median.
  * `--control` runs the same pairs with no readers in either run (an A/A check: the spread and the median of
- * ratios the benchmark reports when nothing differs). `--workers N`
+ * ratios the benchmark reports when nothing differs). `--interleave CALLS` measures the readers' cost window by
+ * window instead (bench/interleave.ts): each pair is two runs with the readers on in every other window of CALLS
+ * calls, in opposite phase, and the floor is not measured. `--workers N`
  * makes the calls in N `memicl worker` processes while `memicl serve` only serves (the layout of
  * docs/OPERATIONS.md); 0, the default, makes them in serve.
  */
@@ -277,6 +317,12 @@ export async function benchGrid(args: string[]) {
   const pairs = Number(option("--pairs", "1"));
   const control = args.includes("--control");
   const workers = Number(option("--workers", "0"));
+  const windowCalls = Number(option("--interleave", "0"));
+  const interleaved: {
+    first: Awaited<ReturnType<typeof measure>>;
+    second: Awaited<ReturnType<typeof measure>>;
+    firstStartsOn: boolean;
+  }[] = [];
   const paired: {
     alone: Awaited<ReturnType<typeof measure>>;
     polled: Awaited<ReturnType<typeof measure>>;
@@ -287,26 +333,58 @@ export async function benchGrid(args: string[]) {
   const floors = [];
   try {
     for (const backend of backends) {
+      // An interleaved measurement is its own runs (the floor is the plain command's).
+      const withFloor = windowCalls === 0;
       const recorded = path.join(dir, `${backend}.jsonl`);
-      const standIn = await startStandIn(0, undefined, recorded);
-      const providersFile = writeProvidersFile({
-        instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
-      });
-      try {
-        results.push(
-          await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }, workers),
-        );
-      } finally {
-        await standIn.stop();
+      if (withFloor) {
+        const standIn = await startStandIn(0, undefined, recorded);
+        const providersFile = writeProvidersFile({
+          instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
+        });
+        try {
+          results.push(
+            await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }, workers),
+          );
+        } finally {
+          await standIn.stop();
+        }
+        const plain = await startStandIn(0);
+        try {
+          floors.push({ backend, ...(await replayFloor(plain.url, recorded)) });
+        } finally {
+          await plain.stop();
+          fs.rmSync(recorded, { force: true });
+        }
       }
-      const plain = await startStandIn(0);
-      try {
-        floors.push({ backend, ...(await replayFloor(plain.url, recorded)) });
-      } finally {
-        await plain.stop();
-        fs.rmSync(recorded, { force: true });
+      for (let pair = 0; windowCalls > 0 && pair < pairs; pair += 1) {
+        const again = await startStandIn(0);
+        const file = writeProvidersFile({
+          instant: { type: "openai", baseUrl: again.url, maxConcurrency: 32, timeoutSeconds: 60 },
+        });
+        try {
+          // Which run starts with the readers on alternates from pair to pair, as the order of a plain pair does.
+          const firstStartsOn = pair % 2 === 1;
+          const run = (startOn: boolean) =>
+            measure(
+              backend,
+              adminUrl,
+              file,
+              instances,
+              control ? { count: 0, everyMs: 0 } : readers,
+              workers,
+              {
+                windowCalls,
+                startOn,
+              },
+            );
+          const first = await run(firstStartsOn);
+          const second = await run(!firstStartsOn);
+          interleaved.push({ first, second, firstStartsOn });
+        } finally {
+          await again.stop();
+        }
       }
-      for (let pair = 0; readers.count > 0 && pair < pairs; pair += 1) {
+      for (let pair = 0; windowCalls === 0 && readers.count > 0 && pair < pairs; pair += 1) {
         const again = await startStandIn(0);
         const file = writeProvidersFile({
           instant: { type: "openai", baseUrl: again.url, maxConcurrency: 32, timeoutSeconds: 60 },
@@ -338,27 +416,30 @@ export async function benchGrid(args: string[]) {
   console.log(
     `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; 32 calls at once ${workers > 0 ? `in ${workers} memicl worker process(es), serve only serving` : "in memicl serve"}; instant stand-in server in its own process\n`,
   );
-  console.log(
-    "| database | readers | runs | calls | failed | judged | startExperiment s | runs s | report s | total s | calls/s |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const r of results)
+  if (results.length > 0) {
     console.log(
-      `| ${r.backend} | ${r.readers} | ${r.runs} | ${r.calls} | ${r.failed} | ${r.judged} | ${r.start.toFixed(2)} | ${r.run.toFixed(1)} | ${r.report.toFixed(2)} | ${r.total.toFixed(1)} | ${(r.calls / r.run).toFixed(0)} |`,
+      "| database | readers | runs | calls | failed | judged | startExperiment s | runs s | report s | total s | calls/s |",
     );
-  console.log(
-    "\nThe floor: the bare `openai` client sending the same request bodies, 32 at once, in its own process.\n",
-  );
-  console.log(
-    "| database | floor calls | failed | floor s | memicl runs s / floor s | memicl total s / floor s |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const f of floors) {
-    const r = results.find((result) => result.backend === f.backend && result.readers === 0)!;
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const r of results)
+      console.log(
+        `| ${r.backend} | ${r.readers} | ${r.runs} | ${r.calls} | ${r.failed} | ${r.judged} | ${r.start.toFixed(2)} | ${r.run.toFixed(1)} | ${r.report.toFixed(2)} | ${r.total.toFixed(1)} | ${(r.calls / r.run).toFixed(0)} |`,
+      );
     console.log(
-      `| ${f.backend} | ${f.calls} | ${f.failed} | ${f.seconds.toFixed(1)} | ${(r.run / f.seconds).toFixed(2)}x | ${(r.total / f.seconds).toFixed(2)}x |`,
+      "\nThe floor: the bare `openai` client sending the same request bodies, 32 at once, in its own process.\n",
     );
+    console.log(
+      "| database | floor calls | failed | floor s | memicl runs s / floor s | memicl total s / floor s |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+    for (const f of floors) {
+      const r = results.find((result) => result.backend === f.backend && result.readers === 0)!;
+      console.log(
+        `| ${f.backend} | ${f.calls} | ${f.failed} | ${f.seconds.toFixed(1)} | ${(r.run / f.seconds).toFixed(2)}x | ${(r.total / f.seconds).toFixed(2)}x |`,
+      );
+    }
   }
+  if (interleaved.length > 0) printInterleaved(interleaved, readers, control, windowCalls);
   if (paired.length > 0) {
     console.log(
       control
@@ -401,5 +482,62 @@ export async function benchGrid(args: string[]) {
         `\n${backend}, ${pairs.length} pair(s): with / without median ${percentile(ratios, 50).toFixed(2)} (nearest rank; ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), ${ratios.filter((ratio) => ratio >= 0.9).length} of ${pairs.length} within 10%; calls/s without readers ${Math.min(...without).toFixed(0)}-${Math.max(...without).toFixed(0)}; report p95 over every pair's reads ${ms(percentile(reports, 95))} ms, over the reads after each dashboard's first ${ms(percentile(later, 95))} ms`,
       );
     }
+  }
+}
+
+/**
+ * Calls into a window with the readers off before its rate is counted: what they started before the switch (a
+ * computation, the reads in flight) ends in the window before's time, not this one's.
+ */
+const GUARD_CALLS = 300;
+
+function printInterleaved(
+  pairs: {
+    first: Awaited<ReturnType<typeof measure>>;
+    second: Awaited<ReturnType<typeof measure>>;
+    firstStartsOn: boolean;
+  }[],
+  readers: { count: number; everyMs: number },
+  control: boolean,
+  windowCalls: number,
+) {
+  console.log(
+    control
+      ? `\nControl (--control --interleave ${windowCalls}): no readers in any window; 'on' names the windows that would have had them:\n`
+      : `\nInterleaved (--interleave ${windowCalls}): ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, on in every other window of ${windowCalls} calls, two runs in opposite phase; each window's calls a second with the readers on over the same window's with them off (counted from its ${GUARD_CALLS}th call when off):\n`,
+  );
+  console.log(
+    "| database | pair | windows | calls/s, readers off (range) | on / off, window by window | geometric mean (95% t interval) | report p95 ms | results computed (count, wall s) |",
+  );
+  console.log("| --- | ---: | ---: | --- | --- | --- | ---: | --- |");
+  const all = new Map<string, number[]>();
+  pairs.forEach(({ first, second, firstStartsOn }, index) => {
+    const rates = (run: Awaited<ReturnType<typeof measure>>, startOn: boolean) => {
+      const total = run.points[run.points.length - 1].done;
+      // The run's tail (its last runs finishing with slots to spare) is left out: windows up to 95% of the calls.
+      return windowRates(
+        run.points,
+        windowCalls,
+        (k) => (readersOn(k, startOn) ? 0 : GUARD_CALLS),
+        0.95 * total,
+      );
+    };
+    const [a, b] = [rates(first, firstStartsOn), rates(second, !firstStartsOn)];
+    const ratios = pairedRatios(a, b, firstStartsOn);
+    all.set(first.backend, [...(all.get(first.backend) ?? []), ...ratios]);
+    const off = [...a.entries()]
+      .map(([k, rate]) => (readersOn(k, firstStartsOn) ? b[k] : rate))
+      .filter(Number.isFinite);
+    const interval = geometricMeanInterval(ratios);
+    const report = [...(first.reads ?? NO_READS).report, ...(second.reads ?? NO_READS).report];
+    console.log(
+      `| ${first.backend} | ${index + 1} | ${ratios.length} | ${Math.min(...off).toFixed(0)}-${Math.max(...off).toFixed(0)} | ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")} | ${interval.mean.toFixed(3)} (${interval.low.toFixed(3)}-${interval.high.toFixed(3)}) | ${report.length > 0 ? percentile(report, 95).toFixed(0) : "-"} | ${first.computed.count + second.computed.count}, ${(first.computed.seconds + second.computed.seconds).toFixed(2)} |`,
+    );
+  });
+  for (const [backend, ratios] of all) {
+    const interval = geometricMeanInterval(ratios);
+    console.log(
+      `\n${backend}, ${pairs.filter(({ first }) => first.backend === backend).length} pair(s), ${ratios.length} windows: on / off ${interval.mean.toFixed(3)} (95% t interval ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}), median ${percentile(ratios, 50).toFixed(2)}`,
+    );
   }
 }

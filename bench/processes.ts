@@ -205,12 +205,15 @@ export async function waitForExperiment(
   memicl: Memicl,
   experimentId: string,
   everyMs = 250,
+  /** Told each progress read: the calls done by then (`performance.now()` when the answer came). */
+  onProgress: (atMs: number, done: number) => void = () => {},
 ): Promise<{ done: number; failed: number }> {
   for (;;) {
     const { experiment } = await memicl.gql(
       `query($id: ID!) { experiment(id: $id) { progress { status activeRuns done failed } } }`,
       { id: experimentId },
     );
+    onProgress(performance.now(), experiment.progress.done);
     if (experiment.progress.activeRuns === 0) return experiment.progress;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
