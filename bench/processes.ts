@@ -6,7 +6,9 @@ import { Client } from "pg";
 import { freePort } from "../src/common/free-port";
 
 // Compiled to dist/bench: the checkout is two folders up (test/support/cli.ts resolves from the sources).
-const BIN = path.resolve(__dirname, "../../bin/memicl.js");
+// BENCH_MEMICL_BIN runs another build's memicl under this benchmark (an A/B against an earlier commit built in a
+// worktree: `BENCH_MEMICL_BIN=../old/bin/memicl.js`), the same measurement for both.
+const BIN = path.resolve(process.env.BENCH_MEMICL_BIN ?? path.resolve(__dirname, "../../bin/memicl.js"));
 
 /** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
 
