@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
@@ -92,7 +93,43 @@ export interface Memicl {
   /** The `memicl serve` process (its CPU time and peak memory are read from /proc). */
   servePid: number;
   gql(query: string, variables?: Record<string, unknown>): Promise<any>;
+  /**
+   * A read as `memicl serve` sees a dashboard's on another machine: the whole answer received (over a kept-alive
+   * connection) and checked for errors, not parsed; resolves to its size in bytes. The benchmarks' dashboards
+   * share the two cores with serve, PostgreSQL and the stand-in, and a parsed 16 KB report costs the reading
+   * process about as much CPU as serving it costs serve (docs/BENCHMARKS.md).
+   */
+  read(query: string, variables?: Record<string, unknown>): Promise<number>;
   stop(): Promise<void>;
+}
+
+const readAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function readOnce(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
+  const body = JSON.stringify({ query, variables });
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: "POST",
+        agent: readAgent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const answer = Buffer.concat(chunks);
+          if (response.statusCode !== 200 || answer.indexOf('"errors":') >= 0)
+            reject(new Error(`read answered ${response.statusCode}: ${answer.subarray(0, 500).toString()}`));
+          else resolve(answer.length);
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 /** A database for one measurement: a fresh one on the PostgreSQL server, or a fresh embedded data folder. */
@@ -184,6 +221,7 @@ export async function startMemicl(options: {
     url,
     servePid: serve.process.pid!,
     gql,
+    read: (query, variables = {}) => readOnce(url, query, variables),
     async stop() {
       for (const worker of workers) await worker.stop();
       await serve.stop();
