@@ -105,9 +105,14 @@ export interface Memicl {
 
 const readAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function readOnce(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
+function readOnce(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  retry = true,
+): Promise<number> {
   const body = JSON.stringify({ query, variables });
-  return new Promise((resolve, reject) => {
+  return new Promise<number>((resolve, reject) => {
     const request = http.request(
       url,
       {
@@ -127,7 +132,13 @@ function readOnce(url: string, query: string, variables: Record<string, unknown>
         });
       },
     );
-    request.on("error", reject);
+    // A kept-alive connection the server closed as idle just as this read was sent on it: sent again on a new
+    // one (as Node's documentation of `reusedSocket` advises); nothing reached the server.
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      if (retry && request.reusedSocket && error.code === "ECONNRESET")
+        readOnce(url, query, variables, false).then(resolve, reject);
+      else reject(error);
+    });
     request.end(body);
   });
 }
