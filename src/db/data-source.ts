@@ -1,6 +1,7 @@
 import { DataSource, Logger as TypeOrmLogger } from "typeorm";
 import { MIGRATIONS } from "../../migrations";
 import { ENTITIES } from "./entities";
+import { GuardedClient } from "./guarded-client";
 
 export interface DataSourceOptions {
   url: string;
@@ -35,6 +36,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     uuidExtension: "pgcrypto",
     logging: options.onQuery ? ["query"] : false,
     logger: options.onQuery ? new QueryListener(options.onQuery) : undefined,
-    extra: { application_name: "memicl" },
+    // The pool's clients are guarded against an error emitted while no one listens (guarded-client.ts).
+    extra: { application_name: "memicl", Client: GuardedClient },
   });
 }

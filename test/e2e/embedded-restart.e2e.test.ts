@@ -90,6 +90,13 @@ describe("the embedded server killed mid-run", () => {
       if (run && ["SUCCEEDED", "FAILED", "CANCELLED"].includes(run.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
+    // What serve and the server said, when the run did not end: the watchdog's warnings and errors are there.
+    if (run?.status !== "SUCCEEDED") {
+      const log = path.join(env.MEMICL_DATA_DIR, "postgres.log");
+      process.stderr.write(`serve:\n${serve.output()}\n`);
+      if (fs.existsSync(log))
+        process.stderr.write(`server:\n${fs.readFileSync(log, "utf8").slice(-4_000)}\n`);
+    }
     expect(run).toEqual({ status: "SUCCEEDED", doneCount: 16, failedCount: 0 });
     // A new server, started by serve itself.
     const restarted = serverPidOf(cluster.clusterDir);
