@@ -1,13 +1,12 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "pg";
 import lockfile from "proper-lockfile";
-import { freePort } from "../common/free-port";
+import { freeLastingPort, portIsFree } from "../common/free-port";
 import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
 import { EngineBinaries, engineBinaries } from "./engine-binaries";
@@ -255,7 +254,7 @@ async function initialise(
   const cluster: ClusterFile = {
     format: 1,
     clusterDir,
-    port: await freePort(),
+    port: await freeLastingPort(),
     version: binaries.version,
     createdAt: new Date().toISOString(),
   };
@@ -319,8 +318,10 @@ async function startServer(
     fs.rmSync(path.join(cluster.clusterDir, "postmaster.pid"), { force: true });
   }
   let port = cluster.port;
+  // The port was freed when the server died; taken since (a lasting port rarely is), it moves, and processes
+  // connected to the old one must be restarted to follow (the watchdog in database.ts says so).
   if (!(await portIsFree(port))) {
-    port = await freePort();
+    port = await freeLastingPort();
     writeClusterFile(dataDir, { ...cluster, port });
   }
   const logPath = path.join(dataDir, LOG_FILE);
@@ -656,14 +657,6 @@ async function ensureDatabase(port: number, password: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
 }
 
 function readFrom(file: string, offset: number): string {
