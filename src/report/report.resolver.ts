@@ -25,9 +25,9 @@ import {
 
 const FRESH =
   "Wait for a value of the results as they are now. Without it, while a run of the experiment is going, a value " +
-  "computed a moment before may be returned at once (its computedAt says when; it lags by at most about four " +
-  "times its computing time, at least 1 s, plus one computation); once the runs are done every read shows the " +
-  "current state.";
+  "computed a moment before may be returned at once (its computedAt says when; it lags by at most about 24 times, " +
+  "MEMICL_RESULTS_SPACING_FACTOR, what the experiment's values cost to compute, at least 1 s, plus one " +
+  "computation); once the runs are done every read shows the current state.";
 
 @Resolver()
 export class ReportResolver {
