@@ -71,7 +71,6 @@ import {
   TransitionRow,
 } from "./report.types";
 import { ReadOptions, ResultsCache, ResultsVersion } from "./results-cache";
-import { ResultsVersions } from "./results-versions";
 
 interface CellCountRow {
   sample_id: string;
@@ -249,8 +248,6 @@ export class ReportService {
    * (results-cache.ts): a finished experiment's report is computed once, not once per read.
    */
   private readonly cache: ResultsCache;
-  /** Each experiment's results state, shared by the reads that may lag while a run is going. */
-  private readonly versions = new ResultsVersions({ read: (id) => this.versionOf(id) });
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
@@ -300,7 +297,7 @@ export class ReportService {
     compute: (data: ExperimentData, version: ResultsVersion) => Promise<T>,
     options: ReadOptions,
   ): Promise<T> {
-    const version = await this.versions.of(experimentId, options);
+    const version = await this.versionOf(experimentId);
     return this.readAt(
       experimentId,
       key,
@@ -632,7 +629,7 @@ export class ReportService {
     const ids = [...new Set(experimentIds)];
     if (ids.length < 2 || ids.length > 10)
       throw new BadInputError("compare 2 to 10 distinct experiments", { field: "experimentIds" });
-    const versions = await Promise.all(ids.map((id) => this.versions.of(id, options)));
+    const versions = await Promise.all(ids.map((id) => this.versionOf(id)));
     const version = {
       fingerprint: versions.map((v) => v.fingerprint).join(" "),
       readAt: new Date(Math.min(...versions.map((v) => v.readAt.getTime()))),
