@@ -84,11 +84,41 @@ export async function rteSample(
 }
 
 /**
+ * What the dashboards send: the report and a breakdown, or (`--reads version`) two requests of the lightest query
+ * at the same beat, which cost serve what any GraphQL request does (HTTP, Express, Apollo) and nothing of the
+ * results: the part of the readers' cost no work on the report path can remove.
+ */
+const READER_QUERIES = {
+  report: {
+    report: `query($id: ID!) { studyReport(experimentId: $id) { computedAt memorization { sampleId setting shots n rate ciLow ciHigh } performance { shots accuracy } correlations { setting pearson } } }`,
+    breakdown: `query($id: ID!) { memorizationBreakdown(filter: { experimentId: $id }) { computedAt setting shots n rate ciLow ciHigh } }`,
+  },
+  version: {
+    // The experiment's id is sent and, not declared, ignored.
+    report: `{ version { codeVersion } }`,
+    breakdown: `{ version { codeVersion } }`,
+  },
+} as const;
+type ReaderQueries = keyof typeof READER_QUERIES;
+interface Readers {
+  count: number;
+  everyMs: number;
+  reads: ReaderQueries;
+}
+const NO_READERS: Readers = { count: 0, everyMs: 0, reads: "report" };
+
+/**
  * Dashboards polling the experiment while it runs: each asks for the report and a breakdown every `everyMs`. Each
  * dashboard's first report read is also kept apart: opened as the grid starts, it waits for the first computation
  * (the samples' no-memory floors among it), which the later reads, served the last value, do not.
  */
-function startReaders(memicl: Memicl, experimentId: string, readers: number, everyMs: number) {
+function startReaders(
+  memicl: Memicl,
+  experimentId: string,
+  readers: number,
+  everyMs: number,
+  reads: ReaderQueries,
+) {
   const report: number[] = [];
   const firstReport: number[] = [];
   const laterReport: number[] = [];
@@ -122,15 +152,9 @@ function startReaders(memicl: Memicl, experimentId: string, readers: number, eve
         await untilNextBeat(index);
       }
       if (stopped) break;
-      await timed(
-        report,
-        `query($id: ID!) { studyReport(experimentId: $id) { computedAt memorization { sampleId setting shots n rate ciLow ciHigh } performance { shots accuracy } correlations { setting pearson } } }`,
-      );
+      await timed(report, READER_QUERIES[reads].report);
       (read === 0 ? firstReport : laterReport).push(report[report.length - 1]);
-      await timed(
-        breakdown,
-        `query($id: ID!) { memorizationBreakdown(filter: { experimentId: $id }) { computedAt setting shots n rate ciLow ciHigh } }`,
-      );
+      await timed(breakdown, READER_QUERIES[reads].breakdown);
     }
   });
   return {
@@ -175,7 +199,7 @@ async function measure(
   adminUrl: string,
   providersFile: string,
   instances: number,
-  readers: { count: number; everyMs: number },
+  readers: Readers,
   workers: number,
   /** Readers switched on and off in alternate windows of `windowCalls` calls (`--interleave`). */
   interleave: { windowCalls: number; startOn: boolean } | null = null,
@@ -222,7 +246,7 @@ async function measure(
     const queued = performance.now();
     const polling =
       readers.count > 0
-        ? startReaders(memicl, startExperiment.experiment.id, readers.count, readers.everyMs)
+        ? startReaders(memicl, startExperiment.experiment.id, readers.count, readers.everyMs, readers.reads)
         : null;
     const points: ProgressPoint[] = [{ atMs: queued, done: 0 }];
     // Interleaved: the readers on in every other window of `windowCalls` calls, switched at the first progress
@@ -287,6 +311,7 @@ async function measure(
 
 /**
  * `npm run bench -- grid [--backends postgres,embedded] [--instances 200] [--readers 10] [--poll-ms 1000]
+ *   [--reads report|version]
  *   [--pairs 1] [--interleave CALLS] [--control] [--workers 0] [--pg URL]`
  *
  * Per backend: the grid through memicl, against a stand-in that records every request body; then the floor, the
@@ -297,9 +322,9 @@ async function measure(
  * `--control` runs the same pairs with no readers in either run (an A/A check: the spread and the median of
  * ratios the benchmark reports when nothing differs). `--interleave CALLS` measures the readers' cost window by
  * window instead (bench/interleave.ts): each pair is two runs with the readers on in every other window of CALLS
- * calls, in opposite phase, and the floor is not measured. `--workers N`
- * makes the calls in N `memicl worker` processes while `memicl serve` only serves (the layout of
- * docs/OPERATIONS.md); 0, the default, makes them in serve.
+ * calls, in opposite phase, and the floor is not measured. `--reads version` has the dashboards send the
+ * lightest query instead (READER_QUERIES). `--workers N` makes the calls in N `memicl worker` processes while
+ * `memicl serve` only serves (the layout of docs/OPERATIONS.md); 0, the default, makes them in serve.
  */
 export async function benchGrid(args: string[]) {
   const option = (name: string, fallback: string) => {
@@ -314,7 +339,13 @@ export async function benchGrid(args: string[]) {
     "--pg",
     process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   );
-  const readers = { count: Number(option("--readers", "0")), everyMs: Number(option("--poll-ms", "1000")) };
+  const reads = option("--reads", "report");
+  if (!(reads in READER_QUERIES)) throw new Error(`--reads is report or version, not ${reads}`);
+  const readers: Readers = {
+    count: Number(option("--readers", "0")),
+    everyMs: Number(option("--poll-ms", "1000")),
+    reads: reads as ReaderQueries,
+  };
   const pairs = Number(option("--pairs", "1"));
   const control = args.includes("--control");
   const workers = Number(option("--workers", "0"));
@@ -343,9 +374,7 @@ export async function benchGrid(args: string[]) {
           instant: { type: "openai", baseUrl: standIn.url, maxConcurrency: 32, timeoutSeconds: 60 },
         });
         try {
-          results.push(
-            await measure(backend, adminUrl, providersFile, instances, { count: 0, everyMs: 0 }, workers),
-          );
+          results.push(await measure(backend, adminUrl, providersFile, instances, NO_READERS, workers));
         } finally {
           await standIn.stop();
         }
@@ -366,18 +395,10 @@ export async function benchGrid(args: string[]) {
           // Which run starts with the readers on alternates from pair to pair, as the order of a plain pair does.
           const firstStartsOn = pair % 2 === 1;
           const run = (startOn: boolean) =>
-            measure(
-              backend,
-              adminUrl,
-              file,
-              instances,
-              control ? { count: 0, everyMs: 0 } : readers,
-              workers,
-              {
-                windowCalls,
-                startOn,
-              },
-            );
+            measure(backend, adminUrl, file, instances, control ? NO_READERS : readers, workers, {
+              windowCalls,
+              startOn,
+            });
           const first = await run(firstStartsOn);
           const second = await run(!firstStartsOn);
           interleaved.push({ first, second, firstStartsOn });
@@ -397,7 +418,7 @@ export async function benchGrid(args: string[]) {
               adminUrl,
               file,
               instances,
-              withReaders && !control ? readers : { count: 0, everyMs: 0 },
+              withReaders && !control ? readers : NO_READERS,
               workers,
             );
           const readersFirst = pair % 2 === 1;
@@ -445,7 +466,7 @@ export async function benchGrid(args: string[]) {
     console.log(
       control
         ? "\nControl (--control): pairs of two runs with no readers in either; the columns say 'with' of the run that would have had them:\n"
-        : `\nWith ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, each run beside one without them made just before or after it (order: which went first):\n`,
+        : `\nWith ${readers.count} dashboards polling ${readers.reads === "version" ? "{ version } twice" : "the report and a breakdown"} every ${readers.everyMs} ms, each run beside one without them made just before or after it (order: which went first):\n`,
     );
     console.log(
       "| database | pair | order | reads | report p50 ms | report p95 ms | first reads max ms | later reads p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s without | calls/s with | with / without |",
@@ -498,14 +519,14 @@ function printInterleaved(
     second: Awaited<ReturnType<typeof measure>>;
     firstStartsOn: boolean;
   }[],
-  readers: { count: number; everyMs: number },
+  readers: Readers,
   control: boolean,
   windowCalls: number,
 ) {
   console.log(
     control
       ? `\nControl (--control --interleave ${windowCalls}): no readers in any window; 'on' names the windows that would have had them:\n`
-      : `\nInterleaved (--interleave ${windowCalls}): ${readers.count} dashboards polling the report and a breakdown every ${readers.everyMs} ms, on in every other window of ${windowCalls} calls, two runs in opposite phase; each window's calls a second with the readers on over the same window's with them off (counted from its ${GUARD_CALLS}th call when off):\n`,
+      : `\nInterleaved (--interleave ${windowCalls}): ${readers.count} dashboards polling ${readers.reads === "version" ? "{ version } twice" : "the report and a breakdown"} every ${readers.everyMs} ms, on in every other window of ${windowCalls} calls, two runs in opposite phase; each window's calls a second with the readers on over the same window's with them off (counted from its ${GUARD_CALLS}th call when off):\n`,
   );
   console.log(
     "| database | pair | windows | calls/s, readers off (range) | on / off, window by window | geometric mean (95% t interval) | report p95 ms | results computed (count, wall s) |",
