@@ -90,10 +90,12 @@ export async function rteSample(
  */
 const READER_QUERIES = {
   report: {
+    said: "the report and a breakdown",
     report: `query($id: ID!) { studyReport(experimentId: $id) { computedAt memorization { sampleId setting shots n rate ciLow ciHigh } performance { shots accuracy } correlations { setting pearson } } }`,
     breakdown: `query($id: ID!) { memorizationBreakdown(filter: { experimentId: $id }) { computedAt setting shots n rate ciLow ciHigh } }`,
   },
   version: {
+    said: "{ version } twice",
     // The experiment's id is sent and, not declared, ignored.
     report: `{ version { codeVersion } }`,
     breakdown: `{ version { codeVersion } }`,
@@ -112,13 +114,7 @@ const NO_READERS: Readers = { count: 0, everyMs: 0, reads: "report" };
  * dashboard's first report read is also kept apart: opened as the grid starts, it waits for the first computation
  * (the samples' no-memory floors among it), which the later reads, served the last value, do not.
  */
-function startReaders(
-  memicl: Memicl,
-  experimentId: string,
-  readers: number,
-  everyMs: number,
-  reads: ReaderQueries,
-) {
+function startReaders(memicl: Memicl, experimentId: string, { count: readers, everyMs, reads }: Readers) {
   const report: number[] = [];
   const firstReport: number[] = [];
   const laterReport: number[] = [];
@@ -244,10 +240,7 @@ async function measure(
       },
     );
     const queued = performance.now();
-    const polling =
-      readers.count > 0
-        ? startReaders(memicl, startExperiment.experiment.id, readers.count, readers.everyMs, readers.reads)
-        : null;
+    const polling = readers.count > 0 ? startReaders(memicl, startExperiment.experiment.id, readers) : null;
     const points: ProgressPoint[] = [{ atMs: queued, done: 0 }];
     // Interleaved: the readers on in every other window of `windowCalls` calls, switched at the first progress
     // read past a window's start (read every 100 ms then, to switch within a few dozen calls).
@@ -466,7 +459,7 @@ export async function benchGrid(args: string[]) {
     console.log(
       control
         ? "\nControl (--control): pairs of two runs with no readers in either; the columns say 'with' of the run that would have had them:\n"
-        : `\nWith ${readers.count} dashboards polling ${readers.reads === "version" ? "{ version } twice" : "the report and a breakdown"} every ${readers.everyMs} ms, each run beside one without them made just before or after it (order: which went first):\n`,
+        : `\nWith ${readers.count} dashboards polling ${READER_QUERIES[readers.reads].said} every ${readers.everyMs} ms, each run beside one without them made just before or after it (order: which went first):\n`,
     );
     console.log(
       "| database | pair | order | reads | report p50 ms | report p95 ms | first reads max ms | later reads p95 ms | breakdown p50 ms | breakdown p95 ms | calls/s without | calls/s with | with / without |",
@@ -526,7 +519,7 @@ function printInterleaved(
   console.log(
     control
       ? `\nControl (--control --interleave ${windowCalls}): no readers in any window; 'on' names the windows that would have had them:\n`
-      : `\nInterleaved (--interleave ${windowCalls}): ${readers.count} dashboards polling ${readers.reads === "version" ? "{ version } twice" : "the report and a breakdown"} every ${readers.everyMs} ms, on in every other window of ${windowCalls} calls, two runs in opposite phase; each window's calls a second with the readers on over the same window's with them off (counted from its ${GUARD_CALLS}th call when off):\n`,
+      : `\nInterleaved (--interleave ${windowCalls}): ${readers.count} dashboards polling ${READER_QUERIES[readers.reads].said} every ${readers.everyMs} ms, on in every other window of ${windowCalls} calls, two runs in opposite phase; each window's calls a second with the readers on over the same window's with them off (counted from its ${GUARD_CALLS}th call when off):\n`,
   );
   console.log(
     "| database | pair | windows | calls/s, readers off (range) | on / off, window by window | geometric mean (95% t interval) | report p95 ms | results computed (count, wall s) |",
