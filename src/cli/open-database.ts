@@ -1,5 +1,5 @@
 import { CoreServices, createCoreServices } from "../app/core-services";
-import type { Services } from "../app/services";
+import type { RunServices, Services } from "../app/services";
 import { ConflictError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database, openDatabase } from "../db/database";
@@ -35,11 +35,41 @@ interface OpenOptions {
  */
 export async function openForCommand(config: Config, options: OpenOptions = {}): Promise<CommandContext> {
   const { database, logger } = await open(config, options, true);
-  // Loaded here, not at the top: read-only commands never load the queue (pg-boss) or the providers (openai).
-  const { createRunServices } = require("../app/services") as typeof import("../app/services");
   const core = createCoreServices(database.dataSource, config);
-  const run = createRunServices(core, database, config, logger);
-  return commandContext(database, { ...core, ...run }, logger, () => run.close());
+  let run: RunServices | undefined;
+  const services = withRunServicesOnFirstUse(core, () => {
+    // Loaded here, not at the top: importing, sampling or printing a prompt never loads the queue (pg-boss) or
+    // the providers (openai), about 0.4 s of every such command.
+    const { createRunServices } = require("../app/services") as typeof import("../app/services");
+    run ??= createRunServices(core, database, config, logger);
+    return run;
+  });
+  return commandContext(database, services, logger, async () => {
+    await run?.close();
+  });
+}
+
+/** Every run service, by name: what a command's services give on first use (checked against RunServices). */
+const RUN_SERVICE_NAMES: Record<keyof RunServices, true> = {
+  providers: true,
+  queue: true,
+  runLifecycle: true,
+  budgets: true,
+  executor: true,
+  batches: true,
+  judgments: true,
+  judgmentExecutor: true,
+  worker: true,
+  progress: true,
+  close: true,
+};
+
+/** The core services, and the run services built the first time a command reads one of them. */
+export function withRunServicesOnFirstUse(core: CoreServices, build: () => RunServices): Services {
+  const services = { ...core } as Services;
+  for (const name of Object.keys(RUN_SERVICE_NAMES) as (keyof RunServices)[])
+    Object.defineProperty(services, name, { enumerable: true, get: () => build()[name] });
+  return services;
 }
 
 /**

@@ -57,6 +57,28 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
     expect(result.stderr + result.stdout).not.toMatch(/schema is behind/);
   });
 
+  it("commands that write but queue nothing (migrate, import, prompt) load neither either", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-import-"));
+    const file = path.join(dir, "tiny.csv");
+    fs.writeFileSync(file, "text,label\nthe sky is blue,yes\ngrass is red,no\n");
+    try {
+      for (const args of [
+        ["migrate"],
+        ["import", file, "--name", `tiny_${backend}`],
+        ["prompt", "--sample", "00000000-0000-4000-8000-000000000000"],
+      ]) {
+        const result = await run(args, database.url);
+        expect({
+          args,
+          loaded: result.loaded.filter((name) => name === "pg-boss" || name === "openai"),
+        }).toEqual({ args, loaded: [] });
+        expect(result.loaded).toContain("typeorm");
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a command that queues work does load them (the check can see it)", async () => {
     const result = await run(["cancel", "00000000-0000-4000-8000-000000000000"], database.url);
     expect(result.loaded).toContain("pg-boss");
