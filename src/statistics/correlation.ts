@@ -1,6 +1,6 @@
-import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import { sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
 import { percentileBootstrap } from "./bootstrap";
+import { tCdf } from "./distributions";
 import { Interval } from "./intervals";
 
 export interface Correlation {

@@ -1,5 +1,4 @@
-import binomialCdf from "@stdlib/stats-base-dists-binomial-cdf";
-import hypergeometricPmf from "@stdlib/stats-base-dists-hypergeometric-pmf";
+import { binomialCdf, hypergeometricPmf } from "./distributions";
 
 /** Relative tolerance for "as or more extreme" comparisons of probabilities (as R's fisher.test uses). */
 const RELATIVE_ERROR = 1 + 1e-7;
