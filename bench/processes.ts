@@ -11,6 +11,18 @@ import { freePort } from "../src/common/free-port";
 // worktree: `BENCH_MEMICL_BIN=../old/bin/memicl.js`), the same measurement for both.
 const BIN = path.resolve(process.env.BENCH_MEMICL_BIN ?? path.resolve(__dirname, "../../bin/memicl.js"));
 
+/**
+ * Node's flags for memicl's processes: those the `memicl` command's first line gives node (`#!/usr/bin/env -S node
+ * ...`), so that a benchmark runs memicl as the command does, and an A/B against another build runs each with its own.
+ */
+const MEMICL_NODE_FLAGS = nodeFlagsOf(BIN);
+
+export function nodeFlagsOf(bin: string): string[] {
+  const first = fs.readFileSync(bin, "utf8").split("\n", 1)[0];
+  const match = /^#!\S*env\s+(?:-S\s+)?node((?:\s+-\S+)*)\s*$/.exec(first);
+  return match ? match[1].split(/\s+/).filter(Boolean) : [];
+}
+
 /** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
 
 export interface Child {
@@ -22,7 +34,10 @@ function child(command: string[], env: Record<string, string>): Child {
   // Node options for profiles (say, "--cpu-prof --cpu-prof-dir=/tmp/prof"): BENCH_NODE_ARGS for memicl's
   // processes, BENCH_STAND_IN_ARGS for the stand-in provider.
   const variable = command[0] === BIN ? "BENCH_NODE_ARGS" : "BENCH_STAND_IN_ARGS";
-  const nodeArgs = (process.env[variable] ?? "").split(" ").filter(Boolean);
+  const nodeArgs = [
+    ...(command[0] === BIN ? MEMICL_NODE_FLAGS : []),
+    ...(process.env[variable] ?? "").split(" ").filter(Boolean),
+  ];
   const proc = spawn(process.execPath, [...nodeArgs, ...command], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -52,7 +67,7 @@ function child(command: string[], env: Record<string, string>): Child {
 /** Runs a `memicl` command to its end; fails with its standard error when it does not exit 0. */
 export function memiclCommand(args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], {
+    const proc = spawn(process.execPath, [...MEMICL_NODE_FLAGS, BIN, ...args], {
       env: { ...process.env, ...env, LOG_LEVEL: "warn" },
       stdio: ["ignore", "ignore", "pipe"],
     });

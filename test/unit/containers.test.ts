@@ -40,6 +40,23 @@ describe("docker/Dockerfile", () => {
   });
 });
 
+describe("node's flags for memicl", () => {
+  const root = path.resolve(__dirname, "../..");
+  const shebang = fs.readFileSync(path.join(root, "bin/memicl.js"), "utf8").split("\n", 1)[0];
+  const flags = /^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang)?.[1].trim().split(" ");
+
+  it("are on the memicl command's first line", () => {
+    expect(flags).toEqual(["--max-semi-space-size=64"]);
+  });
+
+  it("are the same for npm start and the container's entry point", () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+    expect(scripts.start).toContain(`node ${flags!.join(" ")} bin/memicl.js serve`);
+    const entrypoint = /^ENTRYPOINT (.*)$/m.exec(read("Dockerfile"))?.[1];
+    expect(JSON.parse(entrypoint!)).toEqual(["node", ...flags!, "bin/memicl.js"]);
+  });
+});
+
 describe("docker/compose.yaml", () => {
   const compose = parse(read("compose.yaml"));
 
