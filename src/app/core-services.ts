@@ -18,7 +18,8 @@ import { WorkerService } from "../worker/worker.service";
 /**
  * The composition root: what each process builds around one database. Core services read and write the study's
  * records and load neither pg-boss nor openai; run services add the queue, the providers and what works on
- * them. `memicl serve` and the commands that queue or make calls build both; read-only commands build the core.
+ * them. `memicl serve` builds both; a command that writes builds the core and the run services on its first use
+ * of one (src/cli/open-database.ts); read-only commands build the core.
  */
 export interface CoreServices {
   dataSource: DataSource;
