@@ -17,7 +17,7 @@ const BIN = path.resolve(process.env.BENCH_MEMICL_BIN ?? path.resolve(__dirname,
  */
 const MEMICL_NODE_FLAGS = nodeFlagsOf(BIN);
 
-export function nodeFlagsOf(bin: string): string[] {
+function nodeFlagsOf(bin: string): string[] {
   const first = fs.readFileSync(bin, "utf8").split("\n", 1)[0];
   const match = /^#!\S*env\s+(?:-S\s+)?node((?:\s+-\S+)*)\s*$/.exec(first);
   return match ? match[1].split(/\s+/).filter(Boolean) : [];
