@@ -5,23 +5,15 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { freePort } from "../src/common/free-port";
+import { nodeFlagsOf } from "./node-flags";
 
 // Compiled to dist/bench: the checkout is two folders up (test/support/cli.ts resolves from the sources).
 // BENCH_MEMICL_BIN runs another build's memicl under this benchmark (an A/B against an earlier commit built in a
 // worktree: `BENCH_MEMICL_BIN=../old/bin/memicl.js`), the same measurement for both.
 const BIN = path.resolve(process.env.BENCH_MEMICL_BIN ?? path.resolve(__dirname, "../../bin/memicl.js"));
 
-/**
- * Node's flags for memicl's processes: those the `memicl` command's first line gives node (`#!/usr/bin/env -S node
- * ...`), so that a benchmark runs memicl as the command does, and an A/B against another build runs each with its own.
- */
+/** Node's flags as the `memicl` command's first line gives them: an A/B against another build runs each with its own. */
 const MEMICL_NODE_FLAGS = nodeFlagsOf(BIN);
-
-function nodeFlagsOf(bin: string): string[] {
-  const first = fs.readFileSync(bin, "utf8").split("\n", 1)[0];
-  const match = /^#!\S*env\s+(?:-S\s+)?node((?:\s+-\S+)*)\s*$/.exec(first);
-  return match ? match[1].split(/\s+/).filter(Boolean) : [];
-}
 
 /** Processes as a user runs them: a stand-in provider, `memicl serve`, `memicl worker` (for the benchmarks). */
 

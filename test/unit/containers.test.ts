@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import semver from "semver";
 import { parse } from "yaml";
+import { nodeFlagsOf } from "../../bench/node-flags";
 
 // No container engine runs on the development machine, so the container files are checked for structure here;
 // building the image and bringing the stack up is left to a machine with an engine (see README, "Deploying").
@@ -42,8 +43,7 @@ describe("docker/Dockerfile", () => {
 
 describe("node's flags for memicl", () => {
   const root = path.resolve(__dirname, "../..");
-  const shebang = fs.readFileSync(path.join(root, "bin/memicl.js"), "utf8").split("\n", 1)[0];
-  const flags = /^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang)?.[1].trim().split(" ");
+  const flags = nodeFlagsOf(path.join(root, "bin/memicl.js"));
 
   it("are on the memicl command's first line", () => {
     expect(flags).toEqual(["--max-semi-space-size=64"]);
@@ -51,9 +51,9 @@ describe("node's flags for memicl", () => {
 
   it("are the same for npm start and the container's entry point", () => {
     const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-    expect(scripts.start).toContain(`node ${flags!.join(" ")} bin/memicl.js serve`);
+    expect(scripts.start).toContain(`node ${flags.join(" ")} bin/memicl.js serve`);
     const entrypoint = /^ENTRYPOINT (.*)$/m.exec(read("Dockerfile"))?.[1];
-    expect(JSON.parse(entrypoint!)).toEqual(["node", ...flags!, "bin/memicl.js"]);
+    expect(JSON.parse(entrypoint!)).toEqual(["node", ...flags, "bin/memicl.js"]);
   });
 });
 
