@@ -38,10 +38,12 @@ export async function openForCommand(config: Config, options: OpenOptions = {}):
   const core = createCoreServices(database.dataSource, config);
   let run: RunServices | undefined;
   const services = withRunServicesOnFirstUse(core, () => {
-    // Loaded here, not at the top: importing, sampling or printing a prompt never loads the queue (pg-boss) or
-    // the providers (openai), about 0.4 s of every such command.
-    const { createRunServices } = require("../app/services") as typeof import("../app/services");
-    run ??= createRunServices(core, database, config, logger);
+    if (!run) {
+      // Loaded here, not at the top: importing, sampling or printing a prompt never loads the queue (pg-boss) or
+      // the providers (openai), about 0.4 s of every such command.
+      const { createRunServices } = require("../app/services") as typeof import("../app/services");
+      run = createRunServices(core, database, config, logger);
+    }
     return run;
   });
   return commandContext(database, services, logger, async () => {
