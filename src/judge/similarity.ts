@@ -1,5 +1,6 @@
 import { distance } from "fastest-levenshtein";
 import { eng as ENGLISH_STOP_WORDS } from "stopword";
+import { lcsLength } from "./lcs";
 import {
   align,
   ChangedSlot,
@@ -148,17 +149,6 @@ function textAfterTokens(text: string, count: number): string {
     if (seen === count) return source.slice((match.index ?? 0) + match[0].length);
   }
   return "";
-}
-
-function lcsLength(a: string[], b: string[]): number {
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const x of a) {
-    const current = [0];
-    for (let j = 0; j < b.length; j += 1)
-      current.push(x === b[j] ? previous[j] + 1 : Math.max(previous[j + 1], current[j]));
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
