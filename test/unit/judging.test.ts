@@ -131,6 +131,18 @@ describe("the LLM judge's prompt and answers", () => {
   });
 });
 
+describe("the text the judge compares", () => {
+  it.each([
+    ["The cat, sat.", "the cat sat"],
+    [" \u00abQuoted\u00bb \u2014 dash\u2026 \u00bfWhat?\u00a0 12,5%  $3 ", "quoted dash what 12 5 3"],
+    ["a\t\n,;  b", "a b"],
+    ["\uff21\uff22\uff23 \ufb01ne", "abc fine"],
+    ["?!", ""],
+  ])("%p is compared as %p", (text, normalized) => {
+    expect(normalizeForJudging(text)).toBe(normalized);
+  });
+});
+
 describe("exact matches of short and punctuation-only references", () => {
   it.each([
     ["?", "?", true],
