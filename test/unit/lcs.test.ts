@@ -1,3 +1,4 @@
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { lcsLength } from "../../src/judge/lcs";
 
 /** The textbook table, one cell at a time: what the bit-parallel version must equal. */
@@ -9,13 +10,10 @@ function tableLcs(a: readonly string[], b: readonly string[]): number {
   return rows[a.length][b.length];
 }
 
-/** A seeded generator (a linear congruential one): the same cases on every run. */
+/** Seeded draws in [0, below) from pure-rand (as the bootstrap's): the same cases on every run. */
 function generator(seed: number) {
-  let state = seed;
-  return (below: number) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return Math.floor((state / 2 ** 32) * below);
-  };
+  const source = xoroshiro128plus(seed);
+  return (below: number) => (source.next() >>> 0) % below;
 }
 
 const words = (text: string) => (text ? text.split(" ") : []);
