@@ -331,6 +331,15 @@ describeWithBrowser("the dashboard in a browser", () => {
     const text = (await preflight.textContent()) ?? "";
     expect(text).toMatch(/This grid makes 420 calls/);
     expect(text).toMatch(/it costs at most \$\d+\.\d\d; budget \$0\.05/);
+    // The page's first read of the experiment answers after its live events: the run pauses within moments of its
+    // start, so that answer is older than the pause, and the page must not show it over the pause.
+    const experimentRead = /query Experiment\(/;
+    await page.route("**/graphql", async (route) => {
+      if (!experimentRead.test(route.request().postData() ?? "")) return route.fallback();
+      const answer = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.fulfill({ response: answer });
+    });
     await preflight.getByRole("button", { name: "Start it" }).click();
     await page.waitForURL(/#\/experiments\//);
     await page
@@ -339,6 +348,7 @@ describeWithBrowser("the dashboard in a browser", () => {
         timeout: 30_000,
       });
     await page.locator("[data-budget='0.05']").waitFor();
+    await page.unroute("**/graphql");
     await shoot("paused");
     await page.locator('form.budget input[name="budget"]').fill("1000");
     await page.getByRole("button", { name: "Raise and resume" }).click();

@@ -23,6 +23,11 @@ type RunItem = ExperimentLiveSubscription["experimentProgress"]["runs"][number] 
 };
 
 type RunAction = "cancelRun" | "resumeRun" | "retryFailedCompletions";
+type LiveEvent = ExperimentLiveSubscription["experimentProgress"];
+
+/** The runs with a live event's fields over them. */
+const withLive = (runs: RunItem[], event: LiveEvent): RunItem[] =>
+  runs.map((run) => ({ ...run, ...(event.runs.find((r) => r.id === run.id) ?? {}) }));
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
 /** Runs that can be cancelled: active, or paused by a budget. */
@@ -46,13 +51,21 @@ export function ExperimentPage({ id }: { id: string }) {
       .then((data) => setReport(data.studyReport))
       .catch(setError);
   };
-  const load = () =>
-    gql(ExperimentDocument, { id })
+  // The latest live event, numbered. A query's answer can be older than an event that arrived while it was on
+  // its way (a run that pauses on its budget within milliseconds of its start): the event's progress wins then,
+  // since the subscription sends each later change anyway. An event that arrives before the first answer is kept
+  // here, not lost.
+  const lastEvent = useRef<{ number: number; event: LiveEvent } | null>(null);
+  const load = () => {
+    const seen = lastEvent.current?.number ?? 0;
+    return gql(ExperimentDocument, { id })
       .then((data) => {
-        setExperiment(data.experiment);
-        setRuns(data.experiment.runs);
+        const newer = lastEvent.current && lastEvent.current.number > seen ? lastEvent.current.event : null;
+        setExperiment(newer ? { ...data.experiment, progress: newer.progress } : data.experiment);
+        setRuns(newer ? withLive(data.experiment.runs, newer) : data.experiment.runs);
       })
       .catch(setError);
+  };
 
   useEffect(() => {
     load();
@@ -66,10 +79,9 @@ export function ExperimentPage({ id }: { id: string }) {
       {
         next: (data) => {
           const event = data.experimentProgress;
+          lastEvent.current = { number: (lastEvent.current?.number ?? 0) + 1, event };
           setExperiment((current) => (current ? { ...current, progress: event.progress } : current));
-          setRuns((current) =>
-            current.map((run) => ({ ...run, ...(event.runs.find((r) => r.id === run.id) ?? {}) })),
-          );
+          setRuns((current) => withLive(current, event));
           clearTimeout(timer);
           timer = setTimeout(loadReport, Math.max(0, 3_000 - (Date.now() - lastReportAt.current)));
         },
