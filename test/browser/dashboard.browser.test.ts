@@ -262,16 +262,30 @@ describeWithBrowser("the dashboard in a browser", () => {
     const text = (await item.textContent()) ?? "";
     for (const verdict of ["EXACT", "NEAR_EXACT", "INEXACT", "heuristic"])
       expect(text).not.toContain(verdict);
-    // Decided: going back shows what the judges said.
+    // Decided: going back shows what the judges said. The key goes back the moment the next item is on the
+    // screen, as a quick reviewer's would: keys act on the item shown.
     const first = await item.getAttribute("data-completion");
+    // (The page's code, as text: the tests are compiled without the DOM's types.)
+    await page.evaluate(`{
+      const observer = new MutationObserver(() => {
+        const shown = document.querySelector(".review")?.getAttribute("data-completion");
+        if (!shown || shown === ${JSON.stringify(first)}) return;
+        observer.disconnect();
+        window.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft" }));
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    }`);
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("i");
-    await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: 15_000 });
-    expect(await page.locator(".review .verdicts").count()).toBe(0);
-    await page.keyboard.press("ArrowLeft");
-    await page.locator(`.review[data-completion="${first}"] .verdicts li`).first().waitFor();
-    // And blind can be turned off, for review that is not an agreement study.
+    await page
+      .locator(`.review[data-completion="${first}"] .verdicts li`)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    // The next item is still blind.
     await page.keyboard.press("ArrowRight");
+    await page.locator(`.review:not([data-completion="${first}"]) .blind-note`).waitFor();
+    expect(await page.locator(".review .verdicts").count()).toBe(0);
+    // And blind can be turned off, for review that is not an agreement study.
     await page.locator(".blind").uncheck();
     await page.locator(".review .verdicts li").first().waitFor();
     await page.locator(".blind").check();

@@ -122,22 +122,26 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
     }
   };
 
+  // The keys act on what is on the screen: the handler is replaced at each render, and the one listener calls the
+  // latest. (A listener re-registered in an effect runs after the screen has changed, so a key pressed in between
+  // acted on the item before: ← after a decision did nothing.)
+  const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
+  onKeyRef.current = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement;
+    if (target.tagName === "TEXTAREA" || target.tagName === "INPUT" || event.metaKey || event.ctrlKey) return;
+    const choice = VERDICTS.find((v) => v.key === event.key.toLowerCase());
+    if (choice) {
+      event.preventDefault();
+      record(choice.verdict);
+    }
+    if (event.key === "ArrowRight" && queue && index + 1 < queue.length) setIndex(index + 1);
+    if (event.key === "ArrowLeft" && index > 0) setIndex(index - 1);
+  };
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement;
-      if (target.tagName === "TEXTAREA" || target.tagName === "INPUT" || event.metaKey || event.ctrlKey)
-        return;
-      const choice = VERDICTS.find((v) => v.key === event.key.toLowerCase());
-      if (choice) {
-        event.preventDefault();
-        record(choice.verdict);
-      }
-      if (event.key === "ArrowRight" && queue && index + 1 < queue.length) setIndex(index + 1);
-      if (event.key === "ArrowLeft" && index > 0) setIndex(index - 1);
-    };
+    const onKey = (event: KeyboardEvent) => onKeyRef.current(event);
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  });
+  }, []);
 
   const answer = item ? (item.extractedAnswer ?? item.output ?? "") : "";
   return (
