@@ -10,6 +10,7 @@ import {
 } from "../../web/src/figures/data";
 import { judgeLabel, money } from "../../web/src/format";
 import type { MemorizationSetting } from "../../web/src/generated/operations";
+import { latestOnly } from "../../web/src/latest";
 
 describe("the review page's word difference", () => {
   it("marks what only the answer has and what only the reference has, and gives both texts back", () => {
@@ -178,5 +179,78 @@ describe("the dashboard's words and numbers", () => {
   it("shows every cost with two decimals, and what is below a cent as such", () => {
     expect([0, 0.004, 0.5, 12.345].map(money)).toEqual(["$0.00", "<$0.01", "$0.50", "$12.35"]);
     expect(money(null)).toBe("–");
+  });
+});
+
+describe("a page's requests of one kind", () => {
+  /** A request whose answer (or failure) the test sends when it likes. */
+  function pending<T>() {
+    let answer!: (value: T) => void;
+    let fail!: (error: unknown) => void;
+    const promise = new Promise<T>((resolve, reject) => {
+      answer = resolve;
+      fail = reject;
+    });
+    return { promise, answer, fail };
+  }
+
+  it("uses only the latest request's answer when an earlier one comes back after it", async () => {
+    const requests = latestOnly();
+    const shown: string[] = [];
+    const first = pending<string>();
+    const second = pending<string>();
+    const done = [
+      requests(first.promise, (v) => shown.push(v)),
+      requests(second.promise, (v) => shown.push(v)),
+    ];
+    second.answer("k = 50");
+    first.answer("k = 25");
+    await Promise.all(done);
+    expect(shown).toEqual(["k = 50"]);
+  });
+
+  it("uses each answer that comes back before the next request is made", async () => {
+    const requests = latestOnly();
+    const shown: string[] = [];
+    await requests(Promise.resolve("a"), (v) => shown.push(v));
+    await requests(Promise.resolve("b"), (v) => shown.push(v));
+    expect(shown).toEqual(["a", "b"]);
+  });
+
+  it("reports the latest request's failure and drops an earlier one's", async () => {
+    const requests = latestOnly();
+    const failures: unknown[] = [];
+    const first = pending<string>();
+    const second = pending<string>();
+    const done = [
+      requests(
+        first.promise,
+        () => {},
+        (e) => failures.push(e),
+      ),
+      requests(
+        second.promise,
+        () => {},
+        (e) => failures.push(e),
+      ),
+    ];
+    first.fail(new Error("stale"));
+    second.fail(new Error("current"));
+    await Promise.all(done);
+    expect(failures.map((e) => (e as Error).message)).toEqual(["current"]);
+  });
+
+  it("keeps each kind's order apart", async () => {
+    const renders = latestOnly();
+    const estimates = latestOnly();
+    const shown: string[] = [];
+    const render = pending<string>();
+    const done = [
+      renders(render.promise, (v) => shown.push(v)),
+      estimates(Promise.resolve("estimate"), (v) => shown.push(v)),
+    ];
+    render.answer("prompt");
+    await Promise.all(done);
+    expect(shown.sort()).toEqual(["estimate", "prompt"]);
   });
 });

@@ -1,19 +1,19 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { Figure } from "../components/Figure";
 import { Comparison, comparisonFigure, modelLabels } from "../figures/compare";
 import { SETTING_LABELS } from "../figures/data";
 import { CompareDocument } from "../generated/operations";
+import { latestOnly } from "../latest";
 
 /** Experiments side by side: a figure per dataset with models as series, and the paired tests. */
 export function ComparePage({ ids }: { ids: string[] }) {
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const comparisons = useMemo(latestOnly, []);
   useEffect(() => {
-    gql(CompareDocument, { ids })
-      .then((data) => setComparison(data.compareExperiments))
-      .catch(setError);
+    comparisons(gql(CompareDocument, { ids }), (data) => setComparison(data.compareExperiments), setError);
   }, [ids.join(",")]);
   const labels = comparison ? modelLabels(comparison) : new Map<string, string>();
   return (

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { ContaminationDocument, ContaminationQuery } from "../generated/operations";
+import { latestOnly } from "../latest";
 
 type Row = ContaminationQuery["contaminationSummary"][number];
 
@@ -151,8 +152,9 @@ function SampleEvidence({ row }: { row: Row }) {
 export function ContaminationPage({ experimentId }: { experimentId: string }) {
   const [data, setData] = useState<ContaminationQuery | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const reads = useMemo(latestOnly, []);
   useEffect(() => {
-    gql(ContaminationDocument, { id: experimentId }).then(setData).catch(setError);
+    reads(gql(ContaminationDocument, { id: experimentId }), setData, setError);
   }, [experimentId]);
   return (
     <Section

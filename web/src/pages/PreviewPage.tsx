@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
 import { ErrorBox, money, Section } from "../components/common";
 import { SETTING_LABELS, SETTINGS } from "../figures/data";
@@ -13,6 +13,7 @@ import {
   type SamplesQuery,
   StartExperimentDocument,
 } from "../generated/operations";
+import { latestOnly } from "../latest";
 
 type SampleItem = SamplesQuery["samples"]["edges"][number]["node"];
 
@@ -31,6 +32,9 @@ export function PreviewPage() {
   /** The pre-flight estimate for the grid as it would start (at the provider's prices), shown before it does. */
   const [preflight, setPreflight] = useState<EstimateQuery["estimateGrid"] | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // The prompt and the estimate shown answer the setting, k and prices shown (docs in ../latest.ts).
+  const renders = useMemo(latestOnly, []);
+  const estimates = useMemo(latestOnly, []);
 
   useEffect(() => {
     gql(SamplesDocument)
@@ -53,27 +57,31 @@ export function PreviewPage() {
       setShots(k);
       return;
     }
-    gql(RenderDocument, {
-      input: { sampleId: sample.id, kind, shots: k, ...(kind === "MEMORIZATION" ? { setting } : {}) },
-    })
-      .then((data) => {
+    renders(
+      gql(RenderDocument, {
+        input: { sampleId: sample.id, kind, shots: k, ...(kind === "MEMORIZATION" ? { setting } : {}) },
+      }),
+      (data) => {
         setPrompt(data.renderPrompt);
         setError(null);
-      })
-      .catch(setError);
+      },
+      setError,
+    );
   }, [sample, kind, setting, shots]);
   useEffect(() => {
     if (!sample) return;
     const price = (text: string) => (text.trim() === "" ? null : Number(text));
-    gql(EstimateDocument, {
-      input: {
-        sampleIds: [sample.id],
-        inputPricePerMillionTokens: price(prices.input),
-        outputPricePerMillionTokens: price(prices.output),
-      },
-    })
-      .then((data) => setEstimate(data.estimateGrid))
-      .catch(setError);
+    estimates(
+      gql(EstimateDocument, {
+        input: {
+          sampleIds: [sample.id],
+          inputPricePerMillionTokens: price(prices.input),
+          outputPricePerMillionTokens: price(prices.output),
+        },
+      }),
+      (data) => setEstimate(data.estimateGrid),
+      setError,
+    );
   }, [sample, prices]);
 
   const checkFirst = async (event: Event) => {

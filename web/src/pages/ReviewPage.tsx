@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { apiKey, gql } from "../api";
 import { ErrorBox, number, percent, Section } from "../components/common";
 import { wordDiff } from "../diff";
@@ -16,6 +16,7 @@ import {
   type ReviewReason,
   type Verdict,
 } from "../generated/operations";
+import { latestOnly } from "../latest";
 
 const VERDICTS = [
   { key: "e", verdict: "EXACT", label: "Exact" },
@@ -66,21 +67,30 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
 
+  // The queue and the agreement shown answer the reason and the judge chosen, whatever order answers come in.
+  const queues = useMemo(latestOnly, []);
+  const agreements = useMemo(latestOnly, []);
   const loadQueue = () => {
     const asked = reason;
-    return gql(ReviewQueueDocument, { scope, reason: asked })
-      .then((data) => {
+    return queues(
+      gql(ReviewQueueDocument, { scope, reason: asked }),
+      (data) => {
         setQueue(data.completionsToReview.edges.map((edge) => edge.node));
         setQueueReason(asked);
         setIndex(0);
-      })
-      .catch(setError);
+      },
+      setError,
+    );
   };
   const loadAgreement = () =>
-    Promise.all([
-      gql(AgreementDocument, { scope, judge }).then((data) => setAgreement(data.judgeAgreement)),
-      gql(ReviewerAgreementDocument, { scope }).then((data) => setReviewers(data.reviewerAgreement)),
-    ]).catch(setError);
+    agreements(
+      Promise.all([gql(AgreementDocument, { scope, judge }), gql(ReviewerAgreementDocument, { scope })]),
+      ([judged, reviewed]) => {
+        setAgreement(judged.judgeAgreement);
+        setReviewers(reviewed.reviewerAgreement);
+      },
+      setError,
+    );
   useEffect(() => {
     loadQueue();
   }, [experimentId, reason]);
