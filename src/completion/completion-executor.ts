@@ -13,10 +13,12 @@
 //   read      CompletionService and completion.resolver.ts (Run.completions, Completion.sampledInstance).
 // docs/ARCHITECTURE.md tells the same with what happens when things go wrong.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import { DataSource } from "typeorm";
 import { Price, unpricedReason, worstCaseCallUsd } from "../budget/budget";
 import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
+import { isTransientDatabaseError } from "../common/transient-error";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
@@ -56,6 +58,10 @@ import { PromptHasher } from "./prompt-hash";
 
 /** How often a process tries again to give back items it could not record while the database was gone. */
 const RELEASE_RETRY_MS = 1_000;
+
+/** Storing a paid answer is tried again after this wait, doubled each time up to the next. */
+const STORE_RETRY_FIRST_MS = 100;
+const STORE_RETRY_MAX_MS = 2_000;
 
 /** A run's rate-limit waiting reason is written at most this often by one process. */
 const WAITING_REASON_EVERY_MS = 5_000;
@@ -519,6 +525,31 @@ export class CompletionExecutor {
       );
   }
 
+  /**
+   * Stores an answer the provider has given (and been paid for). An error that passes (a lost connection, the
+   * database restarting, a deadlock's victim) is tried again with backoff, for up to two leases, while the item
+   * stays held (the beat keeps its lease, and nobody else may take it): releasing it would make the call again and
+   * pay for it twice. Other errors, one that lasts, or this process stopping end it as before (`recover`).
+   */
+  private async storePaid(completionId: string, store: () => Promise<void>): Promise<void> {
+    const stop = this.providers.stopSignal;
+    const deadline = performance.now() + 2 * this.leaseSeconds * 1000;
+    for (let waitMs = STORE_RETRY_FIRST_MS; ; waitMs = Math.min(2 * waitMs, STORE_RETRY_MAX_MS)) {
+      try {
+        return await store();
+      } catch (error) {
+        if (!isTransientDatabaseError(error) || stop.aborted || performance.now() + waitMs > deadline)
+          throw error;
+        if (waitMs === STORE_RETRY_FIRST_MS)
+          this.logger.warn(
+            { err: error, completionId },
+            "could not store an answer; trying again while the item is held",
+          );
+        await sleep(waitMs, undefined, { signal: stop }).catch(() => {});
+      }
+    }
+  }
+
   private async complete(
     claimed: ClaimedRow,
     plan: RunPlan,
@@ -607,22 +638,24 @@ export class CompletionExecutor {
       rouge_l: extracted ? roundScore(rougeLFMeasure(claimed.subsequent_segment, extracted.answer)) : null,
     };
     if (run.kind === RunKind.QUIZ_OPTIONS)
-      await this.optionWriter.store(
-        run,
-        plan.maxGenerations,
-        {
-          id: String(claimed.id),
-          leaseToken: claimed.lease_token,
-          sampledInstanceId: String(claimed.item_id),
-          repeat: claimed.repeat,
-          original: prompts.original(toItem(claimed), {
-            text: claimed.text,
-            secondText: claimed.second_text,
-          }),
-        },
-        row,
+      await this.storePaid(row.id, () =>
+        this.optionWriter.store(
+          run,
+          plan.maxGenerations,
+          {
+            id: String(claimed.id),
+            leaseToken: claimed.lease_token,
+            sampledInstanceId: String(claimed.item_id),
+            repeat: claimed.repeat,
+            original: prompts.original(toItem(claimed), {
+              text: claimed.text,
+              secondText: claimed.second_text,
+            }),
+          },
+          row,
+        ),
       );
-    else await this.writer.write(run.id, row);
+    else await this.storePaid(row.id, () => this.writer.write(run.id, row));
     completionsStored.inc({ provider: run.provider, status: "succeeded" });
     if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
