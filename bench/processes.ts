@@ -35,11 +35,21 @@ function child(command: string[], env: Record<string, string>): Child {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  // BENCH_LOG_DIR keeps each process's whole output in a file of its own (its command and pid in the name), for an
+  // investigation: a warning of one worker among twenty.
+  const logDir = process.env.BENCH_LOG_DIR;
+  const log = logDir
+    ? fs.createWriteStream(
+        path.join(logDir, `${command[0] === BIN ? command[1] : path.basename(command[0])}-${proc.pid}.log`),
+      )
+    : null;
   proc.stdout?.on("data", (chunk) => {
     output = (output + chunk).slice(-4_000);
+    log?.write(chunk);
   });
   proc.stderr?.on("data", (chunk) => {
     output = (output + chunk).slice(-4_000);
+    log?.write(chunk);
   });
   proc.on("exit", (code, signal) => {
     if ((code && code !== 0) || (signal && signal !== "SIGTERM"))
