@@ -116,9 +116,11 @@ async function reconcileLocked(
     after = waiting[waiting.length - 1].id;
     if (waiting.length < batchSize) break;
   }
+  // The runs whose reason changed are locked in id order, as every statement that moves several runs locks them
+  // (locked in the join's order, this statement deadlocked with an answer's store under twenty workers), and a run
+  // another statement holds is left to the next beat rather than waited for.
   await dataSource.query(
-    `UPDATE run SET waiting_reason = reason.text
-     FROM (
+    `WITH reason AS (
        SELECT r.id,
               CASE WHEN open_batch.n > 0
                    THEN format('%s request(s) in %s batch(es) at provider "%s" (%s): %s answered so far',
@@ -162,8 +164,13 @@ async function reconcileLocked(
          FROM provider_batch b WHERE b.run_id = r.id AND b.state <> 'COLLECTED'
        ) AS open_batch
        WHERE r.status IN ('QUEUED', 'RUNNING')
-     ) AS reason
-     WHERE run.id = reason.id AND run.waiting_reason IS DISTINCT FROM reason.text`,
+     ), changed AS (
+       SELECT run.id, reason.text FROM run JOIN reason ON reason.id = run.id
+       WHERE run.waiting_reason IS DISTINCT FROM reason.text
+       ORDER BY run.id
+       FOR UPDATE OF run SKIP LOCKED
+     )
+     UPDATE run SET waiting_reason = changed.text FROM changed WHERE run.id = changed.id`,
     [deadAfterSeconds(timing)],
   );
   if (dead.length + released.length + requeued > 0)
