@@ -174,22 +174,26 @@ export class CompletionExecutor {
    * cannot be claimed (done already, claimed by a live worker, or its run is not active), which needs nothing.
    */
   async claim(completionIds: string[]): Promise<(ClaimedRow | null)[]> {
-    let rows: ClaimedRow[];
-    try {
-      rows = await this.dataSource.query(sql.claimCompletions, [
-        completionIds,
-        this.leaseSeconds,
-        this.workerId,
-      ]);
-    } catch (error) {
-      // The claim may have been committed before the connection broke: nobody here works on these items, so what
-      // this worker holds of them is given back once the database answers (not a lease later).
-      for (const id of completionIds) this.maybeClaimed.add(id);
-      this.scheduleReleases();
-      throw error;
-    }
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
-    for (const id of byId.keys()) this.held.add(id);
+    // Held (renewed by the beat) from the moment the claim is ours: never while a beat is under way (held-claims.ts).
+    const byId = await this.held.claiming(async () => {
+      let rows: ClaimedRow[];
+      try {
+        rows = await this.dataSource.query(sql.claimCompletions, [
+          completionIds,
+          this.leaseSeconds,
+          this.workerId,
+        ]);
+      } catch (error) {
+        // The claim may have been committed before the connection broke: nobody here works on these items, so
+        // what this worker holds of them is given back once the database answers (not a lease later).
+        for (const id of completionIds) this.maybeClaimed.add(id);
+        this.scheduleReleases();
+        throw error;
+      }
+      const claimed = new Map(rows.map((row) => [String(row.id), row]));
+      for (const id of claimed.keys()) this.held.add(id);
+      return claimed;
+    });
     // Two jobs for one item fetched together (a duplicate job is harmless otherwise) must not both work on its
     // one claim: both would call the model and store the answer in one batch, counting it twice.
     const given = new Set<string>();

@@ -69,8 +69,9 @@ export class WorkerRegistration {
     if (!self) return;
     const inFlight = this.queue.inFlight();
     try {
-      await this.dataSource.query(
-        `WITH renewed AS (
+      await this.held.renewing((held) =>
+        this.dataSource.query(
+          `WITH renewed AS (
            UPDATE completion
            SET lease_until = clock_timestamp() + make_interval(secs => $2), lease_renewed_at = statement_timestamp()
            WHERE lease_owner = $1 AND status = 'RUNNING' AND id = ANY($10::bigint[])
@@ -80,18 +81,19 @@ export class WorkerRegistration {
          VALUES ($1, $4, $5, $6, $7, $8, $9, $3, coalesce((SELECT array_agg(DISTINCT run_id) FROM renewed), '{}'), statement_timestamp())
          ON CONFLICT (id) DO UPDATE
          SET last_seen_at = statement_timestamp(), in_flight = $3, run_ids = EXCLUDED.run_ids`,
-        [
-          this.id,
-          this.timing.leaseSeconds,
-          inFlight.completion + inFlight.judgment,
-          os.hostname(),
-          process.pid,
-          self.role,
-          self.concurrency,
-          self.providers,
-          CODE_VERSION,
-          this.held.ids(),
-        ],
+          [
+            this.id,
+            this.timing.leaseSeconds,
+            inFlight.completion + inFlight.judgment,
+            os.hostname(),
+            process.pid,
+            self.role,
+            self.concurrency,
+            self.providers,
+            CODE_VERSION,
+            held,
+          ],
+        ),
       );
     } catch (error) {
       this.logger.warn({ err: error }, "worker heartbeat failed; trying again at the next beat");
