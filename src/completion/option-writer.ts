@@ -37,51 +37,51 @@ export class OptionWriter {
     const valid = problems.length === 0;
     const generation = item.repeat + 1;
     const again = !valid && generation < maxGenerations;
-    const stored = await withDeadlockRetries(() =>
-      this.dataSource.transaction(async (manager) => {
-        const held: unknown[] = await manager.query(
-          "SELECT 1 FROM completion WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING' FOR UPDATE",
-          [item.id, item.leaseToken],
-        );
-        if (held.length === 0) return null;
-        // The run before the next generation's insert: the insert's foreign key check shares the run's row, and two
-        // writers that each shared it and then updated it would wait on each other.
-        await manager.query("SELECT 1 FROM run WHERE id = $1 FOR UPDATE", [run.id]);
-        let next: string | null = null;
-        if (again) {
-          const inserted: { id: string }[] = await manager.query(
-            `INSERT INTO completion (run_id, sampled_instance_id, repeat) VALUES ($1, $2, $3)
+    // A deadlock's victim (rolled back whole) is stored again by the caller, as any store that fails with an error
+    // that passes (CompletionExecutor.storePaid).
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const held: unknown[] = await manager.query(
+        "SELECT 1 FROM completion WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING' FOR UPDATE",
+        [item.id, item.leaseToken],
+      );
+      if (held.length === 0) return null;
+      // The run before the next generation's insert: the insert's foreign key check shares the run's row, and two
+      // writers that each shared it and then updated it would wait on each other.
+      await manager.query("SELECT 1 FROM run WHERE id = $1 FOR UPDATE", [run.id]);
+      let next: string | null = null;
+      if (again) {
+        const inserted: { id: string }[] = await manager.query(
+          `INSERT INTO completion (run_id, sampled_instance_id, repeat) VALUES ($1, $2, $3)
              ON CONFLICT (run_id, sampled_instance_id, repeat) DO NOTHING RETURNING id`,
-            [run.id, item.sampledInstanceId, item.repeat + 1],
-          );
-          if (inserted.length > 0) {
-            next = String(inserted[0].id);
-            await manager.query("UPDATE run SET expected_count = expected_count + 1 WHERE id = $1", [run.id]);
-          }
+          [run.id, item.sampledInstanceId, item.repeat + 1],
+        );
+        if (inserted.length > 0) {
+          next = String(inserted[0].id);
+          await manager.query("UPDATE run SET expected_count = expected_count + 1 WHERE id = $1", [run.id]);
         }
-        await manager.query(sql.completeCompletions, [JSON.stringify([row])]);
-        const [recorded]: { final: boolean }[] = await manager.query(optionSql.recordOptions, [
-          run.optionSetId,
-          item.sampledInstanceId,
-          item.id,
-          JSON.stringify(options),
-          generation,
-          valid,
-          !again,
-          JSON.stringify(problems),
-        ]);
-        if (recorded?.final && !valid) {
-          // Given up: the instance is not quizzed (n counts the instances with valid options). The quiz runs are
-          // locked in id order first, as every statement that moves several runs locks them.
-          await manager.query(
-            "SELECT id FROM run WHERE option_set_id = $1 AND kind = 'QUIZ' ORDER BY id FOR UPDATE",
-            [run.optionSetId],
-          );
-          await manager.query(optionSql.dropUnquizzable, [run.optionSetId, item.sampledInstanceId]);
-        }
-        return { next };
-      }),
-    );
+      }
+      await manager.query(sql.completeCompletions, [JSON.stringify([row])]);
+      const [recorded]: { final: boolean }[] = await manager.query(optionSql.recordOptions, [
+        run.optionSetId,
+        item.sampledInstanceId,
+        item.id,
+        JSON.stringify(options),
+        generation,
+        valid,
+        !again,
+        JSON.stringify(problems),
+      ]);
+      if (recorded?.final && !valid) {
+        // Given up: the instance is not quizzed (n counts the instances with valid options). The quiz runs are
+        // locked in id order first, as every statement that moves several runs locks them.
+        await manager.query(
+          "SELECT id FROM run WHERE option_set_id = $1 AND kind = 'QUIZ' ORDER BY id FOR UPDATE",
+          [run.optionSetId],
+        );
+        await manager.query(optionSql.dropUnquizzable, [run.optionSetId, item.sampledInstanceId]);
+      }
+      return { next };
+    });
     if (!stored) return;
     if (stored.next)
       await this.queue.enqueue("completion", [{ completionId: stored.next, provider: run.provider }]);
@@ -97,22 +97,6 @@ export class OptionWriter {
         );
         this.queue.wake();
       }
-    }
-  }
-}
-
-/**
- * Runs a transaction again when PostgreSQL chose it as a deadlock's victim (it was rolled back whole, so running it
- * again is safe), a few times with a short random pause.
- */
-async function withDeadlockRetries<T>(transaction: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await transaction();
-    } catch (error) {
-      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
-      if (code !== "40P01" || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt));
     }
   }
 }
