@@ -1,4 +1,5 @@
 import { registerEnumType } from "type-graphql";
+import { ContaminationVerdict } from "../study/contamination-verdict";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../study/measures";
 import { StudyMethod } from "../study/methods";
 import { Regime } from "../study/regime";
@@ -11,6 +12,20 @@ import { JudgeKind, Verdict } from "../study/verdicts";
  * src/study/, so the pure study logic loads without TypeGraphQL; any module that declares a GraphQL type using
  * them imports this one.
  */
+registerEnumType(ContaminationVerdict, {
+  name: "ContaminationVerdict",
+  description: "A method's decision on one sample, at a stated level (see each evidence's alpha and reason).",
+  valuesConfig: {
+    CONTAMINATED: { description: "The test rejects a model without memory at its level." },
+    NO_EVIDENCE: {
+      description: "The test does not reject, and had the power to see the rates the study is about.",
+    },
+    CANNOT_TELL: {
+      description:
+        "The test does not reject, but had too few instances to see them (see its minimum detectable rate).",
+    },
+  },
+});
 registerEnumType(RunKind, {
   name: "RunKind",
   description:

@@ -17,11 +17,14 @@ import { JudgeVerdict } from "./verdicts";
  * of the other instances of the sample (when at least two share it); "?" and ".".
  * floor-2: the same answers, judged by the current heuristic (heuristic-6) with the instance's input as its first
  * piece, so an NLI copy that leaves sentence 1's pronoun unresolved is not a match.
+ * floor-3: also every demonstration's continuation a k-shot prompt shows (a model that copies the most similar
+ * demonstration copies one of them), recorded as the smallest k whose prompt holds one that matches; and whether
+ * the best no-memory answer is exact (Time Travel's rule counts exact and near-exact apart).
  */
-export const NO_MEMORY_FLOOR_VERSION = "floor-2";
+export const NO_MEMORY_FLOOR_VERSION = "floor-3";
 
 /** Where a no-memory answer comes from. */
-export type NoMemoryStrategy = "copy" | "constant";
+export type NoMemoryStrategy = "copy" | "constant" | "demonstration";
 
 export interface NoMemoryAnswer {
   strategy: NoMemoryStrategy;
@@ -93,18 +96,68 @@ export interface FloorInstance {
   nli?: boolean;
 }
 
-/** What the floor says of one sampled instance: whether a no-memory answer is memorized for it, and from where. */
+/**
+ * What the floor says of one sampled instance: whether a no-memory answer that needs no demonstration (a copy of
+ * the input, a constant) is memorized for it, and from where; whether that answer is exact; and the smallest k
+ * whose prompt shows a demonstration whose continuation is memorized for it (null: none up to the sample's
+ * largest k).
+ */
 export interface InstanceFloor {
   memorized: boolean;
   strategy: NoMemoryStrategy | null;
+  exact?: boolean;
+  demonstrationShots?: number | null;
+}
+
+/** Whether the floor covers an instance in a k-shot prompt: a copy or constant matches, or a shown demonstration's. */
+export function inFloorAt(floor: InstanceFloor | undefined, shots: number): boolean {
+  if (!floor) return false;
+  return floor.memorized || (floor.demonstrationShots != null && floor.demonstrationShots <= shots);
 }
 
 /** An instance's floor verdict as the report counts it: exact and near-exact are memorized. */
-export function instanceFloorOf(verdict: FloorVerdict): InstanceFloor {
+export function instanceFloorOf(
+  verdict: FloorVerdict,
+  demonstrationShots: number | null = null,
+): InstanceFloor {
   return {
     memorized: verdict.verdict === "EXACT" || verdict.verdict === "NEAR_EXACT",
     strategy: verdict.answer?.strategy ?? null,
+    exact: verdict.verdict === "EXACT",
+    demonstrationShots,
   };
+}
+
+/** A demonstration as the k-shot prompts show it: in every prompt of k > rank. */
+export interface FloorDemonstration {
+  rank: number;
+  continuation: string;
+}
+
+/**
+ * The smallest k whose prompt shows a demonstration whose continuation the judge (with the sibling rule and the
+ * instance's input as its first piece) counts as memorized for the instance: a model that copies a shown
+ * demonstration's continuation gets it without memory. `demonstrations` in rank order; null when none matches.
+ */
+export function demonstrationFloorShots(
+  instance: FloorInstance,
+  demonstrations: readonly FloorDemonstration[],
+  thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
+  counts: readonly ReturnType<typeof wordCounts>[] = demonstrations.map((d) => wordCounts(d.continuation)),
+): number | null {
+  const reference = wordCounts(instance.reference);
+  for (const [index, demonstration] of demonstrations.entries()) {
+    if (!couldBeNearExact(reference, counts[index], thresholds)) continue;
+    const { verdict } = judgeHeuristically(
+      instance.reference,
+      demonstration.continuation,
+      thresholds,
+      instance.siblings ?? [],
+      { context: { firstPiece: instance.input, nli: instance.nli ?? false } },
+    );
+    if (verdict === "EXACT" || verdict === "NEAR_EXACT") return demonstration.rank + 1;
+  }
+  return null;
 }
 
 export interface FloorVerdict {

@@ -98,9 +98,12 @@ const simulation = z.object({
   /**
    * What the model does with a memorization prompt: `recall` (the rates above), or answer without any memory, as
    * the study's controls assume: `copy-input` repeats the instance's initial segment (sentence 1, or the first
-   * piece), `constant` always gives `constantAnswer`. Performance prompts are answered at `accuracyOtherwise`.
+   * piece), `constant` always gives `constantAnswer`, `copy-demonstration` gives the continuation of the shown
+   * demonstration whose initial segment shares most words with the instance's, and `guess` the commonest
+   * continuation of the shown demonstrations whose initial segment ends in the instance's last two words (else of
+   * all shown ones; `constantAnswer` with none). Performance prompts are answered at `accuracyOtherwise`.
    */
-  behaviour: z.enum(["recall", "copy-input", "constant"]).default("recall"),
+  behaviour: z.enum(["recall", "copy-input", "constant", "copy-demonstration", "guess"]).default("recall"),
   constantAnswer: z.string().max(1000).default("?"),
   /** Datasets (by name) the model was never trained on, as a control dataset is: it remembers nothing of them. */
   unseenDatasets: z.array(z.string().max(200)).max(100).default([]),

@@ -84,7 +84,7 @@ export class SimulatedProvider implements ModelProvider {
         : instructions.some((text) => /\bdataset\b/i.test(text))
           ? "guided"
           : "general";
-    const text = await this.answer(query, demonstrations.length, instructed);
+    const text = await this.answer(query, demonstrations.length, instructed, demonstrations);
     return this.result(request, text);
   }
 
@@ -160,6 +160,7 @@ export class SimulatedProvider implements ModelProvider {
     query: string,
     shots: number,
     instructed: "guided" | "general" | null,
+    demonstrations: readonly string[] = [],
   ): Promise<string> {
     const lines = query.split("\n");
     // Field names as both template versions write them ("Sentence 1:" and "SENTENCE 1:").
@@ -180,6 +181,13 @@ export class SimulatedProvider implements ModelProvider {
       const initial = field("Sentence 1: ") ?? field("First piece: ");
       if (this.settings.behaviour === "copy-input") return initial ?? UNRELATED[0];
       if (this.settings.behaviour === "constant") return this.settings.constantAnswer;
+      if (this.settings.behaviour === "copy-demonstration" || this.settings.behaviour === "guess")
+        return noMemoryAnswer(
+          this.settings.behaviour,
+          initial ?? "",
+          demonstrations,
+          this.settings.constantAnswer,
+        );
       const continuation = initial === null ? null : await this.knowledge.continuationOf(initial);
       if (initial === null || continuation === null) return UNRELATED[0];
       const u = this.draw("memorized", initial);
@@ -263,4 +271,53 @@ export function nearlyThe(text: string): string {
   if (words.length >= 10) words.splice(Math.floor(words.length / 2), 1);
   else words.push(words[words.length - 1]);
   return words.join(" ");
+}
+
+/** A demonstration block's initial segment and continuation (sentence 1 and 2, or first and second piece). */
+function demonstrationPair(block: string): { initial: string; continuation: string } | null {
+  const lines = block.split("\n").map((line) => line.trim());
+  const field = (pattern: RegExp) => {
+    const line = lines.find((candidate) => pattern.test(candidate));
+    return line === undefined ? null : line.replace(pattern, "").trim();
+  };
+  const initial = field(/^(sentence 1|first piece):\s*/i);
+  const continuation = field(/^(sentence 2|second piece):\s*/i);
+  return initial === null || continuation === null ? null : { initial, continuation };
+}
+
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * What a model with no memory of the instance can answer from the prompt alone: the continuation of the most
+ * similar shown demonstration (`copy-demonstration`: most initial-segment words in common, the first on a tie), or
+ * the commonest continuation among shown demonstrations whose initial segment ends in the instance's last two
+ * words, else among all (`guess`). `fallback` when no demonstration is shown.
+ */
+export function noMemoryAnswer(
+  behaviour: "copy-demonstration" | "guess",
+  initial: string,
+  blocks: readonly string[],
+  fallback: string,
+): string {
+  const pairs = blocks.map(demonstrationPair).filter((pair) => pair !== null);
+  if (pairs.length === 0) return fallback;
+  if (behaviour === "copy-demonstration") {
+    const words = new Set(wordsOf(initial));
+    let best = pairs[0];
+    let bestShared = -1;
+    for (const pair of pairs) {
+      const shared = wordsOf(pair.initial).filter((word) => words.has(word)).length;
+      if (shared > bestShared) {
+        best = pair;
+        bestShared = shared;
+      }
+    }
+    return best.continuation;
+  }
+  const ending = wordsOf(initial).slice(-2).join(" ");
+  const matching = pairs.filter((pair) => wordsOf(pair.initial).slice(-2).join(" ") === ending);
+  const counts = new Map<string, number>();
+  for (const pair of matching.length ? matching : pairs)
+    counts.set(pair.continuation, (counts.get(pair.continuation) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
 }

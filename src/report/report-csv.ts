@@ -63,8 +63,28 @@ export function reportCsv(report: StudyReport): string {
     ciHigh: row.ciHigh,
     betweenSampleSd: row.betweenSampleStandardDeviation,
   });
-  for (const row of report.memorization)
-    push("memorization", row, "EXACT_OR_NEAR_EXACT", breakdownValues(row));
+  // Each memorization cell's rate with what qualifies it: the no-memory floor, the rate above it, the rate over
+  // non-trivial targets, the control dataset's rate.
+  const key = (row: { sampleId?: string | null; setting?: string | null; shots?: number | null }) =>
+    `${row.sampleId}|${row.setting}|${row.shots}`;
+  const floors = new Map((report.noMemoryFloor ?? []).map((row) => [key(row), row]));
+  const nonTrivial = new Map((report.memorizationNonTrivial ?? []).map((row) => [key(row), row]));
+  const controls = new Map(
+    (report.versusControl ?? []).map((row) => [`${row.dataset}|${row.setting}|${row.shots}`, row]),
+  );
+  for (const row of report.memorization) {
+    const floor = floors.get(key(row));
+    const control = controls.get(`${row.dataset}|${row.setting}|${row.shots}`);
+    push("memorization", row, "EXACT_OR_NEAR_EXACT", {
+      ...breakdownValues(row),
+      floorRate: floor?.floorRate ?? null,
+      aboveFloorRate: floor?.aboveFloorRate ?? null,
+      aboveFloorCiLow: floor?.aboveFloorCiLow ?? null,
+      aboveFloorCiHigh: floor?.aboveFloorCiHigh ?? null,
+      nonTrivialRate: nonTrivial.get(key(row))?.rate ?? null,
+      controlRate: control?.controlRate ?? null,
+    });
+  }
   for (const row of report.memorizationExactOnly)
     push("memorization", row, "EXACT_ONLY", breakdownValues(row));
   for (const row of report.memorizationByRegime)
@@ -158,6 +178,11 @@ export function reportCsv(report: StudyReport): string {
       floorInstances: row.floorInstances,
       floorByCopy: row.floorByCopy,
       floorByConstant: row.floorByConstant,
+      floorByDemonstration: row.floorByDemonstration,
+      trivialInstances: row.trivialInstances,
+      eligibleInstances: row.eligibleInstances,
+      eligibleMemorized: row.eligibleMemorized,
+      eligibleRate: row.eligibleRate,
       floorRate: row.floorRate,
       floorCiLow: row.floorCiLow,
       floorCiHigh: row.floorCiHigh,
@@ -245,6 +270,40 @@ export function reportCsv(report: StudyReport): string {
       differenceCiHigh: row.differenceCiHigh,
       pValue: row.pValue,
     });
+  for (const row of report.contaminationSummary ?? []) {
+    const replication = row.replication;
+    if (replication) {
+      push("replication_verdict", row, replication.verdict, {
+        contaminated: replication.verdict === "CONTAMINATED",
+        cannotTell: replication.verdict === "CANNOT_TELL",
+        alpha: replication.alpha,
+        allowance: replication.allowance,
+        family: replication.family,
+        pValue: replication.pValue,
+        shots: replication.verdictShots,
+        minimumDetectableRate: replication.minimumDetectableRate,
+      });
+      for (const test of replication.tests)
+        push("replication_test", { ...row, setting: "FULL_INFORMATION", shots: test.shots }, null, {
+          instances: test.instances,
+          trivial: test.trivial,
+          floor: test.floor,
+          eligible: test.eligible,
+          aboveFloor: test.aboveFloor,
+          rate: test.rate,
+          pValue: test.pValue,
+          controlEligible: test.controlEligible,
+          controlAboveFloor: test.controlAboveFloor,
+          controlPValue: test.controlPValue,
+        });
+    }
+    if (row.timeTravel)
+      push("time_travel_rule", { ...row, setting: "FULL_INFORMATION", shots: row.timeTravel.shots }, null, {
+        ruleMet: row.timeTravel.contaminated,
+        pool: row.timeTravel.pool,
+        falsePositiveRate: row.timeTravel.falsePositiveRate,
+      });
+  }
   for (const row of report.contamination)
     push("contamination", row, null, {
       subsetJudged: row.subsetJudged,

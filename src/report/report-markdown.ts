@@ -22,6 +22,9 @@ export function sampleLabel(row: SampleLabelled): string {
   return `${row.sampleName ?? row.sampleId.slice(0, 8)} (seed ${row.sampleSeed})`;
 }
 
+const verdictWord = (verdict: string) =>
+  verdict === "CONTAMINATED" ? "contaminated" : verdict === "NO_EVIDENCE" ? "no evidence" : "cannot tell";
+
 function table(headers: string[], rows: (string | number | boolean | null)[][]): string {
   const line = (cells: (string | number | boolean | null)[]) =>
     `| ${cells.map((cell) => String(cell ?? "")).join(" | ")} |`;
@@ -30,6 +33,19 @@ function table(headers: string[], rows: (string | number | boolean | null)[][]):
 
 /** The study's tables as Markdown. */
 export function reportMarkdown(report: StudyReport): string {
+  // The headline table carries, per cell, what qualifies its rate: the no-memory floor, the rate above it, the
+  // rate over non-trivial targets and the control dataset's rate.
+  const cell = (sampleId: string | null, setting: string | null, shots: number | null | undefined) =>
+    `${sampleId}|${setting}|${shots}`;
+  const floors = new Map(
+    (report.noMemoryFloor ?? []).map((row) => [cell(row.sampleId, row.setting, row.shots), row]),
+  );
+  const nonTrivial = new Map(
+    (report.memorizationNonTrivial ?? []).map((row) => [cell(row.sampleId, row.setting, row.shots), row]),
+  );
+  const controls = new Map(
+    (report.versusControl ?? []).map((row) => [`${row.dataset}|${row.setting}|${row.shots}`, row]),
+  );
   const memorization = (rows: StudyReport["memorization"], key: "shots" | "regime") =>
     table(
       [
@@ -46,22 +62,40 @@ export function reportMarkdown(report: StudyReport): string {
         "95% CI",
         "interval",
         "sd between samples",
+        ...(key === "shots"
+          ? ["no-memory floor", "above floor (95% CI)", "non-trivial rate", "control rate"]
+          : []),
       ],
-      rows.map((row) => [
-        row.dataset,
-        sampleLabel(row),
-        row.setting,
-        key === "shots" ? row.shots : row.regime,
-        row.n,
-        row.exact,
-        row.nearExact,
-        row.inexact,
-        row.unjudged,
-        pct(row.rate),
-        interval(row.ciLow, row.ciHigh),
-        method(row.intervalMethod),
-        num(row.betweenSampleStandardDeviation),
-      ]),
+      rows.map((row) => {
+        const floor = floors.get(cell(row.sampleId, row.setting, row.shots));
+        const plain = nonTrivial.get(cell(row.sampleId, row.setting, row.shots));
+        const control = controls.get(`${row.dataset}|${row.setting}|${row.shots}`);
+        return [
+          row.dataset,
+          sampleLabel(row),
+          row.setting,
+          key === "shots" ? row.shots : row.regime,
+          row.n,
+          row.exact,
+          row.nearExact,
+          row.inexact,
+          row.unjudged,
+          pct(row.rate),
+          interval(row.ciLow, row.ciHigh),
+          method(row.intervalMethod),
+          num(row.betweenSampleStandardDeviation),
+          ...(key === "shots"
+            ? [
+                pct(floor?.floorRate),
+                floor
+                  ? `${pct(floor.aboveFloorRate)} (${interval(floor.aboveFloorCiLow, floor.aboveFloorCiHigh)})`
+                  : "",
+                plain ? `${pct(plain.rate)} (${plain.trivialInstances} trivial left out)` : "",
+                control ? `${pct(control.controlRate)} (${control.controlDataset})` : "",
+              ]
+            : []),
+        ];
+      }),
     );
   const paired = (rows: StudyReport["settingComparisons"]) =>
     table(
@@ -474,7 +508,7 @@ export function reportMarkdown(report: StudyReport): string {
             row.notes.join("; "),
           ]),
         ),
-    "## Contamination summary (each method's evidence side by side; not a score)",
+    "## Contamination summary (each method's evidence side by side; the verdict is replication's test)",
     (report.contaminationSummary ?? []).length === 0
       ? "No method's results yet."
       : table(
@@ -482,22 +516,30 @@ export function reportMarkdown(report: StudyReport): string {
             "dataset",
             "split",
             "sample",
-            "Time Travel rule (k, exact, near-exact / 10)",
+            "replication verdict",
+            "why (level, power)",
             "replication above floor",
+            "Time Travel rule (k, exact, near-exact / 10; its no-memory false-positive rate)",
             "Algorithm 1 (paired p, unpaired p)",
-            "quiz range",
+            "quiz range (authors' [lower, upper]; only kappa is bias-corrected)",
           ],
           (report.contaminationSummary ?? []).map((row) => [
             row.dataset,
             row.split ?? "",
             sampleLabel(row),
-            row.timeTravel
-              ? `${row.timeTravel.contaminated ? "contaminated" : "not flagged"} (k=${row.timeTravel.shots}, ` +
-                `${row.timeTravel.exact}, ${row.timeTravel.nearExact} / ${row.timeTravel.subsetJudged})`
-              : "not run",
+            row.replication ? verdictWord(row.replication.verdict) : "not run",
+            row.replication
+              ? `${row.replication.reason}; minimum detectable rate ${pct(row.replication.minimumDetectableRate) || "none"}`
+              : "",
             row.replication
               ? `${pct(row.replication.aboveFloorRate)} ${interval(row.replication.aboveFloorCiLow, row.replication.aboveFloorCiHigh)} ` +
-                `(${row.replication.aboveFloor}/${row.replication.instances}; general instruction ${pct(row.replication.generalInstructionRate)})`
+                `(k=${row.replication.shots}: ${row.replication.aboveFloor}/${row.replication.instances}, floor ${pct(row.replication.floorRate)}; ` +
+                `general instruction ${pct(row.replication.generalInstructionRate)})`
+              : "not run",
+            row.timeTravel
+              ? `${row.timeTravel.contaminated ? "rule met" : "rule not met"} (k=${row.timeTravel.shots}, ` +
+                `${row.timeTravel.exact}, ${row.timeTravel.nearExact} / ${row.timeTravel.subsetJudged} of ` +
+                `${row.timeTravel.pool} non-trivial; false positives ${pct(row.timeTravel.falsePositiveRate) || "n/a"})`
               : "not run",
             row.guidedGeneral
               ? `${row.guidedGeneral.significant ? "significant" : "not significant"} (${num(row.guidedGeneral.pValuePaired)}, ` +
@@ -510,10 +552,12 @@ export function reportMarkdown(report: StudyReport): string {
                 : "not run",
           ]),
         ),
-    "What each method cannot tell: Time Travel's rule has no error rate of its own; replication above the floor " +
-      "bounds contamination from below; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
-      "(BLEURT-20 is not available here); the quiz's range depends on its generated options. The API's " +
-      "contaminationSummary carries each in full.",
+    "What each method cannot tell: the replication verdict tests memorization above the no-memory floor on " +
+      "non-trivial targets and bounds contamination from below (a model that memorized but does not recite, or " +
+      "whose memorized targets are trivial or within the floor, is missed); Time Travel's rule is not a test, its " +
+      "false-positive rate is beside it; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
+      "(BLEURT-20 is not available here); the quiz's range depends on its generated options and has no error rate. " +
+      "The API's contaminationSummary carries each in full.",
     "## Human review (each reviewer's latest verdict; the effective verdict is the reviewers' majority)",
     report.review
       ? table(

@@ -37,6 +37,7 @@ import {
   quizRanges,
   RepeatPerformance,
   ReviewRating,
+  replicationVerdicts,
   reviewSummary,
   SampleInfo,
   SummaryRun,
@@ -439,16 +440,29 @@ export class ReportService {
 
   private async contaminationOf(data: ExperimentData): Promise<ContaminationRow[]> {
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    const rows: { sample_id: string; sampled_instance_id: string }[] = await this.dataSource.query(
-      sql.sampledInstancesInOrder,
-      [[...samples.keys()]],
-    );
+    const pools = await this.rulePools(samples);
     const subsets = new Map<string, Set<string>>();
-    for (const [sampleId, info] of samples) {
-      const ids = rows.filter((row) => row.sample_id === sampleId).map((row) => row.sampled_instance_id);
-      subsets.set(sampleId, contaminationSubset(info.sampleSeed, ids));
-    }
+    for (const [sampleId, info] of samples)
+      subsets.set(sampleId, contaminationSubset(info.sampleSeed, pools.get(sampleId) ?? []));
     return contamination(outcomes, subsets, samples);
+  }
+
+  /** Each sample's non-trivial sampled instances in their order: what Time Travel's rule draws its 10 from. */
+  private async rulePools(samples: ReadonlyMap<string, SampleInfo>): Promise<Map<string, string[]>> {
+    const [rows, { trivial }] = await Promise.all([
+      this.dataSource.query(sql.sampledInstancesInOrder, [[...samples.keys()]]) as Promise<
+        { sample_id: string; sampled_instance_id: string }[]
+      >,
+      this.targetsOf(samples),
+    ]);
+    const pools = new Map<string, string[]>();
+    for (const row of rows) {
+      if (trivial.has(row.sampled_instance_id)) continue;
+      const pool = pools.get(row.sample_id) ?? [];
+      pool.push(row.sampled_instance_id);
+      pools.set(row.sample_id, pool);
+    }
+    return pools;
   }
 
   /** The reference and label of each sampled instance of the experiment's samples. */
@@ -618,6 +632,7 @@ export class ReportService {
       await this.floors.of([...samples.keys()]),
       samples,
       NO_MEMORY_FLOOR_VERSION,
+      (await this.targetsOf(samples)).trivial,
     );
   }
 
@@ -816,8 +831,10 @@ export class ReportService {
     const gains = await table(() => performanceVsZeroShot(instancePerformance, samples));
     const floors = await this.floors.of([...samples.keys()]);
     const noMemoryFloorRows = await table(() =>
-      noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION),
+      noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION, targets.trivial),
     );
+    const verdicts = await table(() => replicationVerdicts(outcomes, floors, targets.trivial, samples));
+    const pools = await this.rulePools(samples);
     const guidedGeneralRows = await guidedGeneralRead;
     const contaminationRows = await contaminationRead;
     const quizRows = await quizRead;
@@ -853,6 +870,9 @@ export class ReportService {
             guidedGeneral: guidedGeneralRows,
             quiz: quizRows,
             runs: summaryRuns,
+            verdicts,
+            instanceFloors: floors,
+            pools,
           },
           samples,
         ),

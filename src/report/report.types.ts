@@ -1,5 +1,6 @@
 import { ArrayMaxSize, IsOptional } from "class-validator";
 import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType } from "type-graphql";
+import { ContaminationVerdict } from "../study/contamination-verdict";
 import { IntervalMethod, MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
 import { MemorizationSetting, RunKind } from "../study/settings";
@@ -617,6 +618,23 @@ export class NoMemoryFloorRow extends SampleScoped {
   @Field(() => Int, { description: "Of the floor, by a constant answer only." })
   floorByConstant: number;
 
+  @Field(() => Int, {
+    description: "Of the floor, only by copying a demonstration the k-shot prompt shows (floor-3 and later).",
+  })
+  floorByDemonstration: number;
+
+  @Field(() => Int, { description: "Judged instances whose target is trivial (too short to tell memory)." })
+  trivialInstances: number;
+
+  @Field(() => Int, { description: "Non-trivial instances outside the floor: what a verdict is tested on." })
+  eligibleInstances: number;
+
+  @Field(() => Int, { description: "Of the eligible instances, memorized." })
+  eligibleMemorized: number;
+
+  @Field(() => Float, { nullable: true, description: "eligibleMemorized / eligibleInstances." })
+  eligibleRate: number | null;
+
   @Field(() => Float, { nullable: true, description: "floorInstances / instances." })
   floorRate: number | null;
 
@@ -965,14 +983,68 @@ export class TimeTravelEvidence {
   @Field(() => Int)
   nearExact: number;
 
-  @Field({ description: "At least one exact or two near-exact." })
+  @Field({
+    description:
+      "At least one exact or two near-exact: the paper's rule, not a verdict (see falsePositiveRate; the " +
+      "replication evidence's verdict is the test).",
+  })
   contaminated: boolean;
+
+  @Field(() => Int, { description: "Non-trivial instances the 10-instance subset is drawn from." })
+  pool: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "How often the rule fires for a model with no memory on this sample at this k: the hypergeometric chance " +
+      "that a 10-instance subset of the pool holds 1 exact or 2 near-exact no-memory matches (an upper bound).",
+  })
+  falsePositiveRate: number | null;
 
   @Field(() => [ID])
   runIds: string[];
 
   @Field()
   cannotTell: string;
+}
+
+@ObjectType({ description: "The replication test at one k." })
+export class ReplicationTest {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Judged instances of the full-information cell." })
+  instances: number;
+
+  @Field(() => Int, { description: "Of those, with a trivial target (left out)." })
+  trivial: number;
+
+  @Field(() => Int, { description: "Non-trivial ones a no-memory answer matches at this k (left out)." })
+  floor: number;
+
+  @Field(() => Int, { description: "Non-trivial, outside the floor: the test's trials." })
+  eligible: number;
+
+  @Field(() => Int, { description: "Eligible and memorized." })
+  aboveFloor: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "One-sided exact binomial p against the allowance (raw).",
+  })
+  pValue: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The control dataset's eligible instances at this k." })
+  controlEligible: number | null;
+
+  @Field(() => Int, { nullable: true })
+  controlAboveFloor: number | null;
+
+  @Field(() => Float, { nullable: true, description: "One-sided Fisher p: above the control's rate (raw)." })
+  controlPValue: number | null;
 }
 
 @ObjectType({
@@ -1010,8 +1082,47 @@ export class ReplicationEvidence {
   @Field(() => Float, { nullable: true })
   aboveFloorCiHigh: number | null;
 
-  @Field({ description: "The above-floor rate's 95% interval excludes 0." })
+  @Field({
+    deprecationReason: "Not a test (true for any count above the floor): read verdict.",
+    description: "The above-floor rate's 95% interval excludes 0.",
+  })
   signal: boolean;
+
+  @Field(() => ContaminationVerdict, {
+    description:
+      "The decision: memorized above the no-memory floor on non-trivial targets beyond a no-memory allowance " +
+      "(and beyond the control dataset, where the experiment has one), at alpha, Bonferroni over the k tested.",
+  })
+  verdict: ContaminationVerdict;
+
+  @Field(() => Float)
+  alpha: number;
+
+  @Field(() => Float, {
+    description: "The eligible share a model without memory may reach (the null's rate).",
+  })
+  allowance: number;
+
+  @Field(() => Int, { description: "The k values tested: the Bonferroni family." })
+  family: number;
+
+  @Field(() => Float, { nullable: true, description: "The smallest Bonferroni-adjusted p over the family." })
+  pValue: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The k of that p." })
+  verdictShots: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The smallest rate the test detects with 80% power; null when no count could reject.",
+  })
+  minimumDetectableRate: number | null;
+
+  @Field(() => [ReplicationTest])
+  tests: ReplicationTest[];
+
+  @Field({ description: "Why this verdict, in one sentence." })
+  reason: string;
 
   @Field(() => Float, {
     nullable: true,

@@ -38,6 +38,14 @@ export class NoMemoryFloor {
   @Column({ type: "varchar", length: 10, nullable: true })
   strategy: string | null;
 
+  /** The best no-memory answer (copy or constant) is exact, not only near-exact. */
+  @Column({ type: "boolean", default: false })
+  exact: boolean;
+
+  /** The smallest k whose prompt shows a demonstration whose continuation matches; null when none does. */
+  @Column({ name: "demonstration_shots", type: "int", nullable: true })
+  demonstrationShots: number | null;
+
   @CreateDateColumn({ name: "computed_at", type: "timestamptz" })
   computedAt: Date;
 }

@@ -1,6 +1,8 @@
 import { DataSource } from "typeorm";
+import { wordCounts } from "../judge/heuristic-judge";
 import {
   commonReferences,
+  demonstrationFloorShots,
   floorVerdict,
   InstanceFloor,
   instanceFloorOf,
@@ -37,6 +39,8 @@ export class NoMemoryFloors {
       sampled_instance_id: string;
       memorized: boolean;
       strategy: string | null;
+      exact: boolean;
+      demonstration_shots: number | null;
     }[] = await this.dataSource.query(sql.storedFloors, [ids, NO_MEMORY_FLOOR_VERSION]);
     const found = new Set<string>();
     for (const row of stored) {
@@ -44,6 +48,8 @@ export class NoMemoryFloors {
       floors.set(row.sampled_instance_id, {
         memorized: row.memorized,
         strategy: row.strategy as InstanceFloor["strategy"],
+        exact: row.exact,
+        demonstrationShots: row.demonstration_shots,
       });
     }
     const computed = await Promise.all(ids.filter((id) => !found.has(id)).map((id) => this.computeOnce(id)));
@@ -68,6 +74,11 @@ export class NoMemoryFloors {
       (text, parameters) => this.dataSource.query(text, parameters),
       [sampleId],
     );
+    const demonstrations: { rank: number; continuation: string }[] = await this.dataSource.query(
+      sql.floorDemonstrationsOfSample,
+      [sampleId],
+    );
+    const demonstrationCounts = demonstrations.map((d) => wordCounts(d.continuation));
     const inputs = instances.map((row) => ({
       ...row,
       siblings: siblings.get(row.sampled_instance_id) ?? [],
@@ -78,7 +89,13 @@ export class NoMemoryFloors {
     // serving requests answers them between steps of about 20 ms rather than after a whole sample's seconds.
     let since = Date.now();
     for (const [index, instance] of inputs.entries()) {
-      floors.set(instance.sampled_instance_id, instanceFloorOf(floorVerdict(instance, common[index])));
+      floors.set(
+        instance.sampled_instance_id,
+        instanceFloorOf(
+          floorVerdict(instance, common[index]),
+          demonstrationFloorShots(instance, demonstrations, undefined, demonstrationCounts),
+        ),
+      );
       if (Date.now() - since > 20) {
         await new Promise((resolve) => setImmediate(resolve));
         since = Date.now();
@@ -93,6 +110,8 @@ export class NoMemoryFloors {
         keys,
         keys.map((key) => floors.get(key)!.memorized),
         keys.map((key) => floors.get(key)!.strategy),
+        keys.map((key) => floors.get(key)!.exact ?? false),
+        keys.map((key) => floors.get(key)!.demonstrationShots ?? null),
       ]);
     }
     return floors;

@@ -84,7 +84,8 @@ export async function loadSiblingContinuations(
  * A sample's rows are written by one statement, so a sample has all of them or none.
  */
 export const storedFloors = `
-  SELECT f.sample_id::text AS sample_id, f.sampled_instance_id::text AS sampled_instance_id, f.memorized, f.strategy
+  SELECT f.sample_id::text AS sample_id, f.sampled_instance_id::text AS sampled_instance_id, f.memorized, f.strategy,
+         f.exact, f.demonstration_shots
   FROM no_memory_floor f
   JOIN sample s ON s.id = f.sample_id
   JOIN dataset d ON d.id = s.dataset_id
@@ -102,9 +103,19 @@ export const floorInputsOfSample = `
 
 /** Stores (or replaces) every floor of sample `$1` under rule `$2`, computed at dataset size `$3`. */
 export const storeFloors = `
-  INSERT INTO no_memory_floor (sample_id, version, sampled_instance_id, dataset_instance_count, memorized, strategy)
-  SELECT $1::uuid, $2::varchar, f.id, $3::int, f.memorized, f.strategy
-  FROM unnest($4::bigint[], $5::boolean[], $6::varchar[]) AS f(id, memorized, strategy)
+  INSERT INTO no_memory_floor (sample_id, version, sampled_instance_id, dataset_instance_count, memorized, strategy,
+                               exact, demonstration_shots)
+  SELECT $1::uuid, $2::varchar, f.id, $3::int, f.memorized, f.strategy, f.exact, f.demonstration_shots
+  FROM unnest($4::bigint[], $5::boolean[], $6::varchar[], $7::boolean[], $8::int[])
+       AS f(id, memorized, strategy, exact, demonstration_shots)
   ON CONFLICT (sample_id, version, sampled_instance_id) DO UPDATE
   SET dataset_instance_count = EXCLUDED.dataset_instance_count, memorized = EXCLUDED.memorized,
-      strategy = EXCLUDED.strategy, computed_at = now()`;
+      strategy = EXCLUDED.strategy, exact = EXCLUDED.exact, demonstration_shots = EXCLUDED.demonstration_shots,
+      computed_at = now()`;
+
+/** The demonstrations of sample `$1` in rank order, with their continuations (the floor's shown answers). */
+export const floorDemonstrationsOfSample = `
+  SELECT rank, subsequent_segment AS continuation
+  FROM demonstration
+  WHERE sample_id = $1
+  ORDER BY rank`;

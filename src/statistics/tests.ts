@@ -53,3 +53,93 @@ export function holmAdjust(pValues: readonly (number | null)[]): (number | null)
   });
   return adjusted;
 }
+
+/**
+ * The exact one-sided binomial test of "the rate exceeds p0": P(X >= x) for X ~ Binomial(n, p0), as
+ * `scipy.stats.binomtest(x, n, p0, alternative="greater")`. Null without trials.
+ */
+export function binomialGreater(x: number, n: number, p0: number): number | null {
+  if (n <= 0) return null;
+  if (x <= 0) return 1;
+  return Math.min(1, Math.max(0, 1 - binomialCdf(x - 1, n, p0)));
+}
+
+/**
+ * The smallest count that the one-sided binomial test at level `alpha` rejects with (P(X >= c | n, p0) <= alpha),
+ * or null when not even all `n` would.
+ */
+export function binomialCriticalCount(n: number, p0: number, alpha: number): number | null {
+  for (let c = 0; c <= n; c += 1) if ((binomialGreater(c, n, p0) ?? 1) <= alpha) return c;
+  return null;
+}
+
+/**
+ * The smallest true rate the one-sided binomial test (n trials, null rate p0, level alpha) detects with the given
+ * power: the rate at which P(X >= critical count) reaches `power`, found by bisection to 1e-4. Null when the
+ * test cannot reject at all (too few trials).
+ */
+export function minimumDetectableRate(n: number, p0: number, alpha: number, power = 0.8): number | null {
+  const critical = binomialCriticalCount(n, p0, alpha);
+  if (critical === null) return null;
+  let low = p0;
+  let high = 1;
+  while (high - low > 1e-4) {
+    const mid = (low + high) / 2;
+    if ((binomialGreater(critical, n, mid) ?? 0) >= power) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+/**
+ * One-sided Fisher's exact test of "group 1's rate exceeds group 2's" on a 2 x 2 table [[a, b], [c, d]] (rows
+ * the groups, columns success/failure): P(A >= a) under the hypergeometric, as
+ * `scipy.stats.fisher_exact(table, alternative="greater")`. Null for an empty row or column.
+ */
+export function fisherGreater(a: number, b: number, c: number, d: number): number | null {
+  const row1 = a + b;
+  const column1 = a + c;
+  const total = a + b + c + d;
+  if (row1 === 0 || c + d === 0 || column1 === 0 || b + d === 0) return null;
+  let p = 0;
+  for (let x = a; x <= Math.min(row1, column1); x += 1) p += hypergeometricPmf(x, total, row1, column1);
+  return Math.min(1, p);
+}
+
+/**
+ * The probability that Time Travel's rule (>= `exactNeeded` exact or >= `nearNeeded` near-exact among `draws`
+ * instances drawn without replacement) fires for a model with no memory, whose no-memory answers are exact for
+ * `exactFloor` and near-exact for `nearFloor` of the `population` instances it is drawn from (multivariate
+ * hypergeometric). Null for an empty population.
+ */
+export function ruleFalsePositiveRate(
+  population: number,
+  exactFloor: number,
+  nearFloor: number,
+  draws: number,
+  exactNeeded = 1,
+  nearNeeded = 2,
+): number | null {
+  if (population <= 0) return null;
+  const take = Math.min(draws, population);
+  const rest = population - exactFloor - nearFloor;
+  // P(no rule) = sum over e < exactNeeded, m < nearNeeded of C(E,e) C(N,m) C(R, take-e-m) / C(P, take).
+  const logChoose = (n: number, k: number) =>
+    k < 0 || k > n ? Number.NEGATIVE_INFINITY : logFactorial(n) - logFactorial(k) - logFactorial(n - k);
+  let quiet = 0;
+  for (let e = 0; e < exactNeeded; e += 1)
+    for (let m = 0; m < nearNeeded; m += 1)
+      quiet += Math.exp(
+        logChoose(exactFloor, e) +
+          logChoose(nearFloor, m) +
+          logChoose(rest, take - e - m) -
+          logChoose(population, take),
+      );
+  return Math.min(1, Math.max(0, 1 - quiet));
+}
+
+const logFactorials: number[] = [0];
+function logFactorial(n: number): number {
+  for (let i = logFactorials.length; i <= n; i += 1) logFactorials[i] = logFactorials[i - 1] + Math.log(i);
+  return logFactorials[n];
+}

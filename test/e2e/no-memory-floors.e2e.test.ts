@@ -1,4 +1,9 @@
-import { floorVerdicts, instanceFloorOf, NO_MEMORY_FLOOR_VERSION } from "../../src/judge/no-memory";
+import {
+  demonstrationFloorShots,
+  floorVerdicts,
+  instanceFloorOf,
+  NO_MEMORY_FLOOR_VERSION,
+} from "../../src/judge/no-memory";
 import { NoMemoryFloors } from "../../src/sample/no-memory-floors";
 import { loadSiblingContinuations } from "../../src/sample/sample.sql";
 import { BACKENDS } from "../support/databases";
@@ -30,10 +35,18 @@ describe.each(BACKENDS)("the no-memory floor, stored once per sample (%s)", (bac
 
   const storedRows = async () =>
     (await api.database.dataSource.query(
-      `SELECT sampled_instance_id::text AS id, memorized, strategy, dataset_instance_count AS size
+      `SELECT sampled_instance_id::text AS id, memorized, strategy, exact, demonstration_shots AS "demonstrationShots",
+              dataset_instance_count AS size
        FROM no_memory_floor WHERE sample_id = $1 AND version = $2 ORDER BY sampled_instance_id`,
       [sampleId, NO_MEMORY_FLOOR_VERSION],
-    )) as { id: string; memorized: boolean; strategy: string | null; size: number }[];
+    )) as {
+      id: string;
+      memorized: boolean;
+      strategy: string | null;
+      exact: boolean;
+      demonstrationShots: number | null;
+      size: number;
+    }[];
 
   /** The floors the pure rule gives the sample's instances, from their texts and their siblings now. */
   const expectedFloors = async () => {
@@ -44,10 +57,18 @@ describe.each(BACKENDS)("the no-memory floor, stored once per sample (%s)", (bac
       [sampleId],
     );
     const siblings = await loadSiblingContinuations(query, [sampleId]);
-    const verdicts = floorVerdicts(
-      instances.map((row) => ({ ...row, nli: true, siblings: siblings.get(row.id) ?? [] })),
+    const demonstrations: { rank: number; continuation: string }[] = await query(
+      "SELECT rank, subsequent_segment AS continuation FROM demonstration WHERE sample_id = $1 ORDER BY rank",
+      [sampleId],
     );
-    return new Map(instances.map((row, index) => [row.id, instanceFloorOf(verdicts[index])]));
+    const inputs = instances.map((row) => ({ ...row, nli: true, siblings: siblings.get(row.id) ?? [] }));
+    const verdicts = floorVerdicts(inputs);
+    return new Map(
+      inputs.map((row, index) => [
+        row.id,
+        instanceFloorOf(verdicts[index], demonstrationFloorShots(row, demonstrations)),
+      ]),
+    );
   };
 
   beforeAll(async () => {
@@ -90,7 +111,17 @@ describe.each(BACKENDS)("the no-memory floor, stored once per sample (%s)", (bac
     expect(rows).toHaveLength(20);
     expect(new Set(rows.map((row) => row.size))).toEqual(new Set([60]));
     expect(
-      new Map(rows.map((row) => [row.id, { memorized: row.memorized, strategy: row.strategy }])),
+      new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            memorized: row.memorized,
+            strategy: row.strategy,
+            exact: row.exact,
+            demonstrationShots: row.demonstrationShots,
+          },
+        ]),
+      ),
     ).toEqual(expected);
     // The file was built so that the floor has something to say: a third of the hypotheses are the same words,
     // which a model answering the sample's most common reference gets without memory.
@@ -108,7 +139,12 @@ describe.each(BACKENDS)("the no-memory floor, stored once per sample (%s)", (bac
     );
     const floors = await new NoMemoryFloors(api.database.dataSource).of([sampleId]);
     expect(floors.size).toBe(20);
-    expect(floors.get(first.id)).toEqual({ memorized: !first.memorized, strategy: "constant" });
+    expect(floors.get(first.id)).toEqual({
+      memorized: !first.memorized,
+      strategy: "constant",
+      exact: first.exact,
+      demonstrationShots: first.demonstrationShots,
+    });
   });
 
   it("computes them again once an import has grown the dataset (new rows can be siblings)", async () => {

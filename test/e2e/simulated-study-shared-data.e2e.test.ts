@@ -134,7 +134,7 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
     expect(started.errors).toBeUndefined();
     for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
     const report = await api.gql(
-      `query($id: ID!) { studyReport(experimentId: $id) { noMemoryFloor { setting shots instances memorized rate floorInstances floorByCopy floorByConstant floorRate floorCiLow floorCiHigh aboveFloor aboveFloorRate aboveFloorCiLow aboveFloorCiHigh floorVersion } } }`,
+      `query($id: ID!) { studyReport(experimentId: $id) { noMemoryFloor { setting shots instances memorized rate floorInstances floorByCopy floorByConstant floorByDemonstration floorRate floorCiLow floorCiHigh aboveFloor aboveFloorRate aboveFloorCiLow aboveFloorCiHigh floorVersion } } }`,
       { id: started.data!.startExperiment.experiment.id },
     );
     expect(report.errors).toBeUndefined();
@@ -158,7 +158,7 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
       expect(row.aboveFloor).toBe(0);
       expect(row.aboveFloorCiLow).toBe(0);
       expect(row.aboveFloorCiHigh).toBeGreaterThan(0);
-      expect(row.floorVersion).toBe("floor-2");
+      expect(row.floorVersion).toBe("floor-3");
     }
   }, 180_000);
 
@@ -171,7 +171,7 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
     expect(rows).toHaveLength(4);
     for (const row of rows) {
       expect(row.floorInstances).toBeGreaterThanOrEqual(row.memorized);
-      expect(row.floorByConstant + row.floorByCopy).toBe(row.floorInstances);
+      expect(row.floorByConstant + row.floorByCopy + row.floorByDemonstration).toBe(row.floorInstances);
       expect(row.aboveFloor).toBe(0);
       expect(row.aboveFloorCiLow).toBe(0);
     }

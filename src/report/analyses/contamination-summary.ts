@@ -1,6 +1,7 @@
 // One contamination summary per sample (dataset and split): each method's evidence side by side, with its counts,
 // its runs and what it cannot tell. It reports evidence, not a score of its own. Pure.
 
+import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
 import type {
   ContaminationRow,
@@ -9,26 +10,31 @@ import type {
   NoMemoryFloorRow,
   QuizRangeRow,
 } from "../report.types";
+import { CONTAMINATION_SUBSET_SIZE } from "./contamination";
 import { bySample, SampleInfo, sampleFields } from "./rows";
+import { ReplicationVerdict, timeTravelFalsePositiveRate } from "./verdict";
 
 /** What each method cannot tell, shown with its evidence. */
 export const METHOD_LIMITS = {
   timeTravel:
-    "Time Travel's rule looks at 10 instances under the guided instruction: one exact or two near-exact " +
-    "replications flag the partition, but it has no error rate of its own, and a model that writes plausible " +
-    "continuations can meet it by chance on short or formulaic references (see the no-memory floor).",
+    "Time Travel's rule looks at 10 non-trivial instances under the guided instruction: one exact or two " +
+    "near-exact replications flag the partition. It is not a test: falsePositiveRate is how often a model with " +
+    "no memory meets it on this sample, and the replication verdict is the decision.",
   replication:
-    "Replication above the no-memory floor says the model wrote what copying the input or a constant answer could " +
-    "not; it cannot tell training-set memorization from the text's presence elsewhere on the web, and a model " +
-    "that memorized but does not replicate on request is missed (it bounds contamination from below).",
+    "The verdict tests replication above the no-memory floor (copies of the input, constants, the shown " +
+    "demonstrations' continuations) on non-trivial targets against a no-memory allowance and the control dataset " +
+    "where there is one. It cannot tell training-set memorization from the text's presence elsewhere on the web; " +
+    "a model that memorized but does not recite on request is missed (it bounds contamination from below), and " +
+    "so is one whose memorized instances are all trivial or within the floor.",
   guidedGeneral:
     "Algorithm 1 compares the guided instruction with the general one by ROUGE-L (BLEURT-20, its second score, " +
     "needs a TensorFlow checkpoint that cannot be installed here); a significant difference shows that naming " +
     "the dataset helps, not how much of it was seen.",
   quiz:
-    "The quiz's range is the share of instances whose exact wording the model picks out among word-level " +
-    "perturbations, corrected for its positional bias; it depends on the generated options (a perturbation too " +
-    "close to or too far from the original moves it) and cannot be compared across option sets.",
+    "The quiz's range is the authors' [lower, upper]: upper is the best letter's hit share, lower the larger of " +
+    "kappa (the best letter's hits corrected for the model's positional bias) and the second letter's hit " +
+    "share; only kappa is bias-corrected. It has no error rate of its own, depends on the generated options (a " +
+    "perturbation too close to or too far from the original moves it) and cannot be compared across option sets.",
 } as const;
 
 /** One run of the experiment, as the summary links it. */
@@ -52,6 +58,11 @@ export function contaminationSummary(
     guidedGeneral: readonly GuidedGeneralRow[];
     quiz: readonly QuizRangeRow[];
     runs: readonly SummaryRun[];
+    /** The replication verdict of each sample (analyses/verdict.ts). */
+    verdicts?: ReadonlyMap<string, ReplicationVerdict>;
+    /** Each instance's no-memory floor, and each sample's non-trivial instances (the rule's pool). */
+    instanceFloors?: ReadonlyMap<string, InstanceFloor>;
+    pools?: ReadonlyMap<string, readonly string[]>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -85,6 +96,8 @@ export function contaminationSummary(
     const memorizationRuns = (setting: MemorizationSetting, shots: number) =>
       runsOf((run) => run.kind === RunKind.MEMORIZATION && run.setting === setting && run.shots === shots);
     if (!guided && !algorithm1 && !quiz) continue;
+    const verdict = input.verdicts?.get(sampleId);
+    const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
       dataset: info.dataset,
       split: info.split ?? null,
@@ -96,32 +109,49 @@ export function contaminationSummary(
             exact: guided.exact,
             nearExact: guided.nearExact,
             contaminated: guided.contaminated,
+            pool: pool.length,
+            falsePositiveRate: timeTravelFalsePositiveRate(
+              pool,
+              input.instanceFloors ?? new Map(),
+              guided.shots,
+              CONTAMINATION_SUBSET_SIZE,
+            ),
             runIds: memorizationRuns(MemorizationSetting.FULL_INFORMATION, guided.shots),
             cannotTell: METHOD_LIMITS.timeTravel,
           }
         : null,
-      replication: floor
-        ? {
-            shots: floor.shots,
-            instances: floor.instances,
-            memorized: floor.memorized,
-            rate: floor.rate,
-            floorInstances: floor.floorInstances,
-            floorRate: floor.floorRate,
-            aboveFloor: floor.aboveFloor,
-            aboveFloorRate: floor.aboveFloorRate,
-            aboveFloorCiLow: floor.aboveFloorCiLow,
-            aboveFloorCiHigh: floor.aboveFloorCiHigh,
-            signal: (floor.aboveFloorCiLow ?? 0) > 0,
-            generalInstructionRate: general?.rate ?? null,
-            generalInstructionInstances: general?.instances ?? null,
-            runIds: [
-              ...memorizationRuns(MemorizationSetting.FULL_INFORMATION, floor.shots),
-              ...memorizationRuns(MemorizationSetting.GENERAL_INSTRUCTION, floor.shots),
-            ],
-            cannotTell: METHOD_LIMITS.replication,
-          }
-        : null,
+      replication:
+        floor && verdict
+          ? {
+              shots: floor.shots,
+              instances: floor.instances,
+              memorized: floor.memorized,
+              rate: floor.rate,
+              floorInstances: floor.floorInstances,
+              floorRate: floor.floorRate,
+              aboveFloor: floor.aboveFloor,
+              aboveFloorRate: floor.aboveFloorRate,
+              aboveFloorCiLow: floor.aboveFloorCiLow,
+              aboveFloorCiHigh: floor.aboveFloorCiHigh,
+              signal: (floor.aboveFloorCiLow ?? 0) > 0,
+              verdict: verdict.verdict,
+              alpha: verdict.alpha,
+              allowance: verdict.allowance,
+              family: verdict.family,
+              pValue: verdict.pValue,
+              verdictShots: verdict.shots,
+              minimumDetectableRate: verdict.minimumDetectableRate,
+              tests: verdict.cells,
+              reason: verdict.reason,
+              generalInstructionRate: general?.rate ?? null,
+              generalInstructionInstances: general?.instances ?? null,
+              runIds: [
+                ...memorizationRuns(MemorizationSetting.FULL_INFORMATION, floor.shots),
+                ...memorizationRuns(MemorizationSetting.GENERAL_INSTRUCTION, floor.shots),
+              ],
+              cannotTell: METHOD_LIMITS.replication,
+            }
+          : null,
       guidedGeneral: algorithm1
         ? {
             shots: algorithm1.shots,

@@ -12,6 +12,7 @@ export const CONTAMINATION_SUBSET_SIZE = 10;
 /**
  * The fixed subset of a sample the contamination rule is applied to: the first 10 of its sampled instances in an
  * order drawn from the sample's seed (the same for every setting, k and run, and for anyone who re-derives it).
+ * The report passes the sample's non-trivial instances only: a match on a trivial target says nothing of memory.
  */
 export function contaminationSubset(seed: string, sampledInstanceIds: readonly string[]): Set<string> {
   return new Set(

@@ -20,3 +20,4 @@ export * from "./rows";
 export * from "./targets";
 export * from "./threshold";
 export * from "./transitions";
+export * from "./verdict";
