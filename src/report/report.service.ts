@@ -621,7 +621,7 @@ export class ReportService {
   async versusControl(experimentId: string): Promise<ControlComparisonRow[]> {
     const data = await this.data(experimentId);
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    return versusControl(outcomes, samples);
+    return versusControl(outcomes, samples, (await this.targetsOf(samples)).trivial);
   }
 
   async noMemoryFloor(experimentId: string): Promise<NoMemoryFloorRow[]> {
@@ -854,7 +854,7 @@ export class ReportService {
       memorizationNonTrivial: await table(() => nonTrivialMemorization(outcomes, targets.trivial, samples)),
       memorizationByTarget: await table(() => memorizationByTarget(outcomes, targets.targets, samples)),
       noMemoryFloor: noMemoryFloorRows,
-      versusControl: await table(() => versusControl(outcomes, samples)),
+      versusControl: await table(() => versusControl(outcomes, samples, targets.trivial)),
       performanceVsZeroShot: gains,
       iclThresholds: await table(() => iclThresholds(outcomes, gains, samples)),
       guidedVsGeneral: guidedGeneralRows,

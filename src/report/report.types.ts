@@ -513,8 +513,9 @@ export class TargetGroupRow extends SampleScoped {
 @ObjectType({
   description:
     "A dataset's memorization against its control dataset's (data the model cannot have memorized, marked with " +
-    "updateDataset's controlOf), per setting and k run on both: each instance once (the majority of its " +
-    "completions), over every sample of each; the difference with Newcombe's interval, Fisher's exact test.",
+    "updateDataset's controlOf), per setting and k run on both, over non-trivial targets only (a short target " +
+    "is cheap to match): each instance once (the majority of its completions), over every sample of each; the " +
+    "difference with Newcombe's interval, Fisher's exact test.",
 })
 export class ControlComparisonRow {
   @Field()

@@ -1,6 +1,7 @@
 import { RandomStream } from "../../src/common/random";
 import type { InstanceFloor } from "../../src/judge/no-memory";
 import { noMemoryAnswer } from "../../src/llm/simulated-provider";
+import { versusControl } from "../../src/report/analyses/controls";
 import { InstanceOutcome, SampleInfo } from "../../src/report/analyses/rows";
 import {
   NO_MEMORY_ALLOWANCE,
@@ -199,5 +200,29 @@ describe("the simulated no-memory models", () => {
   it("guesses the commonest continuation of demonstrations that end alike", () => {
     expect(noMemoryAnswer("guess", "What is the capital of Spain", blocks, "?")).toBe("Paris is.");
     expect(noMemoryAnswer("guess", "anything", [], "?")).toBe("?");
+  });
+});
+
+describe("control comparisons", () => {
+  it("compare non-trivial targets only, so target length alone makes no difference", () => {
+    const both = new Map([
+      ["s", info("s", "trec")],
+      ["c", info("c", "trec-control", "trec")],
+    ]);
+    // A constant answer matches the trivial targets: 40 of the dataset's, none of the control's.
+    const trivial = new Set(Array.from({ length: 40 }, (_, i) => `s-${i}`));
+    const outcomes = [...simulate("s", 100, [0], (i) => i < 40), ...simulate("c", 100, [0], () => false)];
+    const [raw] = versusControl(outcomes, both);
+    expect(raw.memorized).toBe(40);
+    const [row] = versusControl(outcomes, both, trivial);
+    expect({
+      instances: row.instances,
+      memorized: row.memorized,
+      controlInstances: row.controlInstances,
+    }).toEqual({
+      instances: 60,
+      memorized: 0,
+      controlInstances: 100,
+    });
   });
 });

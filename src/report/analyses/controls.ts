@@ -15,14 +15,18 @@ interface Tally {
 
 /**
  * Per dataset with a control in the experiment, setting and k run on both: the memorized share of the dataset's
- * instances and of its control's (each dataset instance once, by the majority of its judged completions in
+ * non-trivial instances and of its control's (each dataset instance once, by the majority of its judged completions in
  * every sample that drew it), their difference with Newcombe's interval, and Fisher's exact test (two-sided, raw).
  */
 export function versusControl(
-  outcomes: readonly InstanceOutcome[],
+  allOutcomes: readonly InstanceOutcome[],
   samples: ReadonlyMap<string, SampleInfo>,
+  trivial: ReadonlySet<string> = new Set(),
 ): ControlComparisonRow[] {
   if (![...samples.values()].some((info) => info.controlOf)) return [];
+  // Over non-trivial targets only: a short target is cheap to match, and two datasets whose targets differ in
+  // length would otherwise differ for that alone (a constant "?" scored TREC far below its control).
+  const outcomes = allOutcomes.filter((outcome) => !trivial.has(outcome.sampledInstanceId));
   // An instance two samples of a dataset drew counts once: its completions of both make its verdict.
   const merged = new Map<string, InstanceOutcome & { dataset: string }>();
   for (const outcome of outcomes) {
