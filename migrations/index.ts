@@ -23,6 +23,7 @@ import { CompletionRougeL1764493200000 } from "./1764493200000-CompletionRougeL"
 import { LeaseRenewedAt1764496800000 } from "./1764496800000-LeaseRenewedAt";
 import { NoMemoryFloor1764500400000 } from "./1764500400000-NoMemoryFloor";
 import { FloorDemonstrations1764504000000 } from "./1764504000000-FloorDemonstrations";
+import { MaintenanceLease1764507600000 } from "./1764507600000-MaintenanceLease";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   LeaseRenewedAt1764496800000,
   NoMemoryFloor1764500400000,
   FloorDemonstrations1764504000000,
+  MaintenanceLease1764507600000,
 ];

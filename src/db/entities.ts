@@ -20,6 +20,7 @@ import { Sample } from "../sample/sample.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 import { PromptTemplate } from "../template/prompt-template.entity";
 import { Worker } from "../worker/worker.entity";
+import { MaintenanceLeaseRow } from "./maintenance-lease.entity";
 
 export const ENTITIES = [
   Dataset,
@@ -46,4 +47,5 @@ export const ENTITIES = [
   QuizOptionSet,
   QuizOption,
   NoMemoryFloor,
+  MaintenanceLeaseRow,
 ];

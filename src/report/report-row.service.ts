@@ -2,6 +2,7 @@ import { DataSource } from "typeorm";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
+import { MaintenanceLease } from "../common/maintenance-lease";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Logger } from "../logging/logger";
 import { ReportService } from "./report.service";
@@ -220,26 +221,18 @@ export class ReportRowService {
   }
 
   /**
-   * `refresh`, unless another process is refreshing the experiment's rows already (a lock of a transaction held
-   * for the refresh): twenty workers that all see the results change at the end of a run compute the report
+   * `refresh`, unless another process is refreshing the experiment's rows already (a lease held for the refresh): twenty workers that all see the results change at the end of a run compute the report
    * once between them, not twenty times. Returns null when skipped or when nothing needed writing.
    */
   async refreshUnlessBusy(experimentId: string): Promise<number | null> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      try {
-        const [{ locked }] = await runner.query(
-          "SELECT pg_try_advisory_xact_lock(hashtext('memicl.metric-refresh'), hashtext($1)) AS locked",
-          [experimentId],
-        );
-        return locked ? await this.refresh(experimentId) : null;
-      } finally {
-        await runner.commitTransaction().catch(() => {});
-      }
-    } finally {
-      await runner.release();
-    }
+    // A lease, not a lock of a transaction held open: the refresh takes pooled connections of its own, and a
+    // held one waiting for them deadlocked with the reconciler at a pool of two.
+    const lease = new MaintenanceLease(
+      this.dataSource,
+      `metric-refresh:${experimentId}`,
+      REFRESH_LEASE_SECONDS,
+    );
+    return (await lease.run(() => this.refresh(experimentId))) ?? null;
   }
 
   /**
@@ -266,6 +259,9 @@ export class ReportRowService {
     }));
   }
 }
+
+/** How long a metric refresh's lease lasts: longer than a refresh of the largest experiment takes. */
+const REFRESH_LEASE_SECONDS = 120;
 
 /**
  * Keeps metric rows current in the background: every `intervalMs`, experiments whose results changed are

@@ -1,5 +1,6 @@
 import os from "node:os";
 import { DataSource } from "typeorm";
+import { MaintenanceLease } from "../common/maintenance-lease";
 import { isProcessAlive } from "../common/process";
 import { Logger } from "../logging/logger";
 import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
@@ -32,8 +33,8 @@ const BATCH = 5_000;
  *    waiting item, a batch at a time;
  * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
  *    or when its provider's rate limit is what it waits for; a run with calls in provider batches says so.
- * Only one process reconciles at a time (an advisory lock of a transaction held open for the pass, which a
- * transaction-mode pooler keeps on one server connection); the others skip the pass.
+ * Only one process reconciles at a time (a lease, src/common/maintenance-lease.ts, renewed as the pass goes: it holds no
+ * connection, so the pass never waits for a second one while holding a first); the others skip the pass.
  */
 export async function reconcile(
   dataSource: DataSource,
@@ -42,22 +43,18 @@ export async function reconcile(
   timing: WorkerTiming,
   batchSize = BATCH,
 ): Promise<ReconcileResult | null> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.startTransaction();
-    try {
-      const [{ locked }] = await runner.query(
-        "SELECT pg_try_advisory_xact_lock(hashtext('memicl:reconciler')) AS locked",
-      );
-      if (!locked) return null;
-      return await reconcileLocked(dataSource, queue, logger, timing, batchSize);
-    } finally {
-      await runner.commitTransaction().catch(() => {});
-    }
-  } finally {
-    await runner.release();
-  }
+  const lease = new MaintenanceLease(dataSource, "reconciler", RECONCILER_LEASE_SECONDS);
+  return lease.run((held) => reconcileLocked(dataSource, queue, logger, timing, batchSize, held));
 }
+
+/**
+ * How long the reconciler's lease lasts without renewal: the pass renews it after each of its statements, so a
+ * holder that stops making progress (a process stopped, a connection that hangs) frees it within this time.
+ */
+export const RECONCILER_LEASE_SECONDS = 30;
+
+/** The pass lost its lease (it stalled past it, and another process took it): it stops where it is. */
+class LeaseLost extends Error {}
 
 async function reconcileLocked(
   dataSource: DataSource,
@@ -65,6 +62,27 @@ async function reconcileLocked(
   logger: Logger,
   timing: WorkerTiming,
   batchSize: number,
+  lease: MaintenanceLease,
+): Promise<ReconcileResult> {
+  const progress = async () => {
+    if (!(await lease.renew())) throw new LeaseLost("the reconciler's lease lapsed; another process has it");
+  };
+  try {
+    return await reconcilePass(dataSource, queue, logger, timing, batchSize, progress);
+  } catch (error) {
+    if (!(error instanceof LeaseLost)) throw error;
+    logger.warn({ err: error }, "reconcile pass stopped: its lease lapsed");
+    return { deadWorkers: 0, released: 0, requeued: 0 };
+  }
+}
+
+async function reconcilePass(
+  dataSource: DataSource,
+  queue: JobQueue,
+  logger: Logger,
+  timing: WorkerTiming,
+  batchSize: number,
+  progress: () => Promise<void>,
 ): Promise<ReconcileResult> {
   const sameHost: { id: string; pid: number }[] = await dataSource.query(
     "SELECT id, pid FROM worker WHERE host = $1",
@@ -113,6 +131,7 @@ async function reconcileLocked(
     );
     if (waiting.length === 0) break;
     requeued += await requeueUnqueued(dataSource, queue, { freshSeconds: FETCH_TO_CLAIM_SECONDS }, waiting);
+    await progress();
     after = waiting[waiting.length - 1].id;
     if (waiting.length < batchSize) break;
   }
