@@ -157,6 +157,22 @@ export class BudgetGate {
     });
   }
 
+  /**
+   * Pauses a run's budget at once after a call overran what its worst case allowed (a provider that ignores
+   * max_tokens): the run and, under an experiment's budget, its experiment's other active runs.
+   */
+  async pauseOverrun(runId: string, reason: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [scope]: { experiment_id: string | null }[] = await manager.query(lockBudget, [runId]);
+      if (!scope) return;
+      const [{ budgeted }]: { budgeted: boolean }[] = await manager.query(
+        `SELECT (SELECT max_cost_usd FROM experiment WHERE id = $2) IS NOT NULL AS budgeted`,
+        [runId, scope.experiment_id],
+      );
+      await manager.query(pauseRuns, [runId, budgeted ? scope.experiment_id : null, reason]);
+    });
+  }
+
   /** Pauses one run, saying why, and gives its claimed item back (the call cannot be bounded here). */
   async pauseRun(claim: HeldClaim, reason: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

@@ -9,6 +9,16 @@ import { checkPriced, RunLifecycle } from "../run/run-lifecycle";
 import { BudgetView, SetBudgetInput } from "./budget.types";
 import { budgetLockKey, LIVE_HOLD } from "./budget-gate";
 
+/**
+ * Calls of the runs `r` (narrowed by the caller's WHERE) that a provider's usage made the budget charge other than
+ * as reported: output beyond max_tokens (charged as reported), and usage missing or implausible (charged at worst).
+ */
+const CHARGED = `
+  SELECT count(*) FILTER (WHERE c.completion_tokens > r.max_output_tokens)::int AS overruns,
+         count(*) FILTER (WHERE c.prompt_tokens IS NULL OR c.completion_tokens IS NULL)::int AS worst_cases
+  FROM run r JOIN completion c ON c.run_id = r.id AND c.status = 'SUCCEEDED' AND NOT c.cache_hit
+                                  AND c.cost_usd IS NOT NULL`;
+
 /** A budget's scope: an experiment (all its runs), or one run. */
 export type BudgetScope = { experimentId: string } | { runId: string };
 
@@ -80,20 +90,26 @@ export class BudgetService {
       held: string;
       calls: number;
       paused: number;
+      overruns: number;
+      worst_cases: number;
     }[] = await this.dataSource.query(
       "experimentId" in scope
         ? `SELECT e.max_cost_usd AS limit, hold.usd AS held, hold.calls,
                   (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = e.id) AS spent,
-                  (SELECT count(*) FROM run WHERE experiment_id = e.id AND status = 'PAUSED_BUDGET')::int AS paused
+                  (SELECT count(*) FROM run WHERE experiment_id = e.id AND status = 'PAUSED_BUDGET')::int AS paused,
+                  charged.overruns, charged.worst_cases
            FROM experiment e
+           CROSS JOIN LATERAL (${CHARGED} WHERE r.experiment_id = e.id) AS charged
            CROSS JOIN LATERAL (
              SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls
              FROM run r JOIN completion c ON c.run_id = r.id WHERE r.experiment_id = e.id AND ${LIVE_HOLD}
            ) AS hold
            WHERE e.id = $1`
         : `SELECT r.max_cost_usd AS limit, r.cost_usd AS spent, hold.usd AS held, hold.calls,
-                  (CASE WHEN r.status = 'PAUSED_BUDGET' THEN 1 ELSE 0 END) AS paused
+                  (CASE WHEN r.status = 'PAUSED_BUDGET' THEN 1 ELSE 0 END) AS paused,
+                  charged.overruns, charged.worst_cases
            FROM run r
+           CROSS JOIN LATERAL (${CHARGED} WHERE r.id = $1) AS charged
            CROSS JOIN LATERAL (
              SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls
              FROM completion c WHERE c.run_id = r.id AND ${LIVE_HOLD}
@@ -114,6 +130,8 @@ export class BudgetService {
       inFlightCalls: row.calls,
       remainingUsd: Math.max(0, limit - spent - held),
       pausedRuns: Number(row.paused),
+      overrunCalls: row.overruns,
+      worstCaseCharges: row.worst_cases,
     };
   }
 }

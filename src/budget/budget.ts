@@ -89,3 +89,99 @@ export function usd(value: number): string {
   if (Math.abs(value) < 0.00005) return `$${value.toPrecision(2)}`;
   return `$${value.toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
 }
+
+/** The most one call's cost can be stored as (`completion.cost_usd`, numeric(12, 8)). */
+export const MAX_CALL_USD = 9999.99999999;
+
+const MAX_COUNT = 2_147_483_647;
+const usable = (count: number | null | undefined): count is number =>
+  typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= MAX_COUNT;
+
+/** The token counts a provider reported for one call (null: not reported, or not a count that can be stored). */
+export interface Usage {
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cachedTokens: number | null;
+}
+
+/** What one answered call is charged, and why where it is not simply what the provider reported. */
+export interface CallCharge {
+  usd: number;
+  /** Each part charged at its worst case or capped, in words; empty when the reported usage was charged as is. */
+  notes: string[];
+  /** The provider reported more output tokens than the call's max_tokens allows (charged as reported). */
+  overran: boolean;
+}
+
+/**
+ * What an answered call costs against a budget. A provider's usage can switch a budget off (no usage, negative
+ * counts, cached tokens above the prompt's, counts that cannot be stored): a part it does not report plausibly is
+ * charged at its worst case (the prompt's counted tokens with the margin at the full input price; every output
+ * token max_tokens allows; a count under half what memicl counts of the text is implausible too), cached tokens
+ * above the prompt's count make the prompt's part its worst case, and the
+ * charge is never below zero. Output above max_tokens is charged as reported, and `overran` says so. A charge
+ * above what one call can store is capped there (far above any budget, so the budget still stops).
+ */
+export function chargeOf(
+  price: Price,
+  usage: Usage,
+  call: {
+    countedPromptTokens: () => number;
+    maxOutputTokens: number;
+    countedCompletionTokens?: () => number;
+  },
+): CallCharge {
+  const notes: string[] = [];
+  // The prompt's part is implausible when missing, when its cached share exceeds it, or when it is less than
+  // half what memicl counts (tokenizers differ by far less): then all of it is charged at its worst case.
+  const counted = call.countedPromptTokens();
+  const worstPrompt = Math.ceil(counted * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_SLACK;
+  const cachedReported = usage.cachedTokens ?? 0;
+  let prompt = worstPrompt;
+  let cached = 0;
+  if (!usable(usage.promptTokens))
+    notes.push(`no usable prompt_tokens: charged the prompt's ${worstPrompt} counted tokens (with margin)`);
+  else if (!usable(cachedReported) || cachedReported > usage.promptTokens)
+    notes.push(
+      `cached_tokens ${usage.cachedTokens} not within prompt_tokens ${usage.promptTokens}: charged the prompt's ` +
+        `${worstPrompt} counted tokens at the full input price`,
+    );
+  else if (usage.promptTokens < counted / 2)
+    notes.push(
+      `prompt_tokens ${usage.promptTokens} is less than half the prompt's ${counted} counted tokens: charged ` +
+        `${worstPrompt} at the full input price`,
+    );
+  else {
+    prompt = usage.promptTokens;
+    cached = cachedReported;
+  }
+  // The output's part is implausible when missing or less than half what memicl counts of the answer's text.
+  let completion = call.maxOutputTokens;
+  if (!usable(usage.completionTokens))
+    notes.push(`no usable completion_tokens: charged max_tokens (${call.maxOutputTokens})`);
+  else if (call.countedCompletionTokens && usage.completionTokens < call.countedCompletionTokens() / 2)
+    notes.push(
+      `completion_tokens ${usage.completionTokens} is less than half the answer's counted tokens: charged ` +
+        `max_tokens (${call.maxOutputTokens})`,
+    );
+  else completion = usage.completionTokens;
+  const overran = usable(usage.completionTokens) && usage.completionTokens > call.maxOutputTokens;
+  if (overran)
+    notes.push(
+      `the provider returned ${usage.completionTokens} output tokens where max_tokens is ${call.maxOutputTokens}`,
+    );
+  let usd = Math.max(
+    0,
+    ((prompt - cached) * price.inputPerMillion +
+      cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
+      completion * price.outputPerMillion) /
+      1e6,
+  );
+  if (!Number.isFinite(usd) || usd > MAX_CALL_USD) {
+    notes.push(`a charge of ${usd} is above what one call can store: capped at ${usd_(MAX_CALL_USD)}`);
+    usd = MAX_CALL_USD;
+  }
+  return { usd, notes, overran };
+}
+
+const usd_ = (value: number) => usd(value);

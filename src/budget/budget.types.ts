@@ -47,6 +47,20 @@ export class BudgetView {
 
   @Field(() => Int, { description: "The budget's runs it paused (PAUSED_BUDGET)." })
   pausedRuns: number;
+
+  @Field(() => Int, {
+    description:
+      "Calls whose provider returned more output tokens than max_tokens allows: charged as reported, and the " +
+      "budget's runs paused at once.",
+  })
+  overrunCalls: number;
+
+  @Field(() => Int, {
+    description:
+      "Calls whose provider reported no usable usage (missing, negative, fractional, too large): charged at their " +
+      "worst case (the prompt's counted tokens at the full price plus max_tokens), never at $0.",
+  })
+  worstCaseCharges: number;
 }
 
 @ObjectType()

@@ -15,7 +15,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { DataSource } from "typeorm";
-import { Price, unpricedReason, worstCaseCallUsd } from "../budget/budget";
+import { chargeOf, Price, unpricedReason, worstCaseCallUsd } from "../budget/budget";
 import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { isTransientDatabaseError } from "../common/transient-error";
@@ -24,10 +24,10 @@ import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../ju
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatRequest, ChatResult, storableResult } from "../llm/model-provider";
-import { ProviderRegistry } from "../llm/provider-registry";
+import { batchPrice, ProviderRegistry } from "../llm/provider-registry";
 import { ResponseCache } from "../llm/response-cache";
 import { RateLimitWait, rateLimitReason } from "../llm/shared-rate-limiter";
-import { countChatTokens } from "../llm/tokenizer";
+import { countChatTokens, countTextTokens } from "../llm/tokenizer";
 import { Logger } from "../logging/logger";
 import {
   completionsStored,
@@ -482,6 +482,17 @@ export class CompletionExecutor {
     return false;
   }
 
+  /** What an answered call is charged (budget.ts `chargeOf`), or null when the model has no price here. */
+  private chargeOf(run: Run, plan: RunPlan, claimed: ClaimedRow, usage: ChatResult, batch: boolean) {
+    const configured = this.providers.config(run.provider).prices[run.model];
+    if (!configured) return null;
+    return chargeOf(batch ? batchPrice(configured) : configured, usage, {
+      countedPromptTokens: () => countChatTokens(render(plan, claimed).request.messages),
+      countedCompletionTokens: () => countTextTokens(usage.text),
+      maxOutputTokens: run.maxOutputTokens,
+    });
+  }
+
   private async fail(
     claimed: ClaimedRow,
     message: string,
@@ -580,7 +591,8 @@ export class CompletionExecutor {
       parsedLabel = parseQuizAnswer(result.text);
       correct = run.quizPosition ? parsedLabel === run.quizPosition : null;
     }
-    const cost = call.cacheHit ? 0 : this.providers.cost(run.provider, run.model, result, call.batch);
+    const charge = call.cacheHit ? null : this.chargeOf(run, plan, claimed, result, call.batch ?? false);
+    const cost = call.cacheHit ? 0 : (charge?.usd ?? null);
     // Memorization answers are judged as they land: by the heuristic judge here (no call, so it cannot fail),
     // or by an LLM judge on the judgment queue (below).
     const judge = run.judge as RunJudge;
@@ -661,6 +673,19 @@ export class CompletionExecutor {
       );
     else await this.storePaid(row.id, () => this.writer.write(run.id, row));
     completionsStored.inc({ provider: run.provider, status: "succeeded" });
+    if (charge && charge.notes.length > 0) {
+      this.logger.warn(
+        { runId: run.id, completionId: row.id, charged: charge.usd, notes: charge.notes },
+        "charged a call more than its reported usage says, or capped it",
+      );
+      // A provider that ignores max_tokens can overrun any budget by a call: its runs stop here, saying why.
+      if (charge.overran && claimed.budgeted)
+        await this.budget.pauseOverrun(
+          run.id,
+          `budget: provider "${run.provider}" overran max_tokens (${charge.notes.join("; ")}); the budget's runs ` +
+            "are paused: lower max_tokens or check the provider, then resume (memicl budget, setBudget)",
+        );
+    }
     if (judged) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: judged.verdict });
     if (run.kind === RunKind.MEMORIZATION && judge.kind === "LLM") {
       // Judged on the judgment queue; if this process dies first, `rejudge` with the same judge fills the gap.

@@ -108,27 +108,6 @@ export class ProviderRegistry {
     this.handles.set(name, handle);
     return handle;
   }
-
-  /** USD for one call, or null when no price is configured for the model. */
-  cost(
-    name: string,
-    model: string,
-    usage: { promptTokens: number | null; completionTokens: number | null; cachedTokens: number | null },
-    /** Answered through the provider's Batch API, at its batch prices. */
-    batch = false,
-  ): number | null {
-    const configured = this.config(name).prices[model];
-    if (!configured) return null;
-    const price = batch ? batchPrice(configured) : configured;
-    const cached = usage.cachedTokens ?? 0;
-    const fresh = (usage.promptTokens ?? 0) - cached;
-    return (
-      (fresh * price.inputPerMillion +
-        cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
-        (usage.completionTokens ?? 0) * price.outputPerMillion) /
-      1e6
-    );
-  }
 }
 
 /** A model's Batch API prices: the configured ones, else half the online prices (cached input too). */

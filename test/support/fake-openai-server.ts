@@ -13,6 +13,10 @@ export type Behaviour =
       model?: string;
       systemFingerprint?: string;
       promptTokens?: number;
+      /** The answer's `usage` as given (null: none at all), instead of the counts below. */
+      usage?: Record<string, unknown> | null;
+      /** The answer's completion_tokens, whatever its content's length (a provider ignoring max_tokens). */
+      completionTokens?: number;
     }
   | {
       kind: "status";
@@ -288,15 +292,19 @@ export class FakeOpenAiServer {
           finish_reason: behaviour.finishReason ?? "stop",
         },
       ],
-      usage: {
-        prompt_tokens:
-          behaviour.promptTokens ??
-          this.countPromptTokens?.(request.messages) ??
-          JSON.stringify(request.messages).length,
-        completion_tokens: content.length,
-        total_tokens: 0,
-        prompt_tokens_details: { cached_tokens: 0 },
-      },
+      ...(behaviour.usage === null
+        ? {}
+        : {
+            usage: behaviour.usage ?? {
+              prompt_tokens:
+                behaviour.promptTokens ??
+                this.countPromptTokens?.(request.messages) ??
+                JSON.stringify(request.messages).length,
+              completion_tokens: behaviour.completionTokens ?? content.length,
+              total_tokens: 0,
+              prompt_tokens_details: { cached_tokens: 0 },
+            },
+          }),
     };
   }
 

@@ -1,4 +1,4 @@
-import { decideCall, usd, worstCaseCallUsd } from "../../src/budget/budget";
+import { chargeOf, decideCall, MAX_CALL_USD, usd, worstCaseCallUsd } from "../../src/budget/budget";
 
 describe("a call's worst case", () => {
   it("prices every prompt token (with the margin) at the input price and every allowed output token", () => {
@@ -71,5 +71,60 @@ describe("whether a budgeted call may start", () => {
     expect(usd(12.5)).toBe("$12.50");
     expect(usd(0)).toBe("$0.00");
     expect(usd(0.0000042)).toBe("$0.0000042");
+  });
+});
+
+describe("what an answered call is charged", () => {
+  const price = { inputPerMillion: 100, outputPerMillion: 200, cachedInputPerMillion: 10 };
+  const call = { countedPromptTokens: () => 80, maxOutputTokens: 100 };
+  // The worst case: 80 counted -> 88 + 16 = 104 prompt tokens at $100/M, 100 output tokens at $200/M.
+  const worst = (104 * 100 + 100 * 200) / 1e6;
+
+  it("charges the reported usage when it is plausible, cached tokens at their price", () => {
+    const charge = chargeOf(price, { promptTokens: 90, completionTokens: 20, cachedTokens: 40 }, call);
+    expect(charge).toEqual({ usd: (50 * 100 + 40 * 10 + 20 * 200) / 1e6, notes: [], overran: false });
+  });
+
+  it.each([
+    ["no usage at all", { promptTokens: null, completionTokens: null, cachedTokens: null }],
+    ["cached tokens above the prompt's", { promptTokens: null, completionTokens: null, cachedTokens: 1e9 }],
+  ])("charges %s at the call's worst case", (_, usage) => {
+    const charge = chargeOf(price, usage, call);
+    expect(charge.usd).toBeCloseTo(worst, 12);
+    expect(charge.notes.length).toBeGreaterThan(0);
+  });
+
+  it("never charges less than the prompt's worst case when the reported prompt is implausible", () => {
+    const cachedAbove = chargeOf(
+      price,
+      { promptTokens: 10, completionTokens: 1, cachedTokens: 1_000_000 },
+      call,
+    );
+    expect(cachedAbove.usd).toBeCloseTo((104 * 100 + 1 * 200) / 1e6, 12);
+    const tooFew = chargeOf(price, { promptTokens: 10, completionTokens: 1, cachedTokens: 0 }, call);
+    expect(tooFew.usd).toBeCloseTo((104 * 100 + 1 * 200) / 1e6, 12);
+    expect(tooFew.notes[0]).toMatch(/less than half/);
+  });
+
+  it("charges output beyond max_tokens as reported, and says the provider overran", () => {
+    const charge = chargeOf(price, { promptTokens: 80, completionTokens: 100_000, cachedTokens: 0 }, call);
+    expect(charge.usd).toBeCloseTo((80 * 100 + 100_000 * 200) / 1e6, 12);
+    expect(charge.overran).toBe(true);
+  });
+
+  it("caps a charge that one call cannot store, and never goes below zero", () => {
+    const huge = chargeOf(
+      price,
+      { promptTokens: 2_147_483_647, completionTokens: 2_147_483_647, cachedTokens: 0 },
+      call,
+    );
+    expect(huge.usd).toBe(MAX_CALL_USD);
+    expect(huge.overran).toBe(true);
+    const free = chargeOf(
+      { inputPerMillion: 0, outputPerMillion: 0 },
+      { promptTokens: 80, completionTokens: 5, cachedTokens: 0 },
+      call,
+    );
+    expect(free.usd).toBe(0);
   });
 });
