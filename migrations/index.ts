@@ -24,6 +24,7 @@ import { LeaseRenewedAt1764496800000 } from "./1764496800000-LeaseRenewedAt";
 import { NoMemoryFloor1764500400000 } from "./1764500400000-NoMemoryFloor";
 import { FloorDemonstrations1764504000000 } from "./1764504000000-FloorDemonstrations";
 import { MaintenanceLease1764507600000 } from "./1764507600000-MaintenanceLease";
+import { FinishedRunsWaitNoMore1764511200000 } from "./1764511200000-FinishedRunsWaitNoMore";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -54,4 +55,5 @@ export const MIGRATIONS: Function[] = [
   NoMemoryFloor1764500400000,
   FloorDemonstrations1764504000000,
   MaintenanceLease1764507600000,
+  FinishedRunsWaitNoMore1764511200000,
 ];

@@ -333,4 +333,36 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     );
     expect(judgments).toBe(1);
   });
+  it("leaves no waiting reason on a finished run, whichever statement finishes it or writes one after", async () => {
+    const run = await zeroShotRun("finished-reason", 10, 3, "finished-reason");
+    const db = api.database.dataSource;
+    const reason = 'waiting for the tokens-per-minute limit of provider "simulated"';
+    await db.query("UPDATE run SET waiting_reason = $2 WHERE id = $1", [run.id, reason]);
+    expect((await db.query("SELECT waiting_reason FROM run WHERE id = $1", [run.id]))[0].waiting_reason).toBe(
+      reason,
+    );
+    for (const status of ["SUCCEEDED", "FAILED", "CANCELLED"]) {
+      await db.query("UPDATE run SET status = 'RUNNING', waiting_reason = $2 WHERE id = $1", [
+        run.id,
+        reason,
+      ]);
+      await db.query("UPDATE run SET status = $2 WHERE id = $1", [run.id, status]);
+      const [row] = await db.query("SELECT waiting_reason FROM run WHERE id = $1", [run.id]);
+      expect({ status, reason: row.waiting_reason }).toEqual({ status, reason: null });
+      // A reason written late (a process that read the run before it finished) does not stick either.
+      await db.query("UPDATE run SET waiting_reason = $2 WHERE id = $1", [run.id, reason]);
+      expect(
+        (await db.query("SELECT waiting_reason FROM run WHERE id = $1", [run.id]))[0].waiting_reason,
+      ).toBeNull();
+    }
+    // A run its budget paused keeps the reason it was paused for.
+    await db.query(
+      "UPDATE run SET status = 'PAUSED_BUDGET', waiting_reason = 'budget: reached' WHERE id = $1",
+      [run.id],
+    );
+    expect((await db.query("SELECT waiting_reason FROM run WHERE id = $1", [run.id]))[0].waiting_reason).toBe(
+      "budget: reached",
+    );
+    await db.query("UPDATE run SET status = 'CANCELLED' WHERE id = $1", [run.id]);
+  });
 });
