@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import { distance } from "fastest-levenshtein";
 import { z } from "zod";
 import { registerSecret } from "../common/secrets";
 
-const price = z.object({
+const price = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
   cachedInputPerMillion: z.number().nonnegative().optional(),
@@ -17,7 +18,7 @@ export type Price = z.infer<typeof price>;
  * Batch execution through the provider's Batch API (files and batches endpoints): `true` for the defaults, or
  * the limits of the provider's files and how memicl polls and falls back.
  */
-const batchOptions = z.object({
+const batchOptions = z.strictObject({
   /** Requests per input file (OpenAI: 50,000). */
   maxRequestsPerFile: z.number().int().min(1).max(50_000).default(50_000),
   /** Bytes per input file (OpenAI: 200 MB). */
@@ -66,7 +67,7 @@ const limits = {
   prices: z.record(z.string(), price).default({}),
 };
 
-const simulation = z.object({
+const simulation = z.strictObject({
   /** Share of instances reproduced (exactly or nearly) with no demonstrations. */
   memorizedAtZeroShot: z.number().min(0).max(1).default(0.15),
   /** Share reproduced as the number of same-dataset demonstrations grows without bound. */
@@ -129,7 +130,7 @@ const simulation = z.object({
 });
 
 const providerEntry = z.discriminatedUnion("type", [
-  z.object({
+  z.strictObject({
     type: z.literal("openai"),
     /** Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp, LM Studio, ...); OpenAI's own when absent. */
     baseUrl: z.string().url().optional(),
@@ -138,7 +139,7 @@ const providerEntry = z.discriminatedUnion("type", [
     ...limits,
     batch,
   }),
-  z.object({
+  z.strictObject({
     type: z.literal("azure"),
     endpoint: z.string().url(),
     apiVersion: z.string(),
@@ -146,12 +147,61 @@ const providerEntry = z.discriminatedUnion("type", [
     ...limits,
     batch,
   }),
-  z.object({ type: z.literal("simulated"), ...limits, simulation: simulation.default(simulation.parse({})) }),
+  z.strictObject({
+    type: z.literal("simulated"),
+    ...limits,
+    simulation: simulation.default(simulation.parse({})),
+  }),
 ]);
 
-const providersFile = z.object({ providers: z.record(z.string().regex(/^[\w.-]{1,100}$/), providerEntry) });
+const providersFile = z.strictObject({
+  providers: z.record(z.string().regex(/^[\w.-]{1,100}$/), providerEntry),
+});
 
 export type ProviderEntry = z.infer<typeof providerEntry>;
+
+/** Every key a providers file may hold, with where it belongs: what an unknown key is compared with. */
+const KNOWN_KEYS = new Map<string, string>([
+  ...[...Object.keys(price.shape)].map((key) => [key, "a model's price (prices.<model>)"] as const),
+  ...[...Object.keys(batchOptions.shape)].map((key) => [key, "batch"] as const),
+  ...["FULL_INFORMATION", "SEGMENT_PAIRS_AND_LABELS", "ONLY_SEGMENT_PAIRS", "GENERAL_INSTRUCTION"].map(
+    (key) => [key, "simulation.settingShift"] as const,
+  ),
+  ...[...Object.keys(simulation.shape)].map((key) => [key, "simulation"] as const),
+  ...[
+    "type",
+    "baseUrl",
+    "apiKeyEnv",
+    "endpoint",
+    "apiVersion",
+    "batch",
+    "simulation",
+    ...Object.keys(limits),
+  ].map((key) => [key, "a provider"] as const),
+  ["providers", "the file's top"],
+]);
+
+/** What to say of an unknown key: where it belongs when it is known elsewhere, else the nearest known name. */
+function hintFor(key: string): string {
+  const place = KNOWN_KEYS.get(key);
+  if (place) return ` (it belongs in ${place})`;
+  const near = closest(key, [...KNOWN_KEYS.keys()]);
+  return near ? ` (did you mean "${near}"?)` : "";
+}
+
+/** The known name closest to `key` by edit distance, when it is close enough to be a typo of it. */
+function closest(key: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const name of known) {
+    const d = distance(key.toLowerCase(), name.toLowerCase());
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : null;
+}
 
 /** A provider's Batch API options, or null when it has none (the simulated provider never has). */
 export function batchOptionsOf(provider: ProviderEntry | null): BatchOptions | null {
@@ -192,7 +242,15 @@ export function loadProviders(
     }
     const parsed = providersFile.safeParse(raw);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+      const problems = parsed.error.issues.map((issue) => {
+        const where = issue.path.join(".");
+        if (issue.code !== "unrecognized_keys") return `${where}: ${issue.message}`;
+        // A typo (maxConcurency) would otherwise be a setting silently left at its default.
+        const provider = issue.path[1] === undefined ? "" : ` of provider "${String(issue.path[1])}"`;
+        return issue.keys
+          .map((key) => `unknown key "${key}" at ${where || "the top"}${provider}${hintFor(key)}`)
+          .join("; ");
+      });
       throw new Error(`MEMICL_PROVIDERS_FILE=${file}: ${problems.join("; ")}`);
     }
     Object.assign(entries, parsed.data.providers);

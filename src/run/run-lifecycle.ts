@@ -74,15 +74,23 @@ export class RunLifecycle {
    * workers' processes will do. Returns this process's configuration of it, if it has one.
    */
   async checkProvider(name: string): Promise<ProviderConfig | null> {
-    if (this.providers.has(name)) return this.providers.config(name);
+    const here = this.providers.has(name) ? this.providers.config(name) : null;
+    if (here && !here.unusableReason) return here;
     const workers: { role: string; providers: string[] }[] = await this.dataSource.query(liveWorkersSql, [
       deadAfterSeconds({ leaseSeconds: this.leaseSeconds }),
     ]);
-    if (workers.some((worker) => worker.providers.includes(name))) return null;
+    if (workers.some((worker) => worker.providers.includes(name))) return here;
     const live =
       workers.length === 0
         ? "none is running"
         : workers.map((worker) => `${worker.role} (${worker.providers.join(", ") || "none"})`).join(", ");
+    // Configured here but without its key, and no live worker has it: its runs would wait for good.
+    if (here)
+      throw new BadInputError(
+        `provider "${name}" cannot be called: ${here.unusableReason}, and no live worker on this database can ` +
+          `call it (live workers: ${live}); set the variable (or start a worker that has it) and start again`,
+        { field: "provider" },
+      );
     throw new BadInputError(
       `no provider named "${name}" (configured: ${this.providers.names().join(", ")}; this process reads ` +
         `providers from MEMICL_PROVIDERS_FILE), and no live worker on this database can call it (live workers: ${live})`,

@@ -25,9 +25,9 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
 
   beforeAll(async () => {
     providers = providersFile({
-      priced: { type: "simulated", maxConcurrency: 6, latencyMs: 20, prices: { m: PRICE } },
+      priced: { type: "simulated", maxConcurrency: 6, simulation: { latencyMs: 20 }, prices: { m: PRICE } },
       unpriced: { type: "simulated", maxConcurrency: 2 },
-      // Priced, but no worker can call it (its key is not set): the gate's test claims its items itself.
+      // Priced, but no worker here can call it (its key is not set): the gate's test claims its items itself.
       idle: {
         type: "openai",
         baseUrl: "http://127.0.0.1:9/v1",
@@ -210,6 +210,12 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
   });
 
   it("lets exactly as many calls hold as fit when they all ask at once", async () => {
+    // "idle" has no key here: a live worker of another process (a row with a fresh beat) is the one that could
+    // call it, so its runs are accepted, and no worker here takes their items.
+    await api.database.dataSource.query(
+      `INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version)
+       VALUES (gen_random_uuid(), 'elsewhere', 1, 'worker', 1, ARRAY['idle'], 'test')`,
+    );
     const started = await api.gql(START_EXPERIMENT, {
       input: {
         name: "gated",
