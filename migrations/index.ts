@@ -25,6 +25,7 @@ import { NoMemoryFloor1764500400000 } from "./1764500400000-NoMemoryFloor";
 import { FloorDemonstrations1764504000000 } from "./1764504000000-FloorDemonstrations";
 import { MaintenanceLease1764507600000 } from "./1764507600000-MaintenanceLease";
 import { FinishedRunsWaitNoMore1764511200000 } from "./1764511200000-FinishedRunsWaitNoMore";
+import { BatchSubmitFailures1764514800000 } from "./1764514800000-BatchSubmitFailures";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -56,4 +57,5 @@ export const MIGRATIONS: Function[] = [
   FloorDemonstrations1764504000000,
   MaintenanceLease1764507600000,
   FinishedRunsWaitNoMore1764511200000,
+  BatchSubmitFailures1764514800000,
 ];

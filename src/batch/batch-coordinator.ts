@@ -25,6 +25,7 @@ import {
   parseResultLines,
   requestLine,
 } from "../llm/batch-api";
+import { ProviderCallError } from "../llm/model-provider";
 import { BatchOptions, batchOptionsOf } from "../llm/provider-config";
 import { batchPrice, ProviderRegistry } from "../llm/provider-registry";
 import { Logger } from "../logging/logger";
@@ -230,11 +231,64 @@ export class BatchCoordinator {
         bytes: Buffer.byteLength(jsonl),
       });
     } catch (error) {
+      const message = `could not submit: ${scrubSecrets((error as Error).message)}`;
+      const [[{ failures }]]: [[{ failures: number }], number] = await this.dataSource.query(
+        "UPDATE provider_batch SET submit_failures = submit_failures + 1 WHERE id = $1 RETURNING submit_failures AS failures",
+        [id],
+      );
+      // A refusal (a server without a Batch API answers 400 or 404) is not tried again; other failures are, up
+      // to the provider's batch attempts.
+      const refused = error instanceof ProviderCallError && !error.retryable;
+      if (refused || failures >= provider.options.attempts) {
+        await this.abandon(provider, id, refused ? `the provider refused it: ${message}` : message);
+        return;
+      }
       this.logger.warn({ err: error, batchId: id }, "could not submit a provider batch; trying again");
       await this.record(id, ProviderBatchState.PREPARING, provider.options.pollMinSeconds, {
-        error: `could not submit: ${(error as Error).message}`,
+        error: message,
       });
     }
+  }
+
+  /**
+   * Gives up a batch that could not be sent: the run says why (its lastError), and the batch's requests go
+   * online, with the run's other waiting ones (fallback "online"), or fail with the provider's message ("fail").
+   */
+  private async abandon(provider: BatchProvider, batchId: string, message: string): Promise<void> {
+    const online = provider.options.fallback === "online";
+    const text =
+      `batch: provider "${provider.name}" did not take a batch (${message}); ` +
+      (online ? "its requests are sent online instead" : "its requests fail (fallback: fail)");
+    this.logger.warn({ batchId }, text);
+    const items: ClaimedRow[] = await this.dataSource.query(sql.itemsOfBatch, [batchId]);
+    const [batch]: { run_id: string }[] = await this.dataSource.query(
+      "SELECT run_id FROM provider_batch WHERE id = $1",
+      [batchId],
+    );
+    if (batch)
+      await this.dataSource.query(
+        `UPDATE run SET last_error = $2, batch_attempts = CASE WHEN $3 THEN 0 ELSE batch_attempts END WHERE id = $1`,
+        [batch.run_id, text.slice(0, 2000), online],
+      );
+    if (online) {
+      const [released]: [{ id: string; provider: string }[], number] = await this.dataSource.query(
+        sql.giveBack,
+        [items.map((item) => item.id), batchId, null, true],
+      );
+      if (released.length > 0)
+        await this.queue.enqueue(
+          "completion",
+          released.map((row) => ({ completionId: row.id, provider: row.provider })),
+          { priority: 1 },
+        );
+      this.queue.wake();
+    } else for (const item of items) await this.executor.failBatchItem(item, text, null);
+    await this.dataSource.query(
+      `UPDATE provider_batch SET state = 'COLLECTED', last_error = $2, finished_at = clock_timestamp(),
+              owner = NULL, lease_until = NULL
+       WHERE id = $1`,
+      [batchId, text.slice(0, 2000)],
+    );
   }
 
   /**
@@ -291,7 +345,14 @@ export class BatchCoordinator {
    * provider's batches are searched for memicl's id first, so one that did arrive is adopted, never sent twice.
    */
   private async recover(provider: BatchProvider, batch: TakenBatch): Promise<void> {
-    const found = await provider.api.find(batch.id, this.providers.stopSignal);
+    let found: ProviderBatchStatus | null;
+    try {
+      found = await provider.api.find(batch.id, this.providers.stopSignal);
+    } catch (error) {
+      // A provider that refuses to list batches has none of memicl's to adopt: send it (a refusal there gives up).
+      if (!(error instanceof ProviderCallError) || error.retryable) throw error;
+      found = null;
+    }
     if (found) {
       this.logger.info(
         { batchId: batch.id, providerBatchId: found.id },

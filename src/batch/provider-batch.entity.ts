@@ -79,6 +79,13 @@ export class ProviderBatch {
   @Field(() => Int, { description: "Bytes of its input file." })
   bytes: number;
 
+  @Column({ name: "submit_failures", type: "int", default: 0 })
+  @Field(() => Int, {
+    description:
+      "Times sending it failed; a refusal, or as many failures as the provider's batch attempts, gives it up.",
+  })
+  submitFailures: number;
+
   @Column({ type: "bigint", default: 0 })
   @Field(() => Float, {
     description:

@@ -40,6 +40,23 @@ export async function runProviders(
         failures += 1;
         out.write(`  check: FAILED: ${outcome.error.message}\n`);
       }
+      // A provider configured for batches: does its server answer the Batch API (many compatible servers do not)?
+      if (handle.batch) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), handle.config.timeoutSeconds * 1000);
+        try {
+          await handle.batch.find("memicl-providers-check", controller.signal);
+          out.write("  batch API: answers (its batches can be listed)\n");
+        } catch (error) {
+          failures += 1;
+          out.write(
+            `  batch API: FAILED: ${(error as Error).message}; batch runs give a batch up at the first refusal ` +
+              "and send its requests online (or fail them, by the provider's fallback)\n",
+          );
+        } finally {
+          clearTimeout(timer);
+        }
+      }
     }
   } finally {
     await command.close();

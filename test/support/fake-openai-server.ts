@@ -93,6 +93,8 @@ export class FakeOpenAiServer {
   peakPerMinute = 0;
   private readonly served: number[] = [];
   private server: http.Server | null = null;
+  /** With a status, the files and batches endpoints answer it (a server without a Batch API). */
+  batchApiRefusal: number | null = null;
   /** The files and batches endpoints (the Batch API), answering with `answer` too. */
   readonly batches = new FakeBatchApi((body) => {
     const request: RecordedRequest = {
@@ -130,6 +132,14 @@ export class FakeOpenAiServer {
       request.on("end", () => {
         const raw = Buffer.concat(chunks);
         const body = raw.toString("utf8");
+        // A server without a Batch API (vLLM and others) refuses its files and batches endpoints.
+        if (this.batchApiRefusal !== null && /\/(files|batches)(\/|\?|$)/.test(request.url ?? ""))
+          return this.json(response, this.batchApiRefusal, {
+            error: {
+              message: `unsupported endpoint ${request.method} ${request.url}`,
+              type: "invalid_request_error",
+            },
+          });
         if (this.batches.handles(request.method ?? "GET", request.url ?? "", request.headers, raw, response))
           return;
         // What a benchmark in another process reads: how many calls were answered and refused.
