@@ -26,6 +26,7 @@ import { FloorDemonstrations1764504000000 } from "./1764504000000-FloorDemonstra
 import { MaintenanceLease1764507600000 } from "./1764507600000-MaintenanceLease";
 import { FinishedRunsWaitNoMore1764511200000 } from "./1764511200000-FinishedRunsWaitNoMore";
 import { BatchSubmitFailures1764514800000 } from "./1764514800000-BatchSubmitFailures";
+import { PendingIndex1764518400000 } from "./1764518400000-PendingIndex";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -58,4 +59,5 @@ export const MIGRATIONS: Function[] = [
   MaintenanceLease1764507600000,
   FinishedRunsWaitNoMore1764511200000,
   BatchSubmitFailures1764514800000,
+  PendingIndex1764518400000,
 ];

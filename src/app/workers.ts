@@ -49,10 +49,10 @@ export async function startWorkers(
       concurrency: options.concurrency,
       providers: usable.map((provider) => provider.name),
     });
+    // The first pass runs beside the start, not before it: a process serving a large backlog answers at once.
     reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
       options.logger.warn({ err: error }, "reconciling failed; trying again soon"),
     );
-    await reconciling;
     timer = setInterval(() => {
       reconciling = reconcile(dataSource, queue, options.logger, timing).catch((error) =>
         options.logger.warn({ err: error }, "reconciling failed; trying again soon"),

@@ -20,6 +20,7 @@ registerEnumType(CompletionStatus, { name: "CompletionStatus" });
 @Index("UQ_completion_item", ["runId", "sampledInstanceId", "repeat"], { unique: true })
 @Index("IDX_completion_run_status", ["runId", "status"])
 @Index("IDX_completion_batch", ["batchId"], { where: "batch_id IS NOT NULL" })
+@Index("IDX_completion_pending", ["id"], { where: "status = 'PENDING'" })
 export class Completion {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
   @Field(() => ID)

@@ -21,16 +21,22 @@ export interface ReconcileResult {
  */
 const FETCH_TO_CLAIM_SECONDS = 5;
 
-/** Waiting items looked at per statement; every one is looked at, a batch at a time. */
+/** Waiting items looked at per statement. */
 const BATCH = 5_000;
+
+/** Waiting items looked at per pass at most; the next pass goes on from there. */
+const PASS_ITEMS = 20_000;
+
+/** Where each database's next pass goes on from (a waiting item's id; "0": the start). */
+const cursors = new WeakMap<DataSource, string>();
 
 /**
  * Keeps the invariant "every completion of an active run that is not finished has a live lease or a waiting
  * job". One pass:
  * 1. workers that stopped beating (or, on this host, whose process is gone) are removed;
  * 2. items claimed by a worker that is gone, or whose lease lapsed, are released;
- * 3. waiting items of active runs that have no waiting job get one: the items just released first, then every
- *    waiting item, a batch at a time;
+ * 3. waiting items of active runs that have no waiting job get one: the items just released first, then the
+ *    waiting items, a batch at a time, at most PASS_ITEMS a pass, going on where the last pass stopped;
  * 4. each active run with waiting items gets a `waitingReason` when no live worker can call its provider,
  *    or when its provider's rate limit is what it waits for; a run with calls in provider batches says so.
  * Only one process reconciles at a time (a lease, src/common/maintenance-lease.ts, renewed as the pass goes: it holds no
@@ -42,9 +48,12 @@ export async function reconcile(
   logger: Logger,
   timing: WorkerTiming,
   batchSize = BATCH,
+  passItems = PASS_ITEMS,
 ): Promise<ReconcileResult | null> {
   const lease = new MaintenanceLease(dataSource, "reconciler", RECONCILER_LEASE_SECONDS);
-  return lease.run((held) => reconcileLocked(dataSource, queue, logger, timing, batchSize, held));
+  return lease.run((held) =>
+    reconcileLocked(dataSource, queue, logger, timing, { batchSize, passItems }, held),
+  );
 }
 
 /**
@@ -61,14 +70,14 @@ async function reconcileLocked(
   queue: JobQueue,
   logger: Logger,
   timing: WorkerTiming,
-  batchSize: number,
+  sizes: { batchSize: number; passItems: number },
   lease: MaintenanceLease,
 ): Promise<ReconcileResult> {
   const progress = async () => {
     if (!(await lease.renew())) throw new LeaseLost("the reconciler's lease lapsed; another process has it");
   };
   try {
-    return await reconcilePass(dataSource, queue, logger, timing, batchSize, progress);
+    return await reconcilePass(dataSource, queue, logger, timing, sizes, progress);
   } catch (error) {
     if (!(error instanceof LeaseLost)) throw error;
     logger.warn({ err: error }, "reconcile pass stopped: its lease lapsed");
@@ -81,7 +90,7 @@ async function reconcilePass(
   queue: JobQueue,
   logger: Logger,
   timing: WorkerTiming,
-  batchSize: number,
+  { batchSize, passItems }: { batchSize: number; passItems: number },
   progress: () => Promise<void>,
 ): Promise<ReconcileResult> {
   const sameHost: { id: string; pid: number }[] = await dataSource.query(
@@ -117,9 +126,12 @@ async function reconcilePass(
       [released.map((row) => row.id)],
     ),
   );
-  // Then every waiting item of every active run, a batch at a time by id (a backlog of any size is read to its
-  // end: looking at the first 20,000 left orphans behind a backlog no worker could call unqueued).
-  let after = "0";
+  // Then the waiting items of active runs, a batch at a time by id, at most `PASS_ITEMS` a pass from where this
+  // process's last pass stopped, wrapping round at the end: every item of a backlog of any size is looked at
+  // within a few beats (looking at the first 20,000 only left orphans behind a backlog no worker could call
+  // unqueued), and no pass reads the whole backlog (140,000 waiting items kept PostgreSQL at half a core).
+  let after = cursors.get(dataSource) ?? "0";
+  let looked = 0;
   for (;;) {
     const waiting: { id: string; provider: string }[] = await dataSource.query(
       // Items a batch run still sends in a batch get no job: the batch coordinator takes them (src/batch/).
@@ -133,8 +145,14 @@ async function reconcilePass(
     requeued += await requeueUnqueued(dataSource, queue, { freshSeconds: FETCH_TO_CLAIM_SECONDS }, waiting);
     await progress();
     after = waiting[waiting.length - 1].id;
-    if (waiting.length < batchSize) break;
+    looked += waiting.length;
+    if (waiting.length < batchSize) {
+      after = "0";
+      break;
+    }
+    if (looked >= passItems) break;
   }
+  cursors.set(dataSource, after);
   // The runs whose reason changed are locked in id order, as every statement that moves several runs locks them
   // (locked in the join's order, this statement deadlocked with an answer's store under twenty workers), and a run
   // another statement holds is left to the next beat rather than waited for.
