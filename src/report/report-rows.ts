@@ -259,6 +259,38 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
       ciLow: row.aboveFloorCiLow,
       ciHigh: row.aboveFloorCiHigh,
     });
+    push("control.eligible_rate", scope, row.eligibleRate, {
+      numerator: row.eligibleMemorized,
+      denominator: row.eligibleInstances,
+    });
+  }
+
+  for (const row of report.contaminationSummary ?? []) {
+    const replication = row.replication;
+    if (replication) {
+      const scope = scopeOf({
+        ...row,
+        setting: MemorizationSetting.FULL_INFORMATION,
+        shots: replication.verdictShots,
+        judge: EFFECTIVE_JUDGE,
+      });
+      push("replication_verdict.contaminated", scope, replication.verdict === "CONTAMINATED" ? 1 : 0);
+      push("replication_verdict.cannot_tell", scope, replication.verdict === "CANNOT_TELL" ? 1 : 0);
+      push("replication_verdict.p_value", scope, replication.pValue, { denominator: replication.family });
+      push("replication_verdict.minimum_detectable_rate", scope, replication.minimumDetectableRate);
+    }
+    if (row.timeTravel)
+      push(
+        "contamination.rule_false_positive_rate",
+        scopeOf({
+          ...row,
+          setting: MemorizationSetting.FULL_INFORMATION,
+          shots: row.timeTravel.shots,
+          judge: EFFECTIVE_JUDGE,
+        }),
+        row.timeTravel.falsePositiveRate,
+        { denominator: row.timeTravel.pool },
+      );
   }
 
   for (const row of report.versusControl ?? []) {
@@ -466,6 +498,11 @@ export const METRIC_NAMES = [
   "memorization_non_trivial.trivial_left_out",
   "control.no_memory_floor",
   "control.memorized_above_floor",
+  "control.eligible_rate",
+  "replication_verdict.contaminated",
+  "replication_verdict.cannot_tell",
+  "replication_verdict.p_value",
+  "replication_verdict.minimum_detectable_rate",
   "guided_vs_general.guided_rouge_l",
   "guided_vs_general.general_rouge_l",
   "guided_vs_general.difference",
@@ -492,6 +529,7 @@ export const METRIC_NAMES = [
   "contamination.subset_exact",
   "contamination.subset_near_exact",
   "contamination.rate",
+  "contamination.rule_false_positive_rate",
   "quiz.upper",
   "quiz.lower",
   "quiz.kappa",

@@ -73,7 +73,8 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
   it("shows each method's result with its counts and limits, as the API gives them", async () => {
     const { data } = await api.gql(
       `query($id: ID!) { contaminationSummary(experimentId: $id) {
-        timeTravel { exact nearExact subsetJudged } quiz { range { instances lower upper } } } }`,
+        timeTravel { exact nearExact subsetJudged pool } replication { verdict reason }
+        quiz { range { instances lower upper } } } }`,
       { id: experimentId },
     );
     const [summary] = data!.contaminationSummary;
@@ -87,6 +88,16 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     expect(timeTravel).toContain(
       `${summary.timeTravel.exact} exact, ${summary.timeTravel.nearExact} near-exact of ${summary.timeTravel.subsetJudged} judged`,
     );
+    expect(timeTravel).toContain(`(drawn from ${summary.timeTravel.pool} non-trivial)`);
+    expect(timeTravel).toContain("not a test");
+    // Replication's evidence is the verdict: the decision, and why, as the API gives them.
+    const replication = await figure.locator(`[data-method="replication"]`).textContent();
+    expect(replication).toContain(
+      { CONTAMINATED: "Contaminated", NO_EVIDENCE: "No evidence", CANNOT_TELL: "Cannot tell" }[
+        summary.replication.verdict as string
+      ]!,
+    );
+    expect(replication).toContain(summary.replication.reason);
     const quiz = await figure.locator(`[data-method="quiz"]`).textContent();
     expect(quiz).toContain(`n = ${summary.quiz.range.instances} of 30 instances`);
     expect(quiz).toContain(

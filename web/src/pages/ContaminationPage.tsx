@@ -6,6 +6,12 @@ import { latestOnly } from "../latest";
 
 type Row = ContaminationQuery["contaminationSummary"][number];
 
+const VERDICT_WORDS: Record<string, string> = {
+  CONTAMINATED: "Contaminated",
+  NO_EVIDENCE: "No evidence",
+  CANNOT_TELL: "Cannot tell (too few instances)",
+};
+
 /** One method's evidence: its verdict in a line, its counts, its runs and what it cannot tell. */
 function Evidence({
   method,
@@ -65,14 +71,15 @@ function SampleEvidence({ row }: { row: Row }) {
           title="Time Travel's rule (10 seeded instances, guided instruction)"
           verdict={
             timeTravel
-              ? `${timeTravel.contaminated ? "Contaminated" : "Not flagged"} at k = ${timeTravel.shots}`
+              ? `Rule ${timeTravel.contaminated ? "met" : "not met"} at k = ${timeTravel.shots} (not a test)`
               : null
           }
           counts={
             timeTravel
               ? [
-                  `${timeTravel.exact} exact, ${timeTravel.nearExact} near-exact of ${timeTravel.subsetJudged} judged`,
+                  `${timeTravel.exact} exact, ${timeTravel.nearExact} near-exact of ${timeTravel.subsetJudged} judged (drawn from ${timeTravel.pool} non-trivial)`,
                   "rule: at least 1 exact or 2 near-exact",
+                  `a model with no memory meets it here ${percent(timeTravel.falsePositiveRate)} of the time (at most)`,
                 ]
               : []
           }
@@ -81,17 +88,14 @@ function SampleEvidence({ row }: { row: Row }) {
         />
         <Evidence
           method="replication"
-          title="Replication above the no-memory floor (full information)"
-          verdict={
-            replication
-              ? `${percent(replication.aboveFloorRate)} above the floor [${percent(replication.aboveFloorCiLow)}, ${percent(replication.aboveFloorCiHigh)}]` +
-                (replication.signal ? ": above it" : ": not distinguishable from it")
-              : null
-          }
+          title="Replication above the no-memory floor (full information): the verdict"
+          verdict={replication ? VERDICT_WORDS[replication.verdict] : null}
           counts={
             replication
               ? [
-                  `k = ${replication.shots}: ${replication.memorized} of ${replication.instances} memorized (${percent(replication.rate)})`,
+                  replication.reason,
+                  `alpha ${replication.alpha}, Bonferroni over ${replication.family} k; minimum detectable rate ${percent(replication.minimumDetectableRate)} (80% power)`,
+                  `k = ${replication.shots}: ${replication.memorized} of ${replication.instances} memorized (${percent(replication.rate)}), ${percent(replication.aboveFloorRate)} above the floor [${percent(replication.aboveFloorCiLow)}, ${percent(replication.aboveFloorCiHigh)}]`,
                   `no-memory floor ${percent(replication.floorRate)}; ${replication.aboveFloor} above it`,
                   `general instruction (control) ${percent(replication.generalInstructionRate)}`,
                 ]
