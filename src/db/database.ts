@@ -111,6 +111,23 @@ export function describeCluster(cluster: EmbeddedCluster, source?: DataDirSource
   return `embedded PostgreSQL ${cluster.version} in ${where}, ${how} (pid ${cluster.serverPid})`;
 }
 
+/**
+ * The server refuses a connection for now: out of connections (53300, "too many clients"; 53000 for a pooler's
+ * own limit) or starting up (57P03). A wrong address or password is not tried again.
+ */
+function isServerFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "53300" || code === "57P03" || /too many (clients|connections)/i.test(String(error));
+}
+
+/** How many times a process tries to open its database at start before it gives up (about a minute in all). */
+const START_ATTEMPTS = 10;
+
+/** The wait before start attempt `attempt + 1`: 0.25 s doubling to 8 s, with jitter so that workers spread out. */
+export function startBackoffMs(attempt: number): number {
+  return Math.min(8_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+}
+
 /** Connects to a database URL; `cluster`, when given, is left when the database is closed. */
 export async function connect(
   mode: DatabaseMode,
@@ -119,18 +136,28 @@ export async function connect(
   cluster: Pick<EmbeddedCluster, "release"> | null,
   options: OpenDatabaseOptions,
 ): Promise<Database> {
-  const dataSource = createDataSource({
-    url,
-    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
-    onQuery: options.onQuery,
-  });
-  try {
-    await dataSource.initialize();
-    if (options.runMigrations !== false) await migrate(dataSource);
-  } catch (error) {
-    if (dataSource.isInitialized) await dataSource.destroy();
-    await cluster?.release();
-    throw error;
+  // A server out of connections at start ("too many clients", 53300), one restarting: tried again with backoff,
+  // so a worker started beside many others waits for room instead of exiting.
+  let dataSource: DataSource;
+  for (let attempt = 1; ; attempt++) {
+    dataSource = createDataSource({
+      url,
+      poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+      onQuery: options.onQuery,
+    });
+    try {
+      await dataSource.initialize();
+      if (options.runMigrations !== false) await migrate(dataSource);
+      break;
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy().catch(() => {});
+      if (isServerFull(error) && attempt < START_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, startBackoffMs(attempt)));
+        continue;
+      }
+      await cluster?.release();
+      throw error;
+    }
   }
   return {
     mode,
