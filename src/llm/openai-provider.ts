@@ -58,7 +58,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
       throw toCallError(error, this.timeoutSeconds);
     }
     const result = chatResultOf(response);
-    if (!result) throw new ProviderCallError("the provider's answer has no message content", null, true);
+    if (!result) throw new ProviderCallError(notAChatCompletion(response), null, true);
     return result;
   }
 
@@ -156,4 +156,19 @@ function toCallError(error: unknown, timeoutSeconds: number): ProviderCallError 
     null,
     true,
   );
+}
+
+/**
+ * Why an answer is not a chat completion, in words a user can act on: a page of HTML or text (a login page, a
+ * proxy's error page, the wrong base URL) is not "an answer without content".
+ */
+function notAChatCompletion(response: unknown): string {
+  if (typeof response === "string") {
+    const text = response.trim();
+    const kind = /^<(!doctype|html|head|body)/i.test(text) ? "an HTML page" : "text";
+    return `the provider answered with ${kind}, not a chat completion (is the base URL the API's, ending in /v1?): ${JSON.stringify(text.slice(0, 120))}`;
+  }
+  if (response && typeof response === "object" && !("choices" in response))
+    return `the provider's answer is not a chat completion (no choices; keys: ${Object.keys(response).slice(0, 8).join(", ") || "none"})`;
+  return "the provider's answer has no message content";
 }

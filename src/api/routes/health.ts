@@ -7,23 +7,24 @@ import { JobQueue } from "../../queue/job-queue";
 export function healthRoutes(database: Database, queue: JobQueue): express.Router {
   const router = express.Router();
   router.get("/health", async (_request, response) => {
+    // A database that hangs (or a pool with no connection to give) is unavailable, said within a bound: a health
+    // check that hangs with it tells a load balancer nothing.
     try {
-      await database.dataSource.query("SELECT 1");
+      await withinSeconds(HEALTH_SECONDS, database.dataSource.query("SELECT 1"));
       response.json({ status: "ok", database: database.mode });
-    } catch {
-      response.status(503).json({ status: "unavailable", database: database.mode });
+    } catch (error) {
+      response.status(503).json({
+        status: "unavailable",
+        database: database.mode,
+        reason: scrubSecrets((error as Error).message).slice(0, 200),
+      });
     }
   });
   router.get("/ready", async (_request, response) => {
     const checks: Record<string, string> = {};
     const check = async (name: string, probe: () => Promise<void>) => {
       try {
-        await Promise.race([
-          probe(),
-          new Promise((_, reject) =>
-            setTimeout(() => reject(new Error("no answer within 5 s")), 5_000).unref(),
-          ),
-        ]);
+        await withinSeconds(5, probe());
         checks[name] = "ok";
       } catch (error) {
         checks[name] = scrubSecrets((error as Error).message).slice(0, 200);
@@ -41,4 +42,19 @@ export function healthRoutes(database: Database, queue: JobQueue): express.Route
     response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", checks });
   });
   return router;
+}
+
+/** How long `/health` waits for the database before it says it is unavailable. */
+const HEALTH_SECONDS = 3;
+
+/** `work`, or an error once `seconds` have passed without its answer. */
+function withinSeconds<T>(seconds: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
