@@ -140,3 +140,21 @@ describe("default verbalizers of new labels", () => {
     expect(defaultVerbalizer("1 (entailment)", "trec")).toBe("entailment");
   });
 });
+
+describe("errors about a header", () => {
+  it("name its fields in a bounded message, however long a field name is", () => {
+    const huge = "x".repeat(5_000_000);
+    const fields: Record<string, string> = { [huge]: "a" };
+    for (let i = 0; i < 30; i++) fields[`f${i}`] = "b";
+    let message = "";
+    try {
+      resolveFieldMapping({ line: 1, fields }, {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^line 1: cannot tell which field holds the text/);
+    expect(message).toContain(`${"x".repeat(60)}...`);
+    expect(message).toContain("and 11 more");
+    expect(message.length).toBeLessThan(1000);
+  });
+});

@@ -40,7 +40,11 @@ const ID_FIELD_GUESSES = ["idx", "id", "index", "guid"];
 export function resolveFieldMapping(first: RawRecord, options: FieldMappingOptions): FieldMapping {
   const available = Object.keys(first.fields);
   const has = (name: string) => available.includes(name);
-  const listed = `the fields are: ${available.join(", ")}`;
+  // Field names as a reader can take them in: each cut at 60 characters, at most 20 of them (a header of one
+  // 5 MB field name made a 5 MB error).
+  const shown = available.slice(0, 20).map((name) => (name.length > 60 ? `${name.slice(0, 60)}...` : name));
+  const more = available.length > 20 ? ` and ${available.length - 20} more` : "";
+  const listed = `the fields are: ${shown.join(", ")}${more}`;
 
   const textFields = options.textFields ?? TEXT_FIELD_GUESSES.find((guess) => guess.every(has));
   if (!textFields)

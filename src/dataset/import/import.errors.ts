@@ -4,6 +4,6 @@ export class ImportError extends Error {
     readonly line: number,
     readonly problem: string,
   ) {
-    super(`line ${line}: ${problem}`);
+    super(`line ${line}: ${problem.length > 2000 ? `${problem.slice(0, 2000)}... (cut)` : problem}`);
   }
 }
