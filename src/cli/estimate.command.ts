@@ -1,8 +1,9 @@
+import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
+import { parseMethods } from "../study/methods";
 import { MemorizationSetting, RunKind } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
-import { parseMethods } from "./experiment.command";
-import { openForCommand } from "./open-database";
+import { openReadOnly } from "./open-database";
 
 /** `memicl estimate`: calls, tokens and a cost bound for the grid of some samples. */
 export async function runEstimate(
@@ -17,10 +18,16 @@ export async function runEstimate(
     methods?: string[];
   },
 ): Promise<void> {
-  const command = await openForCommand(config);
+  // An estimate reads: it never migrates, and reads a provider's prices from the configuration (no client).
+  const command = await openReadOnly(config);
   const { services } = command;
   try {
-    const provider = options.provider ? services.providers.config(options.provider) : null;
+    const provider = options.provider ? (config.providers[options.provider] ?? null) : null;
+    if (options.provider && !provider)
+      throw new BadInputError(
+        `no provider named "${options.provider}" (configured: ${Object.keys(config.providers).join(", ")})`,
+        { field: "provider" },
+      );
     const estimate = await estimateGrid(
       services.prompts,
       services.samples,

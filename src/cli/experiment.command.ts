@@ -7,7 +7,7 @@ import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
 import { QUIZ_DEFAULTS } from "../study/grid";
-import { DEFAULT_METHODS, METHOD_NAMES, methodNamed, StudyMethod } from "../study/methods";
+import { DEFAULT_METHODS, parseMethods, StudyMethod } from "../study/methods";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
@@ -41,15 +41,6 @@ export interface ExperimentCommandOptions {
   quizProvider?: string;
   quizModel?: string;
   quizGenerations?: number;
-}
-
-/** Methods from their command-line spellings; a clear error names the ones it does not know. */
-export function parseMethods(names: string[]): StudyMethod[] {
-  const methods = names.map((name) => methodNamed(name));
-  const unknown = names.filter((_, index) => methods[index] === null);
-  if (unknown.length > 0)
-    throw new Error(`unknown method(s) ${unknown.join(", ")}: use ${METHOD_NAMES.join(", ")}`);
-  return methods as StudyMethod[];
 }
 
 /** Exit code of `memicl experiment --wait` when a budget paused the grid (raise it with `memicl budget`). */

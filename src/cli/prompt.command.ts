@@ -1,7 +1,7 @@
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { MemorizationSetting, RunKind, SETTING_NAMES, settingNamed } from "../study/settings";
-import { openForCommand } from "./open-database";
+import { openReadOnly } from "./open-database";
 
 export function parseSetting(value: string): MemorizationSetting {
   const setting = settingNamed(value);
@@ -30,7 +30,8 @@ export async function runPrompt(
 ): Promise<void> {
   const kind = parseKind(options.kind);
   const setting = kind === RunKind.MEMORIZATION ? parseSetting(options.setting ?? "full-information") : null;
-  const command = await openForCommand(config, { say: process.stderr });
+  // Printing a prompt reads: it never migrates (a schema behind this memicl is refused, naming memicl migrate).
+  const command = await openReadOnly(config, { say: process.stderr });
   const { services } = command;
   try {
     const { prepared, item, messages, tokenCount } = await services.prompts.preview(

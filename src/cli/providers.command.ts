@@ -1,14 +1,15 @@
 import { Config } from "../config/config";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ModelProvider } from "../llm/model-provider";
-import { openForCommand } from "./open-database";
+import { openForCommand, openReadOnly } from "./open-database";
 
 /** `memicl providers [--check]`: the configured providers, whether this process and live workers can call them. */
 export async function runProviders(
   config: Config,
   options: { check?: boolean; model?: string },
 ): Promise<void> {
-  const command = await openForCommand(config);
+  // Listing reads (no migration, no client); --check makes calls, with the run services.
+  const command = options.check ? await openForCommand(config) : await openReadOnly(config);
   let failures = 0;
   try {
     const out = process.stdout;
@@ -18,7 +19,9 @@ export async function runProviders(
         `${provider.name} (${provider.type}): ${here}; live workers that can call it: ${provider.liveWorkers}\n`,
       );
       if (!options.check || !provider.usableHere) continue;
-      const handle = command.services.providers.get(provider.name);
+      const handle = (
+        command.services as Awaited<ReturnType<typeof openForCommand>>["services"]
+      ).providers.get(provider.name);
       const model = options.model ?? (await checkModelOf(handle.provider, handle.config));
       if (!model) {
         failures += 1;

@@ -34,3 +34,12 @@ export function methodNamed(value: string): StudyMethod | null {
     null
   );
 }
+
+/** Methods from their command-line spellings; a clear error names the ones it does not know. */
+export function parseMethods(names: string[]): StudyMethod[] {
+  const methods = names.map((name) => methodNamed(name));
+  const unknown = names.filter((_, index) => methods[index] === null);
+  if (unknown.length > 0)
+    throw new Error(`unknown method(s) ${unknown.join(", ")}: use ${METHOD_NAMES.join(", ")}`);
+  return methods as StudyMethod[];
+}

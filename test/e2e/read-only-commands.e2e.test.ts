@@ -48,6 +48,9 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
     ["experiments"],
     ["workers"],
     ["keys", "list"],
+    ["prompt", "--sample", "00000000-0000-4000-8000-000000000000"],
+    ["estimate", "--sample", "00000000-0000-4000-8000-000000000000", "--provider", "simulated"],
+    ["providers"],
   ])("memicl %s loads neither pg-boss nor openai", async (...args) => {
     const result = await run(args, database.url);
     expect(result.loaded).not.toContain("pg-boss");
@@ -57,16 +60,12 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
     expect(result.stderr + result.stdout).not.toMatch(/schema is behind/);
   });
 
-  it("commands that write but queue nothing (migrate, import, prompt) load neither either", async () => {
+  it("commands that write but queue nothing (migrate, import) load neither either", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-import-"));
     const file = path.join(dir, "tiny.csv");
     fs.writeFileSync(file, "text,label\nthe sky is blue,yes\ngrass is red,no\n");
     try {
-      for (const args of [
-        ["migrate"],
-        ["import", file, "--name", `tiny_${backend}`],
-        ["prompt", "--sample", "00000000-0000-4000-8000-000000000000"],
-      ]) {
+      for (const args of [["migrate"], ["import", file, "--name", `tiny_${backend}`]]) {
         const result = await run(args, database.url);
         expect({
           args,
@@ -111,5 +110,32 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
         newest,
       ]),
     );
+  });
+
+  it.each([
+    ["prompt", "--sample", "00000000-0000-4000-8000-000000000000"],
+    ["estimate", "--sample", "00000000-0000-4000-8000-000000000000"],
+    ["providers"],
+  ])("memicl %s on a fresh database refuses, naming memicl migrate, and creates nothing", async (...args) => {
+    const fresh = await createTestDatabase(backend);
+    try {
+      // An empty database: what a fresh data folder's is before anything migrated it.
+      await withClient(fresh.url, (client) =>
+        client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public"),
+      );
+      await withClient(fresh.url, (client) => client.query("DROP SCHEMA IF EXISTS pgboss CASCADE"));
+      const result = await run(args, fresh.url);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("run `memicl migrate`");
+      const tables = await withClient(
+        fresh.url,
+        async (client) =>
+          (await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).rows[0]
+            .n,
+      );
+      expect(tables).toBe(0);
+    } finally {
+      await fresh.close();
+    }
   });
 });
