@@ -4,6 +4,8 @@ module.exports = {
   testMatch: ["<rootDir>/test/**/*.test.ts"],
   testTimeout: 60_000,
   setupFiles: ["reflect-metadata", "<rootDir>/test/support/production-mode.ts"],
+  // Each timeout scaled by the machine's load (test/support/patience.ts).
+  setupFilesAfterEnv: ["<rootDir>/test/support/patient-timeouts.ts"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testSequencer: "<rootDir>/test/support/sequencer.js",

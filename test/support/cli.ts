@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { patient } from "./patience";
 import type { TestServer } from "./server";
 
 export const MEMICL_BIN = path.resolve(__dirname, "../../bin/memicl.js");
@@ -55,7 +56,7 @@ export async function startServe(env: Record<string, string>, cwd?: string): Pro
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + patient(30_000);
   let url: string | undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`memicl serve exited with ${child.exitCode}: ${output}`);
@@ -65,7 +66,8 @@ export async function startServe(env: Record<string, string>, cwd?: string): Pro
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`memicl serve did not start: ${output}`);
+    if (Date.now() > deadline)
+      throw new Error(`memicl serve did not start within ${patient(30_000)} ms (load-scaled): ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { patient } from "./patience";
 import { TestServer } from "./server";
 import { TEST_SCRATCH_ENV } from "./test-cluster";
 
@@ -61,7 +62,8 @@ export async function waitForRun(
   timeoutMs = 30_000,
   options: { onEach?: (run: any) => void | Promise<void>; tolerateErrors?: boolean } = {},
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
+  // Scaled by the machine's load: a busy machine answers slower, and the run is not stuck for that.
+  const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     const response = await api
       .gql(`query($id: ID!) { run(id: $id) { ${RUN_FIELDS} } }`, { id: runId })
