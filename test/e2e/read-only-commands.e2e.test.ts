@@ -9,7 +9,8 @@ const PRELOAD = path.resolve(__dirname, "../support/loaded-packages.js");
 
 /** Runs the built CLI with the preload that records the packages it loaded. */
 function run(args: string[], databaseUrl: string) {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-")), "loaded.json");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-"));
+  const out = path.join(dir, "loaded.json");
   return new Promise<{ code: number | null; stdout: string; stderr: string; loaded: string[] }>(
     (resolve, reject) => {
       const child = spawn(process.execPath, ["-r", PRELOAD, BIN, ...args], {
@@ -24,9 +25,15 @@ function run(args: string[], databaseUrl: string) {
         stderr += chunk;
       });
       child.on("error", reject);
-      child.on("close", (code) =>
-        resolve({ code, stdout, stderr, loaded: JSON.parse(fs.readFileSync(out, "utf8")) }),
-      );
+      child.on("close", (code) => {
+        try {
+          resolve({ code, stdout, stderr, loaded: JSON.parse(fs.readFileSync(out, "utf8")) });
+        } catch (error) {
+          reject(error);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      });
     },
   );
 }
