@@ -79,6 +79,8 @@ describe("the dashboard's figure data", () => {
         instances: 10,
         floorInstances: 1,
         aboveFloor: 0,
+        eligibleInstances: 8,
+        eligibleMemorized: 1,
       },
       {
         sampleId: "s2",
@@ -87,7 +89,9 @@ describe("the dashboard's figure data", () => {
         shots: 0,
         instances: 10,
         floorInstances: 3,
-        aboveFloor: 0,
+        aboveFloor: 2,
+        eligibleInstances: 6,
+        eligibleMemorized: 2,
       },
       {
         sampleId: "s1",
@@ -97,6 +101,8 @@ describe("the dashboard's figure data", () => {
         instances: 0,
         floorInstances: 0,
         aboveFloor: 0,
+        eligibleInstances: 0,
+        eligibleMemorized: 0,
       },
       {
         sampleId: "s9",
@@ -106,6 +112,8 @@ describe("the dashboard's figure data", () => {
         instances: 4,
         floorInstances: 4,
         aboveFloor: 0,
+        eligibleInstances: 0,
+        eligibleMemorized: 0,
       },
     ],
     performance: [
@@ -149,6 +157,12 @@ describe("the dashboard's figure data", () => {
       ["exact + near-exact", "S1", 0, 0.2],
       ["exact only", "S1", 0, 0.1],
     ]);
+    // Each point's tip says what qualifies its rate, pooled over the dataset's samples at its setting and k.
+    expect(memorizationPoints(report, "rte")[0]).toMatchObject({
+      floor: "20.0%",
+      aboveFloor: "10.0%",
+      nonTrivialOutsideFloor: "21.4%",
+    });
     expect(performancePoints(report, "rte")).toMatchObject([{ meanAccuracy: 0.95, sdLow: 0.85, sdHigh: 1 }]);
     // The floor pools a dataset's samples and settings at each k; a k with no judged instance has no point.
     expect(floorPoints(report, "rte")).toEqual([

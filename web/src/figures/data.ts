@@ -59,8 +59,33 @@ export type CorrelationRow = Report["correlations"][number];
 
 export const MEASURE_LABELS = { both: "exact + near-exact", exact: "exact only" } as const;
 
-/** Memorization rate vs k: one point per setting and k, for both measures. */
+/** Per setting and k, over the dataset's samples: the no-memory floor, memorized above it, and the eligible rate. */
+function floorsBySettingAndShots(report: Report, dataset: string) {
+  const cells = new Map<
+    string,
+    { instances: number; floor: number; above: number; eligible: number; eligibleMemorized: number }
+  >();
+  for (const row of report.noMemoryFloor.filter((floor) => floor.dataset === dataset)) {
+    const key = `${row.setting}|${row.shots}`;
+    const cell = cells.get(key) ?? { instances: 0, floor: 0, above: 0, eligible: 0, eligibleMemorized: 0 };
+    cell.instances += row.instances;
+    cell.floor += row.floorInstances;
+    cell.above += row.aboveFloor;
+    cell.eligible += row.eligibleInstances;
+    cell.eligibleMemorized += row.eligibleMemorized;
+    cells.set(key, cell);
+  }
+  return cells;
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : "-");
+
+/**
+ * Memorization rate vs k: one point per setting and k, for both measures, each with what qualifies its rate (the
+ * no-memory floor, the rate above it, and the rate over non-trivial targets outside the floor) for its tip.
+ */
 export function memorizationPoints(report: Report, dataset: string) {
+  const floors = floorsBySettingAndShots(report, dataset);
   return [
     ...headline(report.memorization, dataset).map((row) => ({ ...row, measure: MEASURE_LABELS.both })),
     ...headline(report.memorizationExactOnly, dataset).map((row) => ({
@@ -80,7 +105,19 @@ export function memorizationPoints(report: Report, dataset: string) {
       memorized: row.memorized,
       n: row.n,
       sampleSeed: row.sampleSeed,
+      ...qualifiers(floors.get(`${row.setting}|${row.shots}`)),
     }));
+}
+
+/** What a tip says beside a rate: the floor, above it, and the eligible rate ("-" where none was computed). */
+function qualifiers(
+  cell: ReturnType<typeof floorsBySettingAndShots> extends Map<string, infer V> ? V | undefined : never,
+) {
+  return {
+    floor: cell ? share(cell.floor, cell.instances) : "-",
+    aboveFloor: cell ? share(cell.above, cell.instances) : "-",
+    nonTrivialOutsideFloor: cell ? share(cell.eligibleMemorized, cell.eligible) : "-",
+  };
 }
 
 /**

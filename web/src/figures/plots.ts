@@ -48,7 +48,9 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
       caption:
         "Share of judged completions that are exact or near-exact (left) and exact only (right), per setting, " +
         "with 95% intervals. The dashed grey line is the no-memory floor (a control): the share an answer " +
-        "without memory (the input copied, a constant) gets exact or near-exact.",
+        "without memory (the input copied, a constant, a shown demonstration's continuation) gets exact or " +
+        "near-exact. A point's tip gives its floor, the rate above it and the rate over non-trivial targets " +
+        "outside it (what the replication verdict tests).",
       rows: memorization,
       render: (width) =>
         Plot.plot({
@@ -102,7 +104,13 @@ export function figuresOf(report: Report, dataset: string): FigureSpec[] {
               fx: "measure",
               className: "point",
               tip: true,
-              channels: { memorized: "memorized", n: "n" },
+              channels: {
+                memorized: "memorized",
+                n: "n",
+                "no-memory floor": "floor",
+                "above the floor": "aboveFloor",
+                "non-trivial, outside the floor": "nonTrivialOutsideFloor",
+              },
             }),
             // One end label per setting, each nudged by its own offset: coinciding series stay readable.
             ...Object.values(SETTING_LABELS).map((setting, index, all) =>
