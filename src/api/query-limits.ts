@@ -5,14 +5,32 @@ import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import { GraphQLError, Lexer, Source, TokenKind, ValidationRule } from "graphql";
 import { Config } from "../config/config";
 
-// graphql-armor rules report through the validation context (GRAPHQL_VALIDATION_FAILED) instead of throwing.
+// graphql-armor rules report through the validation context (GRAPHQL_VALIDATION_FAILED) instead of throwing, in
+// words of their own: graphql-armor starts each message "Syntax Error:", which a query over a limit is not.
 const report = {
   propagateOnRejection: false,
   onReject: [
     (context: { reportError(error: GraphQLError): void } | null, error: GraphQLError) =>
-      context?.reportError(error),
+      context?.reportError(
+        new GraphQLError(limitMessage(error.message), { nodes: error.nodes, extensions: error.extensions }),
+      ),
   ],
 };
+
+/** A limit's message without graphql-armor's "Syntax Error: " prefix, naming the setting that sets it. */
+export function limitMessage(message: string): string {
+  const text = message.replace(/^Syntax Error:\s*/, "");
+  const setting = /depth/i.test(text)
+    ? "MEMICL_MAX_QUERY_DEPTH"
+    : /alias/i.test(text)
+      ? "MEMICL_MAX_QUERY_ALIASES"
+      : /directive/i.test(text)
+        ? "MEMICL_MAX_QUERY_DIRECTIVES"
+        : /cost/i.test(text)
+          ? "MEMICL_MAX_QUERY_COST"
+          : null;
+  return setting ? `${text} (${setting})` : text;
+}
 
 /** Depth, aliases, directives and cost of a query, each limited by configuration (graphql-armor's rules). */
 export function queryLimitRules(config: Config): ValidationRule[] {

@@ -92,7 +92,7 @@ export class RunLifecycle {
         { field: "provider" },
       );
     throw new BadInputError(
-      `no provider named "${name}" (configured: ${this.providers.names().join(", ")}; this process reads ` +
+      `no provider named "${name}" (configured: ${listed(this.providers.names())}; this process reads ` +
         `providers from MEMICL_PROVIDERS_FILE), and no live worker on this database can call it (live workers: ${live})`,
       { field: "provider" },
     );
@@ -509,4 +509,11 @@ export function batchAttemptsOf(
       { field: "batch" },
     );
   return options.attempts;
+}
+
+/** Names for an error: the closest few, not every one (a lab's file can configure dozens). */
+function listed(names: readonly string[], most = 8): string {
+  return names.length > most
+    ? `${names.slice(0, most).join(", ")} and ${names.length - most} more (memicl providers lists them)`
+    : names.join(", ");
 }

@@ -87,5 +87,8 @@ describe("the server's safe defaults", () => {
     const response = await api.gql(query);
     expect(response.errors?.[0].extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
     expect(response.data).toBeUndefined();
+    // A limit says which setting it is, not that the query was misspelled.
+    expect(response.errors?.[0].message).not.toMatch(/^Syntax Error/);
+    expect(response.errors?.[0].message).toMatch(/MEMICL_MAX_QUERY_(ALIASES|DIRECTIVES|TOKENS|COST)/);
   });
 });
