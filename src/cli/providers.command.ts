@@ -15,8 +15,15 @@ export async function runProviders(
     const out = process.stdout;
     for (const provider of await command.services.workers.providerStates()) {
       const here = provider.usableHere ? "usable here" : `NOT usable here: ${provider.unusableReason}`;
+      const limit = config.providers[provider.name];
+      // Where the limit holds is part of the limit: per process, N workers make N times the calls.
+      const scope = limit
+        ? limit.maxConcurrencyScope === "database"
+          ? `; at most ${limit.maxConcurrency} calls at once across every process`
+          : `; at most ${limit.maxConcurrency} calls at once in each process (${Math.max(1, provider.liveWorkers)} live: up to ${limit.maxConcurrency * Math.max(1, provider.liveWorkers)}; maxConcurrencyScope "database" makes it one limit)`
+        : "";
       out.write(
-        `${provider.name} (${provider.type}): ${here}; live workers that can call it: ${provider.liveWorkers}\n`,
+        `${provider.name} (${provider.type}): ${here}; live workers that can call it: ${provider.liveWorkers}${scope}\n`,
       );
       if (!options.check || !provider.usableHere) continue;
       const handle = (
