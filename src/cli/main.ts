@@ -303,6 +303,7 @@ export function buildProgram(): Command {
     .argument("<kind>", "experiment, sample or dataset")
     .argument("<id>", "its id")
     .option("--dry-run", "say what would go, and delete nothing", false)
+    .option("--yes", "delete without asking (it asks only on a terminal)", false)
     .action((kind, id, options) => {
       if (!["experiment", "sample", "dataset"].includes(kind))
         throw new BadInputError(`kind: experiment, sample or dataset, not "${kind}"`);

@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stopCluster } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
-import { runCli } from "../support/cli";
+import { MEMICL_BIN, runCli } from "../support/cli";
 import { providersFile } from "../support/runs";
 
 /** Runs from the command line: progress in a log, and cancel, resume, retry-failed and delete. */
@@ -103,6 +104,12 @@ describe("memicl experiment --wait and the run commands", () => {
     const dry = await runCli(["delete", "experiment", experimentId, "--dry-run"], env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/would delete experiment .*: 1 experiments, 4 runs, 24 completions/);
+    // On a terminal it asks first: "n" keeps it (script(1) gives the command a terminal).
+    const asked = await onTerminal(["delete", "experiment", experimentId], env, "n\n");
+    expect(asked).toMatch(/delete experiment .*: 1 experiments, 4 runs, 24 completions.*\? \[y\/N\]/);
+    expect(asked).toMatch(/not deleted/);
+    const kept = await runCli(["delete", "experiment", experimentId, "--dry-run"], env);
+    expect(kept.stdout).toMatch(/would delete experiment .*: 1 experiments, 4 runs/);
     const deleted = await runCli(["delete", "experiment", experimentId], env);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toMatch(/deleted experiment .*4 runs/);
@@ -154,3 +161,23 @@ describe("memicl experiment --wait and the run commands", () => {
     expect((await runCli(["cancel", experimentId], env)).code).toBe(0);
   }, 90_000);
 });
+
+/** A memicl command run on a terminal (script(1)'s pseudo-terminal), given `input`; what the terminal showed. */
+function onTerminal(args: string[], env: Record<string, string>, input: string): Promise<string> {
+  const command = [process.execPath, MEMICL_BIN, ...args]
+    .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
+    .join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, ...env } });
+    let shown = "";
+    child.stdout.on("data", (chunk) => {
+      shown += chunk;
+      if (/\[y\/N\]/.test(shown) && input) {
+        child.stdin.write(input);
+        input = "";
+      }
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(shown));
+  });
+}
