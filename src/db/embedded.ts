@@ -168,11 +168,13 @@ export async function removeDataFolder(dataDir: string, logger: Logger): Promise
     if (serverPidOf(cluster.clusterDir) !== null)
       throw new EmbeddedDatabaseError(`the server of ${dataDir} did not stop; nothing was removed`);
     const removed: string[] = [];
+    // A server's last processes may still write a file or two as they exit (ENOTEMPTY, EBUSY): tried again.
+    const retries = { maxRetries: 10, retryDelay: 200 };
     if (!cluster.clusterDir.startsWith(`${dataDir}${path.sep}`)) {
-      fs.rmSync(cluster.clusterDir, { recursive: true, force: true });
+      fs.rmSync(cluster.clusterDir, { recursive: true, force: true, ...retries });
       removed.push(cluster.clusterDir);
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true, ...retries });
     removed.push(dataDir);
     return removed;
   } finally {
