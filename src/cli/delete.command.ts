@@ -13,23 +13,25 @@ export async function runDelete(
 ): Promise<void> {
   const command = await openForCommand(config);
   const { deletions } = command.services;
+  const remove = (dryRun: boolean) =>
+    kind === "experiment"
+      ? deletions.deleteExperiment(id, dryRun)
+      : kind === "sample"
+        ? deletions.deleteSample(id, dryRun)
+        : deletions.deleteDataset(id, dryRun);
+  const describe = (counts: object) =>
+    Object.entries(counts as Record<string, number>)
+      .filter(([, count]) => count > 0)
+      .map(([name, count]) => `${count} ${name}`)
+      .join(", ") || "nothing else";
   try {
     const dryRun = options.dryRun ?? false;
     // On a terminal, say what would go and ask first (--yes skips it); a script is not asked.
     if (!dryRun && !options.yes && process.stdin.isTTY) {
-      const plan =
-        kind === "experiment"
-          ? await deletions.deleteExperiment(id, true)
-          : kind === "sample"
-            ? await deletions.deleteSample(id, true)
-            : await deletions.deleteDataset(id, true);
-      const what = Object.entries(plan.counts)
-        .filter(([, count]) => count > 0)
-        .map(([name, count]) => `${count} ${name}`)
-        .join(", ");
+      const what = describe((await remove(true)).counts);
       const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {
-        const answer = await prompt.question(`delete ${kind} ${id}: ${what || "nothing else"}? [y/N] `);
+        const answer = await prompt.question(`delete ${kind} ${id}: ${what}? [y/N] `);
         if (!/^y(es)?$/i.test(answer.trim())) {
           process.stdout.write("not deleted\n");
           return;
@@ -38,21 +40,13 @@ export async function runDelete(
         prompt.close();
       }
     }
-    const result =
-      kind === "experiment"
-        ? await deletions.deleteExperiment(id, dryRun)
-        : kind === "sample"
-          ? await deletions.deleteSample(id, dryRun)
-          : await deletions.deleteDataset(id, dryRun);
-    const counts = Object.entries(result.counts)
-      .filter(([, count]) => count > 0)
-      .map(([name, count]) => `${count} ${name}`)
-      .join(", ");
+    const result = await remove(dryRun);
+    const counts = describe(result.counts);
     const out = process.stdout;
     if (dryRun) {
-      out.write(`would delete ${kind} ${id}: ${counts || "nothing else"}\n`);
+      out.write(`would delete ${kind} ${id}: ${counts}\n`);
       if (result.blockedBy) out.write(`refused now: ${result.blockedBy}\n`);
-    } else out.write(`deleted ${kind} ${id}: ${counts || "nothing else"}\n`);
+    } else out.write(`deleted ${kind} ${id}: ${counts}\n`);
   } finally {
     await command.close();
   }

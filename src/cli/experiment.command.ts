@@ -7,7 +7,7 @@ import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
 import { QUIZ_DEFAULTS } from "../study/grid";
-import { DEFAULT_METHODS, parseMethods, StudyMethod } from "../study/methods";
+import { DEFAULT_METHODS, parseMethods } from "../study/methods";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";

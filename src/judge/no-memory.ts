@@ -128,6 +128,17 @@ export function instanceFloorOf(
   };
 }
 
+/** The heuristic judge's verdict on a no-memory answer: with the sibling rule and the input as its first piece. */
+function judgeNoMemoryAnswer(
+  instance: FloorInstance,
+  answer: string,
+  thresholds: HeuristicThresholds,
+): JudgeVerdict {
+  return judgeHeuristically(instance.reference, answer, thresholds, instance.siblings ?? [], {
+    context: { firstPiece: instance.input, nli: instance.nli ?? false },
+  }).verdict;
+}
+
 /** A demonstration as the k-shot prompts show it: in every prompt of k > rank. */
 export interface FloorDemonstration {
   rank: number;
@@ -148,13 +159,7 @@ export function demonstrationFloorShots(
   const reference = wordCounts(instance.reference);
   for (const [index, demonstration] of demonstrations.entries()) {
     if (!couldBeNearExact(reference, counts[index], thresholds)) continue;
-    const { verdict } = judgeHeuristically(
-      instance.reference,
-      demonstration.continuation,
-      thresholds,
-      instance.siblings ?? [],
-      { context: { firstPiece: instance.input, nli: instance.nli ?? false } },
-    );
+    const verdict = judgeNoMemoryAnswer(instance, demonstration.continuation, thresholds);
     if (verdict === "EXACT" || verdict === "NEAR_EXACT") return demonstration.rank + 1;
   }
   return null;
@@ -191,13 +196,7 @@ export function floorVerdict(
   const reference = wordCounts(instance.reference);
   for (const answer of answers) {
     if (!couldBeNearExact(reference, wordCounts(answer.answer), thresholds)) continue;
-    const { verdict } = judgeHeuristically(
-      instance.reference,
-      answer.answer,
-      thresholds,
-      instance.siblings ?? [],
-      { context: { firstPiece: instance.input, nli: instance.nli ?? false } },
-    );
+    const verdict = judgeNoMemoryAnswer(instance, answer.answer, thresholds);
     if (RANK[verdict] > RANK[best.verdict]) best = { verdict, answer };
     if (best.verdict === "EXACT") break;
   }

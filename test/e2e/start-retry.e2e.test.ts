@@ -10,7 +10,8 @@ import { BACKENDS, createTestDatabase, TestDatabase } from "../support/databases
 // A role's connection limit binds only a role that logs in as itself, which the embedded server's access rules
 // (its own user only) do not allow: the server PostgreSQL CI provides is where this runs.
 const SERVERS = BACKENDS.filter((backend) => backend === "postgres");
-const describeServers = SERVERS.length > 0 ? describe.each(SERVERS) : describe.skip.each(["postgres" as const]);
+const describeServers =
+  SERVERS.length > 0 ? describe.each(SERVERS) : describe.skip.each(["postgres" as const]);
 
 describeServers("opening the database while the server is full (%s)", (backend) => {
   let database: TestDatabase;
