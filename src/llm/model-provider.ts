@@ -44,7 +44,7 @@ export function storableResult(result: ChatResult): ChatResult {
   const text = (value: string | null) => scrubConfiguredSecrets(storableText(value));
   return {
     ...result,
-    text: text(result.text) ?? "",
+    text: capped(text(result.text) ?? ""),
     finishReason: text(result.finishReason),
     reportedModel: text(result.reportedModel)?.slice(0, 200) ?? null,
     systemFingerprint: text(result.systemFingerprint)?.slice(0, 200) ?? null,
@@ -55,6 +55,18 @@ export function storableResult(result: ChatResult): ChatResult {
 }
 
 const MAX_INT = 2_147_483_647;
+
+/**
+ * The most of an answer memicl stores: a provider that ignores max_tokens can send megabytes (three reads of a
+ * page of 50 MB answers took 60 s each and grew the server to 1.6 GB). The rest is cut, and the answer says so.
+ */
+export const MAX_ANSWER_CHARS = 100_000;
+
+function capped(text: string): string {
+  return text.length > MAX_ANSWER_CHARS
+    ? `${text.slice(0, MAX_ANSWER_CHARS)} [memicl: cut at ${MAX_ANSWER_CHARS} of ${text.length} characters]`
+    : text;
+}
 
 function storableCount(value: number | null | undefined): number | null {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT

@@ -215,3 +215,25 @@ describe("callWithRetries", () => {
     });
   });
 });
+
+describe("an answer as memicl stores it", () => {
+  it("is cut at MAX_ANSWER_CHARS, saying so, however much a provider sent", () => {
+    const { MAX_ANSWER_CHARS, storableResult } =
+      require("../../src/llm/model-provider") as typeof import("../../src/llm/model-provider");
+    const huge = "a".repeat(50 * MAX_ANSWER_CHARS);
+    const stored = storableResult({
+      text: huge,
+      finishReason: "stop",
+      promptTokens: 1,
+      completionTokens: 1,
+      cachedTokens: 0,
+      reportedModel: null,
+      systemFingerprint: null,
+    });
+    expect(stored.text.length).toBeLessThan(MAX_ANSWER_CHARS + 100);
+    expect(stored.text.endsWith(`[memicl: cut at ${MAX_ANSWER_CHARS} of ${huge.length} characters]`)).toBe(
+      true,
+    );
+    expect(storableResult({ ...stored, text: "short" }).text).toBe("short");
+  });
+});
