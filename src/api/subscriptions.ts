@@ -25,7 +25,12 @@ type Extra = {
   /** The bearer key the connection was opened with (keys on), checked again before every operation. */
   key?: string | null;
   principal?: Principal | null;
+  /** When the key was last found valid (milliseconds): a streaming subscription checks it again after a while. */
+  checkedAt?: number;
 };
+
+/** How long a key found valid serves a subscription's events before it is checked again. */
+const KEY_RECHECK_MS = 2_000;
 
 /** The largest message a socket takes: an inline import's limit, as over HTTP, plus room for the query. */
 function maxPayloadOf(config: Config): number {
@@ -75,6 +80,7 @@ export function startSubscriptions(
         if (!principal) return false; // closes the socket: 4403 Forbidden
         ctx.extra.key = key;
         ctx.extra.principal = principal;
+        ctx.extra.checkedAt = Date.now();
         return true;
       },
       onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
@@ -129,8 +135,22 @@ export function startSubscriptions(
           contextValue: createContext(config, services, logger, ctx.extra.principal ?? null),
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: formatAll(result.errors) } : undefined,
+      onNext: async (ctx, _id, _payload, _args, result) => {
+        // A key revoked while its subscription streams ends it: checked again before an event once the last
+        // check is older than KEY_RECHECK_MS (a subscription opened before `keys revoke` streamed on before).
+        if (config.auth === "keys" && Date.now() - (ctx.extra.checkedAt ?? 0) > KEY_RECHECK_MS) {
+          const principal = ctx.extra.key ? await services.apiKeys.authenticate(ctx.extra.key) : null;
+          if (!principal) {
+            setImmediate(() => ctx.extra.socket.close(4403, "Forbidden: the API key is no longer valid"));
+            return {
+              errors: formatAll(refused("the API key is no longer valid (revoked)", "UNAUTHENTICATED")),
+            };
+          }
+          ctx.extra.principal = principal;
+          ctx.extra.checkedAt = Date.now();
+        }
+        return result.errors ? { ...result, errors: formatAll(result.errors) } : undefined;
+      },
       onError: (_ctx, _id, _payload, errors) => {
         logger.warn({ errors: errors.map((error) => error.message) }, "subscription error");
         return formatAll(errors);

@@ -2,6 +2,7 @@ import http from "node:http";
 import { Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { ApiKeyService } from "../../src/auth/api-key.service";
+import { classificationSample, startRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
 /** A raw HTTP POST with the headers given (fetch will not send a Host of our choosing). */
@@ -203,5 +204,76 @@ describe("a key revoked while its socket is open (keys on)", () => {
     }
     const datasets = await api.database.dataSource.query("SELECT count(*)::int AS n FROM dataset");
     expect(datasets[0].n).toBe(0);
+  });
+});
+
+describe("a key revoked while its subscription streams (keys on)", () => {
+  let open: TestServer;
+  let guarded: TestServer;
+  let key: string;
+  let keys: ApiKeyService;
+
+  beforeAll(async () => {
+    // One database: a server without keys sets the run up, one with keys serves the subscription.
+    open = await startTestServer("embedded");
+    guarded = await startTestServer("embedded", { MEMICL_AUTH: "keys" }, open.database);
+    keys = new ApiKeyService(open.database.dataSource);
+    key = (await keys.create("streaming", "viewer")).key;
+  });
+  afterAll(async () => {
+    await guarded?.close();
+    await open?.close();
+  });
+
+  it("ends the subscription at its next event once the key is revoked", async () => {
+    const sampleId = await classificationSample(open, "streamed", {
+      rows: 10,
+      instances: 2,
+      demonstrations: 0,
+      shots: [0],
+    });
+    const { run } = await startRun(open, {
+      sampleId,
+      kind: "MEMORIZATION",
+      setting: "ONLY_SEGMENT_PAIRS",
+      shots: 0,
+      provider: "simulated",
+      model: "m",
+    });
+    const client = wsClient(guarded, key);
+    const events: string[] = [];
+    const ended = new Promise<string>((resolve) => {
+      client.subscribe(
+        {
+          query: `subscription($id: ID!) { runProgress(runId: $id) { waitingReason } }`,
+          variables: { id: run.id },
+        },
+        {
+          next: (value) => {
+            if (value.errors) resolve(`errors: ${JSON.stringify(value.errors)}`);
+            else events.push(String((value.data as any).runProgress.waitingReason));
+          },
+          error: (error) => resolve(`closed: ${JSON.stringify((error as { code?: number }).code ?? error)}`),
+          complete: () => resolve("complete"),
+        },
+      );
+    });
+    const change = (reason: string) =>
+      open.database.dataSource.query("UPDATE run SET waiting_reason = $2 WHERE id = $1", [run.id, reason]);
+    try {
+      await change("before");
+      for (let tries = 0; tries < 100 && !events.includes("before"); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(events).toContain("before");
+      await keys.revoke("streaming");
+      // Past the time a key found valid serves events, the run changes again.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await change("after");
+      const how = await ended;
+      expect(how).toMatch(/UNAUTHENTICATED|4403/);
+      expect(events).not.toContain("after");
+    } finally {
+      await client.dispose();
+    }
   });
 });
