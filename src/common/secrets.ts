@@ -15,7 +15,7 @@ export const REDACTED = "[redacted]";
 
 /**
  * Adds a value to scrub everywhere (values shorter than 6 characters are too common to scrub safely), with the
- * forms a provider may echo it in: URL-encoded, and base64 (standard and URL-safe) at any of the three byte
+ * forms a provider may echo it in (`secretForms`): URL-encoded, hex, case-changed, reversed, spaced, halved, and base64 (standard and URL-safe) at any of the three byte
  * alignments it can have inside a longer encoded string (a `Basic` header, a JSON blob): for each, the run of
  * characters that depends on the key's bytes alone.
  */
@@ -25,7 +25,26 @@ export function registerSecret(value: string | null | undefined): void {
 }
 
 export function secretForms(value: string): string[] {
-  const forms = new Set([value, encodeURIComponent(value)]);
+  const bytes0 = Buffer.from(value, "utf8");
+  const hex = bytes0.toString("hex");
+  const everyByte = [...bytes0].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+  const half = Math.ceil(value.length / 2);
+  // The forms a provider or a proxy has been seen to echo a key in, besides the key itself: URL-encoded (only
+  // where needed, or every byte, in either case of hex), hex, upper or lower case, reversed, spaced out, and
+  // either half of a long key (at 16 characters or more, a half is still unguessable).
+  const forms = new Set([
+    value,
+    encodeURIComponent(value),
+    everyByte,
+    everyByte.toUpperCase(),
+    hex,
+    hex.toUpperCase(),
+    value.toUpperCase(),
+    value.toLowerCase(),
+    [...value].reverse().join(""),
+    [...value].join(" "),
+    ...(value.length >= 32 ? [value.slice(0, half), value.slice(value.length - half)] : []),
+  ]);
   const bytes = Buffer.from(value, "utf8");
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");

@@ -54,3 +54,24 @@ describe("the forms a configured key is scrubbed in", () => {
     expect(storableText("pair \uD83D\uDE00 kept")).toBe("pair \uD83D\uDE00 kept");
   });
 });
+
+describe("the forms a configured key is echoed in", () => {
+  const key = "lab-key-0123456789abcdefghijKLMNOPqrstuv";
+  registerSecret(key);
+  const bytes = Buffer.from(key, "utf8");
+  const everyByte = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+  it.each([
+    ["URL-encoded, every byte, upper-case hex", everyByte.toUpperCase()],
+    ["URL-encoded, every byte, lower-case hex", everyByte],
+    ["hex", bytes.toString("hex")],
+    ["upper case", key.toUpperCase()],
+    ["reversed", [...key].reverse().join("")],
+    ["spaced out", [...key].join(" ")],
+    ["its first half", key.slice(0, Math.ceil(key.length / 2))],
+    ["its second half", key.slice(key.length - Math.ceil(key.length / 2))],
+  ])("are scrubbed from what a provider sends: %s", (_name, form) => {
+    const answer = `the proxy said: ${form} (end)`;
+    expect(scrubConfiguredSecrets(answer)).not.toContain(form);
+    expect(scrubConfiguredSecrets(answer)).toContain(REDACTED);
+  });
+});
