@@ -72,6 +72,11 @@ export interface JobQueue {
    * a fetch and its claim the item is still PENDING; a job fetched longer ago by a worker that died is not counted).
    */
   waitingCompletionIds(kind: JobKind, completionIds: string[], freshSeconds?: number): Promise<Set<string>>;
+  /**
+   * Ends (as completed) at most `limit` jobs left active by a worker that is gone: fetched over `olderThanSeconds`
+   * ago, for an item no claim holds now (it waits again, or is done). Returns how many.
+   */
+  settleOrphanedJobs(kind: JobKind, olderThanSeconds: number, limit: number): Promise<number>;
   /** Jobs this process is working on now, by kind. */
   inFlight(): Record<JobKind, number>;
 }

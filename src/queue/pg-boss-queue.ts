@@ -141,6 +141,26 @@ export class PgBossQueue implements JobQueue {
     for (const dispatcher of this.dispatchers) dispatcher.wake();
   }
 
+  async settleOrphanedJobs(kind: JobKind, olderThanSeconds: number, limit: number): Promise<number> {
+    await this.start();
+    // A crashed worker's fetched jobs stayed active until pg-boss expired them (3 h), then ran again for nothing.
+    const result = await this.boss.getDb().executeSql(
+      `WITH orphaned AS (
+         SELECT j.id FROM pgboss.job j
+         WHERE j.name LIKE $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
+           AND NOT EXISTS (SELECT 1 FROM completion c
+                           WHERE c.id = (j.data->>'completionId')::bigint AND c.status = 'RUNNING')
+         LIMIT $3
+       )
+       UPDATE pgboss.job SET state = 'completed', completed_on = now(),
+              output = '{"memicl":"its worker is gone; the item was released or is done"}'::jsonb
+       WHERE id IN (SELECT id FROM orphaned) AND state = 'active'
+       RETURNING id`,
+      [`${QUEUE_PREFIX[kind]}.%`, olderThanSeconds, limit],
+    );
+    return result?.rows?.length ?? 0;
+  }
+
   async waitingCompletionIds(kind: JobKind, completionIds: string[], freshSeconds = 0): Promise<Set<string>> {
     if (completionIds.length === 0) return new Set();
     await this.start();

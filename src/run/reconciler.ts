@@ -113,6 +113,10 @@ async function reconcilePass(
             OR NOT EXISTS (SELECT 1 FROM worker WHERE worker.id = completion.lease_owner))
      RETURNING id`,
   );
+  // Jobs a gone worker fetched and left active end here, a bounded number a pass (their items are queued below).
+  const settledJobs = await queue.settleOrphanedJobs("completion", FETCH_TO_CLAIM_SECONDS, batchSize);
+  if (settledJobs > 0) logger.info({ settledJobs }, "ended jobs left active by workers that are gone");
+  await progress();
   // Crash orphans first: the items just released are queued again before anything else is looked at.
   // Their jobs (active, fetched by the claim that is gone) do not count as queued: freshSeconds 0.
   let requeued = await requeueUnqueued(

@@ -64,11 +64,16 @@ describe.each(BACKENDS)("the reconciler (%s database)", (backend) => {
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing))?.requeued).toBe(0);
     expect(await jobs()).toEqual([{ state: "active", count: 6 }]);
 
-    // Fetched an hour ago by a worker that never claimed them: lost, queued again.
+    // Fetched an hour ago by a worker that never claimed them: lost, queued again, and the lost jobs end (they
+    // stayed active until pg-boss expired them, three hours on).
     await api.database.dataSource.query(
       "UPDATE pgboss.job SET started_on = now() - interval '1 hour' WHERE name LIKE 'memicl-completion.%'",
     );
     expect((await reconcile(api.database.dataSource, services.queue, logger, timing))?.requeued).toBe(6);
+    expect(await jobs()).toEqual([
+      { state: "completed", count: 6 },
+      { state: "created", count: 6 },
+    ]);
   }, 60_000);
 
   it("takes a lapsed lease only from a worker that let it go or is dead, never from one whose beat is late", async () => {
