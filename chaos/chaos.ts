@@ -164,6 +164,13 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       },
     }),
   );
+  /** The run's database: the PostgreSQL server's, or the embedded cluster's in the run's data folder. */
+  const databaseUrlOf = () => {
+    if (env.DATABASE_URL) return env.DATABASE_URL;
+    const cluster = JSON.parse(fs.readFileSync(path.join(dir, "data", "cluster.json"), "utf8"));
+    const password = fs.readFileSync(path.join(dir, "data", "password"), "utf8").trim();
+    return `postgres://memicl:${encodeURIComponent(password)}@127.0.0.1:${cluster.port}/memicl`;
+  };
   let databaseName: string | null = null;
   const env: NodeJS.ProcessEnv = {
     MEMICL_PROVIDERS_FILE: providersFile,
@@ -267,6 +274,17 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
       return (await response.json()) as { data?: any; errors?: unknown[] };
     };
     if (backlogSampleId) {
+      // A run for a provider no process can call is refused at once, unless a live worker elsewhere has its key:
+      // such a worker's row (with a fresh beat) lets the backlog be queued; it is gone again right after, so the
+      // backlog waits with no worker able to call it, as before.
+      const setup = new Client({ connectionString: databaseUrlOf() });
+      await setup.connect();
+      const [{ id: elsewhere }] = (
+        await setup.query(
+          `INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version)
+           VALUES (gen_random_uuid(), 'chaos-elsewhere', 1, 'worker', 1, ARRAY['nobody'], 'chaos') RETURNING id`,
+        )
+      ).rows;
       const backlog = await gql(
         `mutation($input: StartRunInput!) { startRun(input: $input) { run { id expectedCount } } }`,
         {
@@ -280,6 +298,8 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
           },
         },
       );
+      await setup.query("DELETE FROM worker WHERE id = $1", [elsewhere]);
+      await setup.end();
       if (!backlog.data?.startRun)
         throw new Error(`the backlog run did not start: ${JSON.stringify(backlog)}`);
     }
@@ -441,15 +461,7 @@ async function chaos(options: Options): Promise<Record<string, string | number>>
     await sleep(1000);
 
     // What the database holds.
-    const db = new Client({
-      connectionString:
-        env.DATABASE_URL ||
-        (() => {
-          const cluster = JSON.parse(fs.readFileSync(path.join(dir, "data", "cluster.json"), "utf8"));
-          const password = fs.readFileSync(path.join(dir, "data", "password"), "utf8").trim();
-          return `postgres://memicl:${encodeURIComponent(password)}@127.0.0.1:${cluster.port}/memicl`;
-        })(),
-    });
+    const db = new Client({ connectionString: databaseUrlOf() });
     await db.connect();
     const [counts] = (
       await db.query(
