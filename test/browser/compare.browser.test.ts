@@ -2,10 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Browser, Page } from "playwright-core";
-import { stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
 import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { TestServer } from "../support/server";
 
@@ -66,7 +65,7 @@ describeWithBrowser("comparing models in the dashboard", () => {
   afterAll(async () => {
     await browser?.close();
     await serve?.stop();
-    if (env) await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    if (env) await discardDataFolder(env.MEMICL_DATA_DIR);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

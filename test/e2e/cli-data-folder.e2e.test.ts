@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serverPidOf, stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
+import { serverPidOf } from "../../src/db/embedded";
 import { runCli, startServe } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 
 /**
  * The data folder is the same from any working directory (the nearest `.memicl` holding a database, else the
@@ -25,7 +25,7 @@ describe("the embedded database's folder, from any working directory", () => {
   });
   afterAll(async () => {
     for (const folder of [defaultFolder(), path.join(checkout, ".memicl")])
-      if (fs.existsSync(folder)) await stopCluster(folder, createLogger("silent"));
+      if (fs.existsSync(folder)) await discardDataFolder(folder);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
 import { MEMICL_BIN, runCli } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 import { providersFile } from "../support/runs";
 
 /** Runs from the command line: progress in a log, and cancel, resume, retry-failed and delete. */
@@ -42,7 +41,7 @@ describe("memicl experiment --wait and the run commands", () => {
     sampleId = /sample ([0-9a-f-]{36})/.exec(sampled.stdout)![1];
   }, 60_000);
   afterAll(async () => {
-    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    await discardDataFolder(env.MEMICL_DATA_DIR);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -3,9 +3,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { MIGRATIONS } from "../../migrations";
-import { serverPidOf, stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
+import { serverPidOf } from "../../src/db/embedded";
 import { runCli, startServe } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 import { nliCsv } from "../support/fixtures";
 
 async function datasetNames(url: string): Promise<string[]> {
@@ -32,7 +32,7 @@ describe("the memicl command on an embedded data folder", () => {
     fs.writeFileSync(csv, nliCsv(12));
   });
   afterAll(async () => {
-    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    await discardDataFolder(env.MEMICL_DATA_DIR);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

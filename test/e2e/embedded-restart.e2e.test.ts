@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serverPidOf, stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
+import { serverPidOf } from "../../src/db/embedded";
 import { runCli, ServeProcess, startServe } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
 
@@ -46,7 +46,7 @@ describe("the embedded server killed mid-run", () => {
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
-    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    await discardDataFolder(env.MEMICL_DATA_DIR);
     await fake.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stopCluster } from "../../src/db/embedded";
-import { createLogger } from "../../src/logging/logger";
 import { MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
+import { discardDataFolder } from "../support/data-folders";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
 import { describeWithSharedData } from "../support/shared-data";
@@ -74,7 +73,7 @@ describeWithSharedData("the README's examples, as written", () => {
   });
   afterAll(async () => {
     await serve?.stop();
-    await stopCluster(env.MEMICL_DATA_DIR, createLogger("silent"));
+    await discardDataFolder(env.MEMICL_DATA_DIR);
     await fake.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
