@@ -3,7 +3,7 @@ import os from "node:os";
 
 /** What a lease needs of the database: one statement at a time, each on whatever pooled connection is free. */
 export interface LeaseQuery {
-  query(text: string, parameters?: unknown[]): Promise<any>;
+  query(text: string, parameters?: unknown[]): Promise<unknown>;
 }
 
 /**
@@ -23,24 +23,24 @@ export class MaintenanceLease {
 
   /** Takes the lease if it is free or lapsed; true when this holder has it now. */
   async take(): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = (await this.db.query(
       `INSERT INTO maintenance_lease (name, holder, until)
        VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))
        ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
        WHERE maintenance_lease.until < clock_timestamp() OR maintenance_lease.holder = EXCLUDED.holder
        RETURNING 1`,
       [this.name, this.holder, this.seconds],
-    );
+    )) as unknown[];
     return returned(rows).length > 0;
   }
 
   /** Renews the lease for another `seconds`; false when it lapsed and another holder took it meanwhile. */
   async renew(): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = (await this.db.query(
       `UPDATE maintenance_lease SET until = clock_timestamp() + make_interval(secs => $3)
        WHERE name = $1 AND holder = $2 RETURNING 1`,
       [this.name, this.holder, this.seconds],
-    );
+    )) as unknown[];
     return returned(rows).length > 0;
   }
 
