@@ -11,7 +11,15 @@ import { DEFAULT_METHODS, parseMethods } from "../study/methods";
 import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
-import { ENDED_STATUSES, formatCost, formatDuration, pace, progressLine, snapshotOf } from "./progress-line";
+import {
+  ENDED_STATUSES,
+  formatCost,
+  formatDuration,
+  pace,
+  progressLine,
+  snapshotOf,
+  waitingShape,
+} from "./progress-line";
 import { parseSetting } from "./prompt.command";
 
 export interface ExperimentCommandOptions {
@@ -125,10 +133,14 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
     const everyMs = options.progressEvery * 1000;
     for (;;) {
       const current = (await services.runs.runsByExperiments([experiment.id]))[0];
+      // A wait is said once per kind: a limit's reason names its next slot's time, which changes every read
+      // (247 "waiting:" lines in one grid). On a terminal it goes above the progress bar, not through it.
       for (const reason of new Set(current.map((run) => run.waitingReason).filter(Boolean) as string[])) {
-        if (said.has(reason)) continue;
-        said.add(reason);
-        process.stderr.write(`waiting: ${reason}\n`);
+        const shape = waitingShape(reason);
+        if (said.has(shape)) continue;
+        said.add(shape);
+        if (bars) bars.log(`waiting: ${reason}\n`);
+        else process.stderr.write(`waiting: ${reason}\n`);
       }
       const snapshot = snapshotOf(current);
       const now = { finished: snapshot.finished, at: Date.now() };

@@ -79,3 +79,13 @@ export function progressLine(
     `${formatCost(snapshot.costUsd)}, ${snapshot.runsFinished}/${snapshot.runs} runs finished`
   );
 }
+
+/**
+ * What a waiting reason says without its times and counts (a limit's next slot, items answered so far): two
+ * reasons of one shape are one wait, said once.
+ */
+export function waitingShape(reason: string): string {
+  return reason
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z?/g, "<time>")
+    .replace(/\d+(?:[.,]\d+)*/g, "#");
+}

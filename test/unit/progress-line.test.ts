@@ -1,4 +1,11 @@
-import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "../../src/cli/progress-line";
+import {
+  formatCost,
+  formatDuration,
+  pace,
+  progressLine,
+  snapshotOf,
+  waitingShape,
+} from "../../src/cli/progress-line";
 
 const run = (status: string, expectedCount: number, doneCount: number, failedCount = 0, costUsd = "0") => ({
   status,
@@ -48,5 +55,21 @@ describe("the progress of memicl experiment --wait", () => {
     expect(formatDuration(null)).toBe("?");
     expect(formatCost(12.345)).toBe("$12.35");
     expect(formatCost(0)).toBe("$0.00");
+  });
+});
+
+describe("waiting reasons said once per kind", () => {
+  it("are one wait when only their times and counts differ", () => {
+    const { waitingShape } =
+      require("../../src/cli/progress-line") as typeof import("../../src/cli/progress-line");
+    const at = (time: string) =>
+      `waiting for the tokens-per-minute limit of provider "lab" (300000 per minute); next slot about ${time}`;
+    expect(waitingShape(at("2026-12-04T10:00:01Z"))).toBe(waitingShape(at("2026-12-04T10:07:59Z")));
+    expect(waitingShape('no live worker can call provider "lab"')).not.toBe(
+      waitingShape(at("2026-12-04T10:00:01Z")),
+    );
+    expect(waitingShape("12 request(s) in 1 batch(es): 3 answered so far")).toBe(
+      waitingShape("12 request(s) in 1 batch(es): 9 answered so far"),
+    );
   });
 });
