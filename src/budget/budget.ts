@@ -16,12 +16,17 @@ export interface Price {
 export const PROMPT_TOKEN_MARGIN = 0.1;
 export const PROMPT_TOKEN_SLACK = 16;
 
+/** The prompt tokens a provider may bill for a prompt memicl counted at `counted`: with the margin and slack. */
+export function worstCasePromptTokens(counted: number): number {
+  return Math.ceil(counted * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_SLACK;
+}
+
 /**
  * The most one call can cost: every prompt token at the full input price (none cached), with the margin above,
  * and every output token the call allows (`max_tokens`) at the output price.
  */
 export function worstCaseCallUsd(price: Price, countedPromptTokens: number, maxOutputTokens: number): number {
-  const promptTokens = Math.ceil(countedPromptTokens * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_SLACK;
+  const promptTokens = worstCasePromptTokens(countedPromptTokens);
   return (promptTokens * price.inputPerMillion + maxOutputTokens * price.outputPerMillion) / 1e6;
 }
 
@@ -135,7 +140,7 @@ export function chargeOf(
   // The prompt's part is implausible when missing, when its cached share exceeds it, or when it is less than
   // half what memicl counts (tokenizers differ by far less): then all of it is charged at its worst case.
   const counted = call.countedPromptTokens();
-  const worstPrompt = Math.ceil(counted * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_SLACK;
+  const worstPrompt = worstCasePromptTokens(counted);
   const cachedReported = usage.cachedTokens ?? 0;
   let prompt = worstPrompt;
   let cached = 0;
@@ -170,18 +175,16 @@ export function chargeOf(
     notes.push(
       `the provider returned ${usage.completionTokens} output tokens where max_tokens is ${call.maxOutputTokens}`,
     );
-  let usd = Math.max(
+  let charged = Math.max(
     0,
     ((prompt - cached) * price.inputPerMillion +
       cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
       completion * price.outputPerMillion) /
       1e6,
   );
-  if (!Number.isFinite(usd) || usd > MAX_CALL_USD) {
-    notes.push(`a charge of ${usd} is above what one call can store: capped at ${usd_(MAX_CALL_USD)}`);
-    usd = MAX_CALL_USD;
+  if (!Number.isFinite(charged) || charged > MAX_CALL_USD) {
+    notes.push(`a charge of ${charged} is above what one call can store: capped at ${usd(MAX_CALL_USD)}`);
+    charged = MAX_CALL_USD;
   }
-  return { usd, notes, overran };
+  return { usd: charged, notes, overran };
 }
-
-const usd_ = (value: number) => usd(value);

@@ -435,16 +435,19 @@ export class ReportService {
   }
 
   async contamination(experimentId: string): Promise<ContaminationRow[]> {
-    return this.contaminationOf(await this.data(experimentId));
+    return (await this.contaminationOf(await this.data(experimentId))).rows;
   }
 
-  private async contaminationOf(data: ExperimentData): Promise<ContaminationRow[]> {
+  /** Time Travel's rule per cell, with the pools its subsets are drawn from (the summary reads them too). */
+  private async contaminationOf(
+    data: ExperimentData,
+  ): Promise<{ rows: ContaminationRow[]; pools: Map<string, string[]> }> {
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
     const pools = await this.rulePools(samples);
     const subsets = new Map<string, Set<string>>();
     for (const [sampleId, info] of samples)
       subsets.set(sampleId, contaminationSubset(info.sampleSeed, pools.get(sampleId) ?? []));
-    return contamination(outcomes, subsets, samples);
+    return { rows: contamination(outcomes, subsets, samples), pools };
   }
 
   /** Each sample's non-trivial sampled instances in their order: what Time Travel's rule draws its 10 from. */
@@ -834,9 +837,9 @@ export class ReportService {
       noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION, targets.trivial),
     );
     const verdicts = await table(() => replicationVerdicts(outcomes, floors, targets.trivial, samples));
-    const pools = await this.rulePools(samples);
+
     const guidedGeneralRows = await guidedGeneralRead;
-    const contaminationRows = await contaminationRead;
+    const { rows: contaminationRows, pools } = await contaminationRead;
     const quizRows = await quizRead;
     const summaryRuns = await runsRead;
     const report: StudyReport = {
