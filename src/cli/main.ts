@@ -26,6 +26,7 @@ const commands = {
   judgeAgreement: () => require("./judge-agreement.command") as typeof import("./judge-agreement.command"),
   calibrateJudge: () => require("./calibrate-judge.command") as typeof import("./calibrate-judge.command"),
   hardNegatives: () => require("./hard-negatives.command") as typeof import("./hard-negatives.command"),
+  oneSlotEdits: () => require("./one-slot-edits.command") as typeof import("./one-slot-edits.command"),
   keys: () => require("./keys.command") as typeof import("./keys.command"),
   migrate: () => require("./migrate.command") as typeof import("./migrate.command"),
   prompt: () => require("./prompt.command") as typeof import("./prompt.command"),
@@ -230,7 +231,7 @@ export function buildProgram(): Command {
     .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
     .option(
       "--judge-version <version>",
-      "heuristic: heuristic-6 (the default) or heuristic-5; LLM: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
+      "heuristic: heuristic-7 (the default), heuristic-6 or heuristic-5; LLM: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
     )
     .action((file, options) => commands.judgeAgreement().runJudgeAgreement(loadConfig(), file, options));
 
@@ -258,6 +259,27 @@ export function buildProgram(): Command {
     .option("--judge-version <version>", `the heuristic version: ${HEURISTIC_JUDGE_VERSIONS.join(", ")}`)
     .option("--show <n>", "print up to n missed pairs per file", integer, 0)
     .action((files, options) => commands.hardNegatives().runHardNegatives(files, options));
+
+  program
+    .command("one-slot-edits")
+    .description(
+      "judge seeded one-slot edits of a dataset's texts: a changed noun, verb, number or name must be inexact, " +
+        "the same fact in another form (separators, number words, contractions, a typo in a name) memorized",
+    )
+    .argument(
+      "<files...>",
+      "sentence-pair files (as hard-negatives reads them) or CSVs of single texts without a header (DBpedia's)",
+    )
+    .option(
+      "--per-kind <n>",
+      "edits per kind and file (fewer where a file has fewer rows to edit)",
+      integer,
+      200,
+    )
+    .option("--seed <n>", "the edits' seed", integer, 1)
+    .option("--judge-version <version>", `the heuristic version: ${HEURISTIC_JUDGE_VERSIONS.join(", ")}`)
+    .option("--show <n>", "print up to n misjudged edits per file", integer, 0)
+    .action((files, options) => commands.oneSlotEdits().runOneSlotEdits(files, options));
 
   program
     .command("report")

@@ -1,3 +1,4 @@
+import { formCanonical } from "./meaning";
 import {
   contentWords,
   normalizeForJudging,
@@ -41,10 +42,17 @@ export interface HeuristicThresholds {
  * reference verbatim at the start of a longer answer is NEAR_EXACT (Time Travel's own example); overlap is scored
  * on the answer's start (about the reference's length) with synonyms counted. docs/JUDGING.md has the figures.
  */
-export const HEURISTIC_JUDGE_VERSION = "heuristic-6";
+/**
+ * heuristic-7: meaning over form. heuristic-6's rules, and a changed span is read for what it changes: a content
+ * word (noun, verb, adjective, adverb; parts of speech and lemmas by wink-nlp) replaced by another of its kind that
+ * is not a form of the same lemma or a synonym makes the pair INEXACT ("breast cancer" -> "breast diabetes",
+ * "killed" -> "injured"); number formatting ("250,000" / "250000"), a number word for its digits, words written
+ * together or apart, and a typo inside a long word keep the match (meaning.ts).
+ */
+export const HEURISTIC_JUDGE_VERSION = "heuristic-7";
 
 /** The heuristic versions a run or a rejudge can choose, oldest first; each stays as it was. */
-export const HEURISTIC_JUDGE_VERSIONS = ["heuristic-5", "heuristic-6"] as const;
+export const HEURISTIC_JUDGE_VERSIONS = ["heuristic-5", "heuristic-6", "heuristic-7"] as const;
 export type HeuristicJudgeVersion = (typeof HEURISTIC_JUDGE_VERSIONS)[number];
 
 export function isHeuristicJudgeVersion(value: string): value is HeuristicJudgeVersion {
@@ -62,7 +70,7 @@ export interface HeuristicOptions {
   context?: SlotContext;
 }
 
-/** The scores a version decides on (heuristic-6's carry its span evidence). */
+/** The scores a version decides on (heuristic-6's and heuristic-7's carry their span evidence). */
 export function scoresFor(
   reference: string,
   candidate: string,
@@ -71,7 +79,7 @@ export function scoresFor(
 ): SimilarityScores {
   return version === "heuristic-5"
     ? similarityScores(reference, candidate)
-    : spanAwareScores(reference, candidate, context);
+    : spanAwareScores(reference, candidate, context, version === "heuristic-7");
 }
 
 /** References of at most this many normalized tokens get the short-reference rule. */
@@ -116,12 +124,19 @@ export const HEURISTIC_6_THRESHOLDS: HeuristicThresholds = {
   contentPrecision: 0.65,
 };
 
+/** heuristic-7's: heuristic-6's (its new rules decide by kind of change, not by a threshold). */
+export const HEURISTIC_7_THRESHOLDS: HeuristicThresholds = HEURISTIC_6_THRESHOLDS;
+
 /** The thresholds of the current version. */
-export const DEFAULT_THRESHOLDS: HeuristicThresholds = HEURISTIC_6_THRESHOLDS;
+export const DEFAULT_THRESHOLDS: HeuristicThresholds = HEURISTIC_7_THRESHOLDS;
 
 /** A version's own default thresholds. */
 export const defaultThresholds = (version: HeuristicJudgeVersion): HeuristicThresholds =>
-  version === "heuristic-5" ? HEURISTIC_5_THRESHOLDS : HEURISTIC_6_THRESHOLDS;
+  version === "heuristic-5"
+    ? HEURISTIC_5_THRESHOLDS
+    : version === "heuristic-6"
+      ? HEURISTIC_6_THRESHOLDS
+      : HEURISTIC_7_THRESHOLDS;
 
 export interface HeuristicJudgment {
   verdict: JudgeVerdict;
@@ -225,6 +240,8 @@ function spanAwareVerdict(
   thresholds: HeuristicThresholds,
 ): JudgeVerdict {
   if (spans.leadingReference && spans.boundaryAfterReference) return "NEAR_EXACT";
+  // heuristic-7: the same words in another form ("250,000" / "250000", "five" / "5", "Margaret" / "Magraret").
+  if (spans.formEqual) return "NEAR_EXACT";
   if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS) return shortReferenceVerdict(scores);
   if (scores.containsReference && scores.referenceTokens >= thresholds.containedReferenceMinTokens)
     return "NEAR_EXACT";
@@ -245,10 +262,15 @@ export interface WordCounts {
   characters: number;
 }
 
+/** Words and content words are counted as heuristic-7 reads them (`formCanonical`); characters as written. */
 export function wordCounts(text: string): WordCounts {
-  const normalized = normalizeForJudging(text);
+  const normalized = normalizeForJudging(formCanonical(text));
   const tokens = normalized ? normalized.split(" ") : [];
-  return { tokens: tokens.length, contentWords: contentWords(tokens).length, characters: normalized.length };
+  return {
+    tokens: tokens.length,
+    contentWords: contentWords(tokens).length,
+    characters: normalizeForJudging(text).length,
+  };
 }
 
 /**

@@ -205,6 +205,16 @@ function lemmasOf(
   return found;
 }
 
+/** The parts of speech WordNet has the word as (itself or an inflection): "noun", "verb", "adj", "adv". */
+export function wordNetPoses(word: string): Set<string> {
+  return new Set(lemmasOf(word).map(({ pos }) => pos));
+}
+
+/** WordNet knows the word, as itself or as an inflection of one of its lemmas ("caused" is "cause"). */
+export function isKnownWord(word: string): boolean {
+  return lemmasOf(word).length > 0;
+}
+
 const synsetKeys = new Map<string, Set<string>>();
 
 /** The word's most frequent synsets as `pos:offset` keys (at most `SYNONYM_SENSES` per lemma and part of speech). */

@@ -20,8 +20,10 @@ import { JudgeVerdict } from "./verdicts";
  * floor-3: also every demonstration's continuation a k-shot prompt shows (a model that copies the most similar
  * demonstration copies one of them), recorded as the smallest k whose prompt holds one that matches; and whether
  * the best no-memory answer is exact (Time Travel's rule counts exact and near-exact apart).
+ * floor-4: floor-3's answers judged by heuristic-7 (a number in another form or a copied clause with one content
+ * word swapped is judged as heuristic-7 judges it).
  */
-export const NO_MEMORY_FLOOR_VERSION = "floor-3";
+export const NO_MEMORY_FLOOR_VERSION = "floor-4";
 
 /** Where a no-memory answer comes from. */
 export type NoMemoryStrategy = "copy" | "constant" | "demonstration";

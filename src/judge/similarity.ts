@@ -1,10 +1,12 @@
 import { distance } from "fastest-levenshtein";
 import { eng as ENGLISH_STOP_WORDS } from "stopword";
 import { lcsLength } from "./lcs";
+import { formCanonical, typoOf } from "./meaning";
 import {
   align,
   ChangedSlot,
   changedSlots,
+  numberValue,
   SlotContext,
   sameWord,
   scoredPrefix,
@@ -12,6 +14,16 @@ import {
   Token,
   tokenize,
 } from "./spans";
+
+/** The words of a text written together: "well known" and "wellknown" are one form. */
+const joined = (tokens: readonly Token[]) => tokens.map((token) => token.norm).join("");
+
+/** heuristic-7: two tokens are one word up to form: the same, the same number, or one word with a typo. */
+function sameForm(reference: Token, candidate: Token): boolean {
+  if (reference.norm === candidate.norm) return true;
+  const value = numberValue(reference);
+  return (value !== null && value === numberValue(candidate)) || typoOf(reference, candidate);
+}
 
 /**
  * Case, Unicode form, punctuation and whitespace do not count: what remains is compared. Every run of punctuation,
@@ -75,10 +87,19 @@ export interface SpanEvidence {
   boundaryAfterReference: boolean;
   /** Substitutions that change a claim (`changedSlots`). */
   changedSlots: ChangedSlot[];
+  /**
+   * heuristic-7: the answer is the reference word for word up to form (`formCanonical`, a number word for its
+   * digits, a typo inside a long word, words written together or apart). Absent from earlier versions' evidence.
+   */
+  formEqual?: boolean;
 }
 
 /** The content tokens of each side matched: by stem first, then the rest by WordNet synonymy (greedy). */
-function sharedContentWithSynonyms(reference: readonly Token[], candidate: readonly Token[]): number {
+function sharedContentWithSynonyms(
+  reference: readonly Token[],
+  candidate: readonly Token[],
+  meaning = false,
+): number {
   const left = reference.filter((token) => token.content);
   const right = candidate.filter((token) => token.content);
   const unmatched = [...left];
@@ -92,7 +113,7 @@ function sharedContentWithSynonyms(reference: readonly Token[], candidate: reado
     } else rest.push(token);
   }
   for (const token of rest) {
-    const at = unmatched.findIndex((other) => sameWord(other, token));
+    const at = unmatched.findIndex((other) => sameWord(other, token, meaning));
     if (at >= 0) {
       unmatched.splice(at, 1);
       shared += 1;
@@ -101,21 +122,28 @@ function sharedContentWithSynonyms(reference: readonly Token[], candidate: reado
   return shared;
 }
 
-/** The scores heuristic-6 decides on: heuristic-5's over the whole answer, and its own over the scored start. */
+/**
+ * The scores heuristic-6 decides on: heuristic-5's over the whole answer, and its own over the scored start. With
+ * `meaning` (heuristic-7) the span evidence reads form apart from fact: numbers lose their thousands separators,
+ * a number word meets its digits, a typo inside a long word is that word, and a content word replaced by another of
+ * its kind is a changed slot (meaning.ts). Exactness is still read on the texts as written.
+ */
 export function spanAwareScores(
-  reference: string,
+  originalReference: string,
   fullCandidate: string,
   context: SlotContext = {},
+  meaning = false,
 ): SimilarityScores {
-  const candidate = judgedPart(reference, fullCandidate);
-  const scores = similarityScores(reference, candidate);
+  const scores = similarityScores(originalReference, judgedPart(originalReference, fullCandidate));
+  const reference = meaning ? formCanonical(originalReference) : originalReference;
+  const candidate = judgedPart(reference, meaning ? formCanonical(fullCandidate) : fullCandidate);
   const referenceTokens = tokenize(reference);
   const candidateTokens = tokenize(candidate);
   const scored = scoredPrefix(candidateTokens, referenceTokens.length);
-  const pairs = align(referenceTokens, scored);
+  const pairs = align(referenceTokens, scored, meaning);
   const referenceContent = referenceTokens.filter((token) => token.content).length;
   const scoredContent = scored.filter((token) => token.content).length;
-  const shared = sharedContentWithSynonyms(referenceTokens, scored);
+  const shared = sharedContentWithSynonyms(referenceTokens, scored, meaning);
   const leading =
     referenceTokens.length > 0 &&
     candidateTokens.length >= referenceTokens.length &&
@@ -137,7 +165,16 @@ export function spanAwareScores(
       sameNegation: negationCount(norms(referenceTokens)) === negationCount(norms(scored)),
       leadingReference: leading,
       boundaryAfterReference: boundary,
-      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs),
+      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs, meaning),
+      ...(meaning
+        ? {
+            formEqual:
+              referenceTokens.length > 0 &&
+              (referenceTokens.length === candidateTokens.length
+                ? referenceTokens.every((token, i) => sameForm(token, candidateTokens[i]))
+                : joined(referenceTokens) === joined(candidateTokens)),
+          }
+        : {}),
     },
   };
 }

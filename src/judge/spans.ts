@@ -1,6 +1,7 @@
 import { eng as ENGLISH_STOP_WORDS } from "stopword";
 import stem from "wink-porter2-stemmer";
 import { areAntonyms, areSynonyms } from "./lexicon";
+import { contentClass, sameLemma, sameLetters, tagOf, tagTokens, typoOf } from "./meaning";
 
 /**
  * heuristic-6's view of a pair: which spans of the answer differ from the reference, and whether a differing span
@@ -134,7 +135,7 @@ const CASED_DATE_WORDS = new Set([
 ]);
 
 /** The value a number token stands for ("three" and "3" are one number; "50th" and "fiftieth" are not read). */
-function numberValue(token: Token): string | null {
+export function numberValue(token: Token): string | null {
   if (/\d/.test(token.norm)) return token.norm.replace(/^0+(?=\d)/, "");
   return NUMBER_WORDS[token.norm] ?? null;
 }
@@ -151,7 +152,7 @@ const PRONOUNS = new Set(
 );
 
 /** What a changed span changes. */
-export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent";
+export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent" | "content";
 
 export interface ChangedSlot {
   kind: SlotKind;
@@ -167,15 +168,27 @@ export interface Gap {
   candidate: Token[];
 }
 
-/** Two tokens are the same word: the same form, the same stem, or (content words) WordNet synonyms. */
-export function sameWord(a: Token, b: Token): boolean {
+/**
+ * Two tokens are the same word: the same form, the same stem, or (content words) WordNet synonyms. With `meaning`
+ * (heuristic-7) also the same number in another form ("five", "5") and one word with a typo (`typoOf`).
+ */
+export function sameWord(a: Token, b: Token, meaning = false): boolean {
   if (a.norm === b.norm) return true;
+  if (meaning) {
+    const value = numberValue(a);
+    if (value !== null && value === numberValue(b)) return true;
+    if (typoOf(a, b)) return true;
+  }
   if (!a.content || !b.content) return false;
   return a.stem === b.stem || areSynonyms(a.norm, b.norm);
 }
 
 /** The longest common subsequence of two token lists under `sameWord`, as index pairs. */
-export function align(reference: readonly Token[], candidate: readonly Token[]): [number, number][] {
+export function align(
+  reference: readonly Token[],
+  candidate: readonly Token[],
+  meaning = false,
+): [number, number][] {
   const n = reference.length;
   const m = candidate.length;
   // Words as small integers, and the answer of `sameWord` for each distinct pair computed once.
@@ -202,7 +215,7 @@ export function align(reference: readonly Token[], candidate: readonly Token[]):
       const key = left[i] * distinct + right[j];
       let value = same.get(key);
       if (value === undefined) {
-        value = sameWord(reference[i], candidate[j]);
+        value = sameWord(reference[i], candidate[j], meaning);
         same.set(key, value);
       }
       if (value) matches[i][j] = 1;
@@ -298,6 +311,7 @@ export function changedSlots(
   referenceTokens = tokenize(reference),
   candidateTokens = tokenize(candidate),
   pairs = align(referenceTokens, candidateTokens),
+  meaning = false,
 ): ChangedSlot[] {
   const gaps = substitutions(referenceTokens, candidateTokens, pairs);
   const inCandidate = counts(candidateTokens);
@@ -308,7 +322,11 @@ export function changedSlots(
   const firstPiece =
     context.nli && context.firstPiece ? new Set(tokenize(context.firstPiece).map((t) => t.norm)) : null;
   const slots: ChangedSlot[] = [];
+  let tagged = false;
   for (const gap of gaps) {
+    // heuristic-7: the same letters written together or apart ("wellknown", "well-known") are one form.
+    if (meaning && sameLetters(gap.reference, gap.candidate)) continue;
+    const before = slots.length;
     const add = (kind: SlotKind) =>
       slots.push({ kind, reference: render(gap.reference), candidate: render(gap.candidate) });
     const removed = gap.reference.filter((token) => fewer(inCandidate, inReference, token));
@@ -352,6 +370,23 @@ export function changedSlots(
       );
       if (named.length > 0 && other) add("referent");
     }
+    // A swap, one content word for one: a gap with more words on one side is a rewording or an addition, which
+    // the overlap rules judge ("on Friday" -> "victory over Iowa State" is near-exact to the gold file's humans).
+    const contentOf = (tokens: readonly Token[]) => tokens.filter((token) => token.content).length;
+    if (
+      meaning &&
+      slots.length === before &&
+      removed.some((t) => t.content) &&
+      added.some((t) => t.content) &&
+      contentOf(gap.reference) === contentOf(gap.candidate)
+    ) {
+      if (!tagged) {
+        tagTokens(reference, referenceTokens);
+        tagTokens(candidate, candidateTokens);
+        tagged = true;
+      }
+      if (contentReplaced(removed, added, referenceTokens, candidateTokens)) add("content");
+    }
   }
   if (firstPiece && !slots.some((slot) => slot.kind === "referent")) {
     // Sentence 2 of an NLI pair names what sentence 1's pronoun refers to. An answer that keeps the pronoun
@@ -373,6 +408,40 @@ export function changedSlots(
       });
   }
   return slots;
+}
+
+/**
+ * heuristic-7: a content word the answer lost replaced by a content word of the same kind (noun, verb, adjective,
+ * adverb) the reference does not have, where the two are not forms of one lemma, synonyms, or one word with a typo:
+ * "breast cancer" -> "breast diabetes", "killed" -> "injured". A word that only moved, or whose lemma the other text
+ * has elsewhere, is not lost.
+ */
+function contentReplaced(
+  removed: readonly Token[],
+  added: readonly Token[],
+  referenceTokens: readonly Token[],
+  candidateTokens: readonly Token[],
+): boolean {
+  const lemmas = (tokens: readonly Token[]) =>
+    new Set(tokens.map((token) => tagOf(token)?.lemma ?? token.norm));
+  const inReference = lemmas(referenceTokens);
+  const inCandidate = lemmas(candidateTokens);
+  const lemma = (token: Token) => tagOf(token)?.lemma ?? token.norm;
+  const lost = removed.filter((token) => numberValue(token) === null && !inCandidate.has(lemma(token)));
+  const gained = added.filter((token) => numberValue(token) === null && !inReference.has(lemma(token)));
+  return lost.some((a) => {
+    const kind = contentClass(a);
+    return (
+      kind !== null &&
+      gained.some(
+        (b) =>
+          contentClass(b) !== null &&
+          !sameLemma(a, b) &&
+          !sameWord(a, b, true) &&
+          !areSynonyms(lemma(a), lemma(b)),
+      )
+    );
+  });
 }
 
 /** Personal pronouns: the words a referent is left in when it is not resolved. */

@@ -233,9 +233,15 @@ describe("the sibling rule", () => {
   const own = "The cat was too cautious.";
   const sibling = "The mouse was too cautious.";
 
+  // heuristic-7 reads the swapped noun itself; the sibling rule is shown on heuristic-6, which needed it.
+  const six = { version: "heuristic-6" } as const;
+
   it("judges a sibling's continuation INEXACT, with the sibling named", () => {
-    expect(judgeHeuristically(own, sibling).verdict).toBe("NEAR_EXACT");
-    expect(judgeHeuristically(own, sibling, undefined, [sibling])).toMatchObject({
+    expect(judgeHeuristically(own, sibling, undefined, [], six).verdict).toBe("NEAR_EXACT");
+    expect(judgeHeuristically(own, sibling).scores.spans?.changedSlots).toEqual([
+      { kind: "content", reference: "cat", candidate: "mouse" },
+    ]);
+    expect(judgeHeuristically(own, sibling, undefined, [sibling], six)).toMatchObject({
       verdict: "INEXACT",
       siblingContinuation: sibling,
     });
@@ -247,7 +253,7 @@ describe("the sibling rule", () => {
   });
 
   it("ignores siblings whose continuation is the instance's own, and unrelated answers", () => {
-    expect(judgeHeuristically(own, sibling, undefined, [own]).verdict).toBe("NEAR_EXACT");
+    expect(judgeHeuristically(own, sibling, undefined, [own], six).verdict).toBe("NEAR_EXACT");
     expect(judgeHeuristically(own, "Something else entirely.", undefined, [sibling]).verdict).toBe("INEXACT");
   });
 });

@@ -96,7 +96,7 @@ describe("the no-memory floor", () => {
   it("applies the sibling rule: a copy that is another row's continuation is not credited", () => {
     const instance = {
       input: "The big grey cat chased a mouse. The big grey cat was very fast indeed.",
-      reference: "The big grey mouse was very fast indeed.",
+      reference: "The big grey cat was very fast.",
     };
     expect(floorVerdict(instance, null).verdict).toBe("NEAR_EXACT");
     expect(

@@ -194,8 +194,8 @@ describe("what of a long answer is scored", () => {
 });
 
 describe("versions", () => {
-  it("records heuristic-6 for new runs and reads heuristic-5 for runs that recorded none", () => {
-    expect(HEURISTIC_JUDGE_VERSION).toBe("heuristic-6");
+  it("records heuristic-7 for new runs and reads heuristic-5 for runs that recorded none", () => {
+    expect(HEURISTIC_JUDGE_VERSION).toBe("heuristic-7");
     expect(heuristicVersionOf({ kind: "HEURISTIC" })).toBe("heuristic-5");
     expect(heuristicVersionOf({ kind: "HEURISTIC", version: "heuristic-6" })).toBe("heuristic-6");
   });
