@@ -27,6 +27,7 @@ import { MaintenanceLease1764507600000 } from "./1764507600000-MaintenanceLease"
 import { FinishedRunsWaitNoMore1764511200000 } from "./1764511200000-FinishedRunsWaitNoMore";
 import { BatchSubmitFailures1764514800000 } from "./1764514800000-BatchSubmitFailures";
 import { PendingIndex1764518400000 } from "./1764518400000-PendingIndex";
+import { BlindReviewKeys1764522000000 } from "./1764522000000-BlindReviewKeys";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -60,4 +61,5 @@ export const MIGRATIONS: Function[] = [
   FinishedRunsWaitNoMore1764511200000,
   BatchSubmitFailures1764514800000,
   PendingIndex1764518400000,
+  BlindReviewKeys1764522000000,
 ];

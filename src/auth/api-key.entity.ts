@@ -14,6 +14,10 @@ export class ApiKey {
   @Column({ type: "varchar", length: 20 })
   role: string;
 
+  /** A blind reviewer: its queries reach neither automatic verdicts, other reviewers' verdicts nor the model. */
+  @Column({ type: "boolean", default: false })
+  blind: boolean;
+
   @Column({ name: "key_hash", type: "char", length: 64 })
   keyHash: string;
 

@@ -9,6 +9,8 @@ export interface Principal {
   keyId: string;
   name: string;
   role: Role;
+  /** A blind reviewer (roles.ts, BLIND_FIELDS): sees what reviewing needs and nothing of other judges. */
+  blind: boolean;
 }
 
 const KEY_PREFIX = "memicl_";
@@ -22,13 +24,18 @@ export class ApiKeyService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Creates a key; the secret is returned once and never stored. */
-  async create(name: string, role: string): Promise<{ key: string; apiKey: ApiKey }> {
+  async create(name: string, role: string, blind = false): Promise<{ key: string; apiKey: ApiKey }> {
     const trimmed = name.trim();
     if (!/^[\w.@-]{1,100}$/.test(trimmed))
       throw new BadInputError("a key's name is 1-100 letters, digits, '.', '@', '_' or '-'", {
         field: "name",
       });
     if (!isRole(role)) throw new BadInputError(`role must be one of ${ROLES.join(", ")}`, { field: "role" });
+    if (blind && role !== "reviewer")
+      throw new BadInputError(
+        `a blind key is a reviewer's (role reviewer); a ${role} key reads verdicts and models by its role`,
+        { field: "role" },
+      );
     const repository = this.dataSource.getRepository(ApiKey);
     const existing = await repository
       .createQueryBuilder("key")
@@ -41,6 +48,7 @@ export class ApiKeyService {
       repository.create({
         name: trimmed,
         role,
+        blind,
         keyHash: hash(key),
         prefix: key.slice(0, KEY_PREFIX.length + 6),
       }),
@@ -67,8 +75,8 @@ export class ApiKeyService {
   /** The principal of a bearer key; null for an unknown or revoked key. */
   async authenticate(key: string): Promise<Principal | null> {
     if (!key.startsWith(KEY_PREFIX)) return null;
-    const [row]: { id: string; name: string; role: string }[] = await this.dataSource.query(
-      "SELECT id, name, role FROM api_key WHERE key_hash = $1 AND revoked_at IS NULL",
+    const [row]: { id: string; name: string; role: string; blind: boolean }[] = await this.dataSource.query(
+      "SELECT id, name, role, blind FROM api_key WHERE key_hash = $1 AND revoked_at IS NULL",
       [hash(key)],
     );
     if (!row || !isRole(row.role)) return null;
@@ -77,7 +85,7 @@ export class ApiKeyService {
       this.lastWritten.set(row.id, now);
       await this.dataSource.query("UPDATE api_key SET last_used_at = now() WHERE id = $1", [row.id]);
     }
-    return { keyId: row.id, name: row.name, role: row.role };
+    return { keyId: row.id, name: row.name, role: row.role, blind: row.blind === true };
   }
 }
 

@@ -50,11 +50,19 @@ export function accessRefusal(
     return new GraphQLError("an API key is required", {
       extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
     });
-  const { role, unknownMutations } = requiredRole(schema, document, operationName);
+  const { role, unknownMutations, outsideBlind } = requiredRole(schema, document, operationName);
   if (unknownMutations.length > 0)
     return new GraphQLError(`no access rule for ${unknownMutations.join(", ")}: refused`, {
       extensions: { code: "FORBIDDEN", http: { status: 403 } },
     });
+  if (principal.blind && outsideBlind.length > 0)
+    return new GraphQLError(
+      `this key ("${principal.name}") reviews blind: it may not read ${outsideBlind.slice(0, 8).join(", ")}` +
+        `${outsideBlind.length > 8 ? ` and ${outsideBlind.length - 8} more` : ""}. A blind reviewer reads the review ` +
+        "queue (the answer, the instance's texts, the setting and k) and records reviews; automatic verdicts, " +
+        "other reviewers' verdicts, the provider and the model stay hidden",
+      { extensions: { code: "FORBIDDEN", http: { status: 403 }, fields: outsideBlind } },
+    );
   if (!allows(principal.role, role))
     return new GraphQLError(
       `this key ("${principal.name}", role ${principal.role}) may not do this: it needs the ${role} role`,

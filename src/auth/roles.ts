@@ -69,6 +69,48 @@ export const FIELD_ROLES: Record<string, Role> = {
 export const REVEALING_FIELD =
   /(^output$|Output$|^extractedAnswer$|^messages$|^renderPrompt$|^promptTemplates?$|^judgePrompt$)/;
 
+/**
+ * Everything a blind reviewer's key may select: the review queue and the review, and of each item what reviewing
+ * needs (the answer, the instance's texts, the prompt's setting and k). An allow-list, so that no query, present
+ * or future, reaches an automatic verdict, another reviewer's verdict, the provider or the model by accident: a
+ * blind key's operation that selects anything else is refused, naming the fields.
+ */
+export const BLIND_FIELDS: ReadonlySet<string> = new Set([
+  "Query.completionsToReview",
+  "Mutation.reviewCompletion",
+  "CompletionConnection.edges",
+  "CompletionConnection.pageInfo",
+  "CompletionEdge.cursor",
+  "CompletionEdge.node",
+  "PageInfo.hasNextPage",
+  "PageInfo.endCursor",
+  "Completion.id",
+  "Completion.repeat",
+  "Completion.status",
+  "Completion.output",
+  "Completion.extractedAnswer",
+  "Completion.sampledInstance",
+  "Completion.run",
+  "Run.id",
+  "Run.kind",
+  "Run.setting",
+  "Run.shots",
+  "SampledInstance.id",
+  "SampledInstance.position",
+  "SampledInstance.label",
+  "SampledInstance.initialSegment",
+  "SampledInstance.subsequentSegment",
+  // The review's own answer: the reviewer's judgment, and the item as above.
+  "ReviewCompletionPayload.completion",
+  "ReviewCompletionPayload.judgment",
+  "Judgment.id",
+  "Judgment.verdict",
+  "Judgment.judgeKind",
+  "Judgment.judgeName",
+  "Judgment.note",
+  "Judgment.createdAt",
+]);
+
 /** The least role a request needs: the strictest rule over every field the operation selects. */
 export function requiredRole(
   schema: GraphQLSchema,
@@ -77,9 +119,12 @@ export function requiredRole(
 ): {
   role: Role;
   unknownMutations: string[];
+  /** Fields selected that a blind reviewer may not read (`BLIND_FIELDS`), as `Type.field`. */
+  outsideBlind: string[];
 } {
   let role: Role = "viewer";
   const unknownMutations: string[] = [];
+  const outsideBlind = new Set<string>();
   const typeInfo = new TypeInfo(schema);
   let inSelectedOperation = true;
   visit(
@@ -101,6 +146,7 @@ export function requiredRole(
         const parent = typeInfo.getParentType();
         if (!parent || !isObjectType(getNamedType(parent))) return;
         const name = `${parent.name}.${node.name.value}`;
+        if (!node.name.value.startsWith("__") && !BLIND_FIELDS.has(name)) outsideBlind.add(name);
         let needed: Role | undefined = FIELD_ROLES[name];
         if (parent === schema.getMutationType()) {
           needed = MUTATION_ROLES[node.name.value];
@@ -110,7 +156,7 @@ export function requiredRole(
       },
     }),
   );
-  return { role, unknownMutations };
+  return { role, unknownMutations, outsideBlind: [...outsideBlind] };
 }
 
 export const isMutation = (document: DocumentNode) =>

@@ -2,14 +2,21 @@ import { ROLES } from "../auth/roles";
 import { Config } from "../config/config";
 import { openForCommand, openReadOnly } from "./open-database";
 
-/** `memicl keys create --name NAME --role ROLE`: prints the key once; only its hash is kept. */
-export async function runKeysCreate(config: Config, options: { name: string; role: string }): Promise<void> {
+/** `memicl keys create --name NAME --role ROLE [--blind]`: prints the key once; only its hash is kept. */
+export async function runKeysCreate(
+  config: Config,
+  options: { name: string; role: string; blind?: boolean },
+): Promise<void> {
   const command = await openForCommand(config, { say: process.stderr });
   try {
-    const { key, apiKey } = await command.services.apiKeys.create(options.name, options.role);
+    const { key, apiKey } = await command.services.apiKeys.create(
+      options.name,
+      options.role,
+      options.blind === true,
+    );
     process.stdout.write(`${key}\n`);
     process.stderr.write(
-      `memicl: created key "${apiKey.name}" (role ${apiKey.role}, id ${apiKey.id}). It is shown once: store it now. ` +
+      `memicl: created key "${apiKey.name}" (role ${apiKey.role}${apiKey.blind ? ", blind" : ""}, id ${apiKey.id}). It is shown once: store it now. ` +
         "Send it as `Authorization: Bearer <key>`; it takes effect where MEMICL_AUTH=keys.\n",
     );
   } finally {
@@ -30,7 +37,7 @@ export async function runKeysList(config: Config): Promise<void> {
       const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "live";
       const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : "never used";
       process.stdout.write(
-        `${key.name}\t${key.role}\t${key.prefix}...\t${state}\t${used}\tcreated ${key.createdAt.toISOString()}\t${key.id}\n`,
+        `${key.name}\t${key.role}${key.blind ? " (blind)" : ""}\t${key.prefix}...\t${state}\t${used}\tcreated ${key.createdAt.toISOString()}\t${key.id}\n`,
       );
     }
   } finally {

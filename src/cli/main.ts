@@ -353,6 +353,11 @@ export function buildProgram(): Command {
     .description("create a key and print it once (only its hash is stored)")
     .requiredOption("--name <name>", "who the key is for (a person's or a script's name; reviews record it)")
     .requiredOption("--role <role>", ROLES.join("|"))
+    .option(
+      "--blind",
+      "a blind reviewer (role reviewer): its queries never reach an automatic verdict, another reviewer's, or the model",
+      false,
+    )
     .action((options) => commands.keys().runKeysCreate(loadConfig(), options));
   keys
     .command("list")

@@ -65,13 +65,13 @@ export interface Rating {
 }
 
 export interface InterAnnotatorAgreement {
-  /** Reviewers with a rating on an item some other reviewer rated too. */
+  /** Every reviewer with a readable rating in scope. */
   reviewers: string[];
-  /** Items the statistic is computed on. */
+  /** Items every one of them rated: the statistic is computed on these. */
   items: number;
-  /** Items rated by two or more reviewers that the statistic leaves out (Fleiss: another number of ratings). */
+  /** Items rated by two or more reviewers but not by all, left out. */
   excluded: number;
-  /** COHEN for two reviewers, FLEISS for more, NONE when no item has two ratings. */
+  /** COHEN for two reviewers, FLEISS for more, NONE when no item was rated by all (or fewer than two reviewed). */
   statistic: "COHEN" | "FLEISS" | "NONE";
   /** Over EXACT / NEAR_EXACT / INEXACT. */
   kappa: number;
@@ -82,9 +82,9 @@ export interface InterAnnotatorAgreement {
 }
 
 /**
- * Agreement between human reviewers (UNPARSEABLE ratings left out): Cohen's kappa when two reviewers rated the
- * items rated more than once, Fleiss' when more did, computed on the items with the most common number of
- * ratings (Fleiss needs the same number per item; the rest are `excluded`).
+ * Agreement between human reviewers (UNPARSEABLE ratings left out), on the items **every** reviewer rated, so that
+ * each reviewer's verdicts count on the same items: Cohen's kappa for two reviewers, Fleiss' for more. Items rated
+ * by some but not all are `excluded`, and counted.
  */
 export function interAnnotatorAgreement(ratings: readonly Rating[]): InterAnnotatorAgreement {
   const byItem = new Map<string, Map<string, JudgeVerdict>>();
@@ -94,8 +94,9 @@ export function interAnnotatorAgreement(ratings: readonly Rating[]): InterAnnota
     of.set(reviewer, verdict);
     byItem.set(item, of);
   }
+  const reviewers = [...new Set([...byItem.values()].flatMap((of) => [...of.keys()]))].sort();
   const shared = [...byItem.values()].filter((of) => of.size >= 2);
-  const reviewers = [...new Set(shared.flatMap((of) => [...of.keys()]))].sort();
+  const used = reviewers.length >= 2 ? shared.filter((of) => of.size === reviewers.length) : [];
   const none = {
     reviewers,
     items: 0,
@@ -105,24 +106,22 @@ export function interAnnotatorAgreement(ratings: readonly Rating[]): InterAnnota
     kappaBinary: Number.NaN,
     percentAgreement: Number.NaN,
   };
-  if (shared.length === 0) return none;
+  if (used.length === 0) return none;
   const unanimous = (of: Map<string, JudgeVerdict>) => new Set(of.values()).size === 1;
+  const excluded = shared.length - used.length;
   if (reviewers.length === 2) {
-    const pairs = shared.map((of) => reviewers.map((name) => of.get(name)!) as [JudgeVerdict, JudgeVerdict]);
+    const pairs = used.map((of) => reviewers.map((name) => of.get(name)!) as [JudgeVerdict, JudgeVerdict]);
     return {
       reviewers,
       items: pairs.length,
-      excluded: 0,
+      excluded,
       statistic: "COHEN",
       kappa: cohensKappa(pairs),
       kappaBinary: cohensKappa(pairs.map(([a, b]) => [isMemorized(a), isMemorized(b)] as [boolean, boolean])),
-      percentAgreement: shared.filter(unanimous).length / shared.length,
+      percentAgreement: used.filter(unanimous).length / used.length,
     };
   }
-  const sizes = new Map<number, number>();
-  for (const of of shared) sizes.set(of.size, (sizes.get(of.size) ?? 0) + 1);
-  const [m] = [...sizes].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0];
-  const used = shared.filter((of) => of.size === m);
+  const m = reviewers.length;
   const table = used.map((of) =>
     VERDICT_ORDER.map((verdict) => [...of.values()].filter((v) => v === verdict).length),
   );
@@ -133,7 +132,7 @@ export function interAnnotatorAgreement(ratings: readonly Rating[]): InterAnnota
   return {
     reviewers,
     items: used.length,
-    excluded: shared.length - used.length,
+    excluded,
     statistic: "FLEISS",
     kappa: fleissKappa(table),
     kappaBinary: fleissKappa(binary),

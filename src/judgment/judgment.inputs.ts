@@ -161,13 +161,23 @@ export enum ReviewReason {
   DISAGREEMENT = "DISAGREEMENT",
   NEAR_THRESHOLD = "NEAR_THRESHOLD",
   REVIEWER_TIE = "REVIEWER_TIE",
+  ROUTED = "ROUTED",
   SAMPLE = "SAMPLE",
 }
+
+/** The reasons a blind reviewer may ask for: none of them names an automatic or a human verdict. */
+export const BLIND_REASONS: readonly ReviewReason[] = [
+  ReviewReason.ROUTED,
+  ReviewReason.UNREVIEWED,
+  ReviewReason.SAMPLE,
+];
 registerEnumType(ReviewReason, {
   name: "ReviewReason",
   valuesConfig: {
     NEAR_EXACT: {
-      description: "The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected).",
+      description:
+        "The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected); in a reviewer's own " +
+        "queue (`reviewer`), the automatic verdict, whatever other reviewers said.",
     },
     UNREADABLE: {
       description:
@@ -183,6 +193,12 @@ registerEnumType(ReviewReason, {
     REVIEWER_TIE: {
       description:
         "Reviewers' latest verdicts tie (no majority): the automatic verdict stands until another review breaks it.",
+    },
+    ROUTED: {
+      description:
+        "Routed to human review: the automatic verdict is NEAR_EXACT, an automatic judge gave nothing readable, or " +
+        "automatic judges disagree, whoever has reviewed it; in a random order fixed by `seed`, so neither the " +
+        "reason nor the order tells a reviewer the verdict. The blind reviewer's queue.",
     },
     SAMPLE: { description: "All of them, in a random order fixed by `seed`." },
   },

@@ -12,6 +12,7 @@ import {
 import { JudgeKind } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";
 import {
+  BLIND_REASONS,
   JudgeAgreement,
   JudgeSelector,
   JudgingScope,
@@ -83,25 +84,56 @@ export class JudgmentResolver {
   }
 
   @Query(() => CompletionConnection, {
-    description: "Completions a reviewer should look at, for a reason, paged.",
+    description:
+      "Completions a reviewer should look at, for a reason, paged. With `reviewer` (always, for a blind key: its " +
+      "own name), that reviewer's own queue: what they have not reviewed yet, whatever other reviewers did.",
   })
   completionsToReview(
     @Arg("scope") scope: JudgingScope,
-    @Arg("reason", () => ReviewReason) reason: ReviewReason,
+    @Arg("reason", () => ReviewReason, {
+      defaultValue: ReviewReason.ROUTED,
+      description:
+        "Why items are routed; ROUTED (the default) names no verdict. A blind key: ROUTED, UNREVIEWED or SAMPLE.",
+    })
+    reason: ReviewReason,
     @Args() { first, after }: PageArgs,
     @Arg("seed", {
       defaultValue: "memicl",
-      description: "Orders SAMPLE; the same seed gives the same order.",
+      description: "Orders SAMPLE and ROUTED; the same seed gives the same order.",
     })
     seed: string,
-    @Ctx() { services }: Context,
+    @Arg("reviewer", () => String, {
+      nullable: true,
+      description: "Leave out what this reviewer has reviewed: their own queue (a blind key's is its name).",
+    })
+    reviewer: string | null | undefined,
+    @Ctx() { services, principal }: Context,
   ) {
-    return services.judgments.toReview(scope, reason, first, after ?? null, seed);
+    let own = reviewer?.trim() || null;
+    if (principal?.blind) {
+      if (own && own !== principal.name)
+        throw new DomainError(
+          "FORBIDDEN",
+          `this key reviews blind as "${principal.name}"; its queue is its own`,
+          {
+            field: "reviewer",
+          },
+        );
+      if (!BLIND_REASONS.includes(reason))
+        throw new DomainError(
+          "FORBIDDEN",
+          `reason ${reason} names a verdict, which a blind reviewer does not see: ask for ${BLIND_REASONS.join(", ")}`,
+          { field: "reason" },
+        );
+      own = principal.name;
+    }
+    return services.judgments.toReview(scope, reason, first, after ?? null, seed, own);
   }
 
   @Query(() => ReviewerAgreement, {
     description:
-      "Agreement between human reviewers on the scope's completions that two or more of them reviewed " +
+      "Agreement between human reviewers on the scope's completions that every one of them reviewed (`items` says " +
+      "how many) " +
       "(inter-annotator agreement; compare it with judgeAgreement of an automatic judge against HUMAN).",
   })
   reviewerAgreement(@Arg("scope") scope: JudgingScope, @Ctx() { services }: Context) {

@@ -251,6 +251,7 @@ export class JudgmentService {
     first: number,
     after: string | null,
     seed: string,
+    reviewer: string | null = null,
   ): Promise<Page<Completion>> {
     checkPageSize(first);
     const runIds = await this.runIds(scope);
@@ -262,6 +263,7 @@ export class JudgmentService {
       String(afterId),
       seed,
       first + 1,
+      reviewer,
     ]);
     const completions = rows.map((row) => ({
       completion: this.dataSource.manager.create(Completion, rowToCompletion(row)),

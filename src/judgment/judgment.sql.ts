@@ -74,23 +74,44 @@ export const judgePairs = `
   WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'`;
 
 /**
- * Completions to review in scope (`$1` run ids) for a reason (`$2`): NEAR_EXACT (effective verdict),
- * UNREADABLE (an automatic judge answered nothing readable, and no human has judged it), UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), SAMPLE (all,
- * in a seeded random order). Keyset-paged on (sort key, id) after (`$3`, `$4`); `$5` seeds the order.
+ * Completions to review in scope (`$1` run ids) for a reason (`$2`): NEAR_EXACT (effective verdict; with a
+ * reviewer, the automatic one), UNREADABLE (an automatic judge answered nothing readable, and no human has judged
+ * it), UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), ROUTED (any of
+ * NEAR_EXACT by the automatic verdict, UNREADABLE or DISAGREEMENT, whoever reviewed it), SAMPLE (all). With a
+ * reviewer (`$7`), the reviewer's own queue: what that reviewer has not judged, whatever others did, so that every
+ * reviewer can review every routed item. SAMPLE and ROUTED come in a random order seeded by `$5` (the order says
+ * nothing of why an item is there). Keyset-paged on (sort key, id) after (`$3`, `$4`).
  */
 export const completionsToReview = `
   SELECT page.* FROM (
-    SELECT c.*, CASE WHEN $2 = 'SAMPLE' THEN md5(c.id::text || $5) ELSE '' END AS sort_key
+    SELECT c.*, CASE WHEN $2 IN ('SAMPLE', 'ROUTED') THEN md5(c.id::text || $5) ELSE '' END AS sort_key
     FROM completion c
     JOIN run r ON r.id = c.run_id
+    LEFT JOIN LATERAL (
+      SELECT j.verdict::text AS verdict FROM judgment j
+      WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
+      ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS automatic ON true
     WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
+      AND ($7::text IS NULL OR NOT EXISTS (
+        SELECT 1 FROM judgment mine WHERE mine.completion_id = c.id AND mine.judge_kind = 'HUMAN' AND mine.judge_name = $7))
       AND CASE $2
-        WHEN 'NEAR_EXACT' THEN c.effective_verdict = 'NEAR_EXACT'
+        WHEN 'ROUTED' THEN automatic.verdict = 'NEAR_EXACT'
+          OR EXISTS (
+            SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
+          OR (SELECT count(DISTINCT latest.verdict) FROM (
+                SELECT DISTINCT ON (j.judge_kind, j.judge_name) j.verdict FROM judgment j
+                WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
+                ORDER BY j.judge_kind, j.judge_name, j.created_at DESC, j.id DESC) AS latest) > 1
+        WHEN 'NEAR_EXACT' THEN CASE WHEN $7::text IS NULL THEN c.effective_verdict = 'NEAR_EXACT'
+          ELSE automatic.verdict = 'NEAR_EXACT' END
         WHEN 'UNREADABLE' THEN EXISTS (
           SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
-          AND NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
-        WHEN 'UNREVIEWED' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
-        WHEN 'NEAR_THRESHOLD' THEN NOT EXISTS (SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
+          AND ($7::text IS NOT NULL OR NOT EXISTS (
+            SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN'))
+        WHEN 'UNREVIEWED' THEN $7::text IS NOT NULL OR NOT EXISTS (
+          SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
+        WHEN 'NEAR_THRESHOLD' THEN ($7::text IS NOT NULL OR NOT EXISTS (
+          SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN'))
           AND EXISTS (
             SELECT 1 FROM (
               SELECT j.details FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'HEURISTIC'

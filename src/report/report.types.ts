@@ -1288,25 +1288,27 @@ export class ReportSubject {
 
 @ObjectType({
   description:
-    "How often human reviewers agree with each other on the completions two or more of them reviewed (each " +
+    "How often human reviewers agree with each other, on the completions every one of them reviewed (each " +
     "reviewer's latest verdict): Cohen's kappa for two reviewers, Fleiss' for more.",
 })
 export class ReviewerAgreement {
   @Field(() => [String], {
-    description: "Reviewers with a verdict on a completion another reviewer judged too.",
+    description: "Every reviewer with a readable verdict in scope.",
   })
   reviewers: string[];
 
-  @Field(() => Int, { description: "Completions the statistic is computed on." })
+  @Field(() => Int, {
+    description: "Completions every reviewer reviewed: the statistic is computed on these.",
+  })
   items: number;
 
   @Field(() => Int, {
-    description: "Completions reviewed more than once but left out (Fleiss: another number of reviewers).",
+    description: "Completions reviewed by two or more reviewers but not by all, left out.",
   })
   excluded: number;
 
   @Field(() => String, {
-    description: "COHEN (two reviewers), FLEISS (more) or NONE (no completion reviewed twice).",
+    description: "COHEN (two reviewers), FLEISS (more) or NONE (no completion every reviewer reviewed).",
   })
   statistic: string;
 

@@ -247,7 +247,7 @@ describe("inter-annotator agreement", () => {
     ).toThrow(RangeError);
   });
 
-  it("is Cohen's for two reviewers and Fleiss' for three, on the items rated more than once", () => {
+  it("is Cohen's for two reviewers and Fleiss' for three, on the items every reviewer rated", () => {
     const ratings = (rows: [string, string, string][]) =>
       rows.map(([item, reviewer, verdict]) => ({ item, reviewer, verdict: verdict as "EXACT" | "INEXACT" }));
     const two = interAnnotatorAgreement(
@@ -296,5 +296,32 @@ describe("inter-annotator agreement", () => {
       12,
     );
     expect(interAnnotatorAgreement(ratings([["1", "ana", "EXACT"]])).statistic).toBe("NONE");
+    // A third reviewer who rated one item: the statistic is over that item alone, and says so.
+    const late = interAnnotatorAgreement(
+      ratings([
+        ["1", "ana", "EXACT"],
+        ["1", "bo", "EXACT"],
+        ["1", "cy", "INEXACT"],
+        ["2", "ana", "INEXACT"],
+        ["2", "bo", "INEXACT"],
+        ["3", "ana", "EXACT"],
+        ["3", "bo", "INEXACT"],
+      ]),
+    );
+    expect(late).toMatchObject({
+      statistic: "FLEISS",
+      reviewers: ["ana", "bo", "cy"],
+      items: 1,
+      excluded: 2,
+    });
+    // Reviewers who never rated the same item: nothing to compute, not a misleading figure.
+    expect(
+      interAnnotatorAgreement(
+        ratings([
+          ["1", "ana", "EXACT"],
+          ["2", "bo", "EXACT"],
+        ]),
+      ),
+    ).toMatchObject({ statistic: "NONE", items: 0, reviewers: ["ana", "bo"] });
   });
 });

@@ -1,0 +1,222 @@
+import { startServer } from "../../src/api/server";
+import { ApiKeyService } from "../../src/auth/api-key.service";
+import { loadConfig } from "../../src/config/config";
+import { createLogger } from "../../src/logging/logger";
+import { BACKENDS } from "../support/databases";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+async function call(api: TestServer, key: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(api.server.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, ...((await response.json()) as { data?: any; errors?: any[] }) };
+}
+
+const code = (response: { errors?: any[] }) => response.errors?.[0]?.extensions?.code ?? null;
+
+const QUEUE = `query($scope: JudgingScope!, $after: String) {
+  completionsToReview(scope: $scope, first: 3, after: $after) {
+    edges { node { id output extractedAnswer run { setting shots } sampledInstance { initialSegment subsequentSegment } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+const REVIEW = `mutation($input: ReviewCompletionInput!) {
+  reviewCompletion(input: $input) { judgment { judgeName verdict } completion { id } }
+}`;
+
+describe.each(BACKENDS)("blind, independent review through the API (%s database)", (backend) => {
+  let api: TestServer;
+  const keys: Record<string, string> = {};
+  let scope: { experimentId: string };
+
+  beforeAll(async () => {
+    // A model that recalls every instance, half of them near-exactly.
+    const open = await startTestServer(backend, {
+      MEMICL_PROVIDERS_FILE: providersFile({
+        sim: { type: "simulated", simulation: { memorizedAtZeroShot: 1, nearExactShare: 0.5, seed: 3 } },
+      }),
+      MEMICL_IN_PROCESS_WORKERS: "4",
+    });
+    const sampleId = await classificationSample(open, "blind", {
+      rows: 40,
+      instances: 8,
+      demonstrations: 2,
+      shots: [0],
+    });
+    const started = await open.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "blind",
+          sampleIds: [sampleId],
+          provider: "sim",
+          model: "secret-model",
+          settings: ["FULL_INFORMATION"],
+          performanceRepeats: 1,
+        },
+      },
+    );
+    scope = { experimentId: started.data!.startExperiment.experiment.id };
+    for (const run of started.data!.startExperiment.runs) await waitForRun(open, run.id, finished);
+    // A lenient second judgment (heuristic-5 at a ROUGE-L of 0.01) routes most answers to review as near-exact.
+    const rejudged = await open.gql(
+      `mutation($input: RejudgeInput!) { rejudge(input: $input) { judgedCount } }`,
+      {
+        input: {
+          scope,
+          judge: { kind: "HEURISTIC", judgeVersion: "heuristic-5" },
+          rougeL: 0.01,
+          contentPrecision: 0,
+          contentRecall: 0,
+        },
+      },
+    );
+    expect(rejudged.errors).toBeUndefined();
+    const service = new ApiKeyService(open.database.dataSource);
+    keys.ana = (await service.create("ana", "reviewer", true)).key;
+    keys.bo = (await service.create("bo", "reviewer", true)).key;
+    keys.admin = (await service.create("lead", "admin")).key;
+    await expect(service.create("blind-admin", "admin", true)).rejects.toThrow(/a blind key is a reviewer's/);
+    await open.server.close();
+    const server = await startServer(
+      loadConfig({
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        MEMICL_AUTH: "keys",
+        MEMICL_IN_PROCESS_WORKERS: "0",
+        MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
+      }),
+      createLogger("silent"),
+      open.database,
+    );
+    api = {
+      ...open,
+      server,
+      async close() {
+        await server.close();
+        await open.database.close();
+      },
+    };
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  /** The ids a reviewer's own ROUTED queue holds, every page. */
+  async function queue(key: string): Promise<string[]> {
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page = await call(api, key, QUEUE, { scope, after });
+      expect(page.errors).toBeUndefined();
+      const connection: any = page.data.completionsToReview;
+      ids.push(...connection.edges.map((edge: any) => edge.node.id));
+      if (!connection.pageInfo.hasNextPage) return ids;
+      after = connection.pageInfo.endCursor;
+    }
+  }
+
+  it("gives each reviewer every routed item, whatever the other reviewed, and agreement on all of them", async () => {
+    const routed = await call(
+      api,
+      keys.admin,
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: ROUTED, first: 100) { edges { node { id } } } }`,
+      { scope },
+    );
+    const all = routed.data.completionsToReview.edges.map((edge: any) => edge.node.id).sort();
+    expect(all.length).toBeGreaterThan(2);
+    // ana reviews everything first; bo's queue is still whole, then ana's and bo's are empty.
+    const anaQueue = await queue(keys.ana);
+    expect([...anaQueue].sort()).toEqual(all);
+    for (const [index, id] of anaQueue.entries()) {
+      const review = await call(api, keys.ana, REVIEW, {
+        input: { completionId: id, verdict: index % 2 === 0 ? "NEAR_EXACT" : "INEXACT" },
+      });
+      expect(review.errors).toBeUndefined();
+      expect(review.data.reviewCompletion.judgment.judgeName).toBe("ana");
+    }
+    expect(await queue(keys.ana)).toEqual([]);
+    const boQueue = await queue(keys.bo);
+    expect([...boQueue].sort()).toEqual(all);
+    for (const id of boQueue)
+      expect(
+        (await call(api, keys.bo, REVIEW, { input: { completionId: id, verdict: "NEAR_EXACT" } })).errors,
+      ).toBeUndefined();
+    expect(await queue(keys.bo)).toEqual([]);
+    const agreement = await call(
+      api,
+      keys.admin,
+      `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { reviewers items excluded statistic } }`,
+      { scope },
+    );
+    expect(agreement.data.reviewerAgreement).toEqual({
+      reviewers: ["ana", "bo"],
+      items: all.length,
+      excluded: 0,
+      statistic: "COHEN",
+    });
+  });
+
+  it("never lets a blind reviewer read a verdict, another reviewer's, or the model", async () => {
+    const forbidden: [string, Record<string, unknown>][] = [
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope) { edges { node { effectiveJudgment { verdict } } } } }`,
+        { scope },
+      ],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope) { edges { node { judgments { verdict judgeName } } } } }`,
+        { scope },
+      ],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope) { edges { node { run { model provider } } } } }`,
+        { scope },
+      ],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope) { edges { node { reportedModel } } } }`,
+        { scope },
+      ],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: SAMPLE) { edges { node { run { experimentId judge } } } } }`,
+        { scope },
+      ],
+      [`query($id: ID!) { experiment(id: $id) { name } }`, { id: scope.experimentId }],
+      [`query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { kappa } }`, { scope }],
+      [`{ experiments(first: 5) { edges { node { id } } } }`, {}],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: NEAR_EXACT) { edges { node { id } } } }`,
+        { scope },
+      ],
+      [
+        `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reviewer: "bo") { edges { node { id } } } }`,
+        { scope },
+      ],
+    ];
+    for (const [query, variables] of forbidden) {
+      const response = await call(api, keys.ana, query, variables);
+      expect({
+        query,
+        code: code(response),
+        data: response.data?.completionsToReview?.edges ?? null,
+      }).toEqual({
+        query,
+        code: "FORBIDDEN",
+        data: null,
+      });
+    }
+    // The refusal names what is hidden.
+    const refused = await call(api, keys.ana, forbidden[2][0], forbidden[2][1]);
+    expect(refused.errors![0].message).toMatch(/reviews blind: it may not read Run\.model, Run\.provider/);
+    // The queue itself serves what reviewing needs; a key that is not blind reads the rest.
+    const sample = await call(
+      api,
+      keys.ana,
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: SAMPLE, first: 1) { edges { node { id output sampledInstance { initialSegment subsequentSegment } run { setting shots } } } } }`,
+      { scope },
+    );
+    expect(sample.errors).toBeUndefined();
+    expect(sample.data.completionsToReview.edges).toHaveLength(1);
+    const lead = await call(api, keys.admin, forbidden[2][0], forbidden[2][1]);
+    expect(lead.errors).toBeUndefined();
+  });
+});
