@@ -217,12 +217,17 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("e");
     await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: 15_000 });
-    // A second reviewer on the same completion (the sample's order is fixed by its seed).
+    // ana's own queue no longer holds it.
+    await page.locator(".toolbar select").first().selectOption("UNREVIEWED");
+    await page.locator('.review[data-reason="UNREVIEWED"]').waitFor();
+    expect(await page.locator(`.review[data-completion="${first}"]`).count()).toBe(0);
+    // A second reviewer on the same completion: their own queue still holds it (the sample's order is fixed by its
+    // seed).
     await page.reload();
     await page.locator(".reviewer-agreement").waitFor();
+    await page.getByPlaceholder("your name").fill("bo");
     await page.locator(".toolbar select").first().selectOption("SAMPLE");
     await page.locator(`.review[data-reason="SAMPLE"][data-completion="${first}"]`).waitFor();
-    await page.getByPlaceholder("your name").fill("bo");
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("e");
     const between = page.locator('.reviewer-agreement[data-statistic="COHEN"]');

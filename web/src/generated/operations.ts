@@ -42,7 +42,7 @@ export type JudgeKind =
   | 'HUMAN';
 
 export type ReviewReason =
-  /** The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected). */
+  /** The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected); in a reviewer's own queue (`reviewer`), the automatic verdict, whatever other reviewers said. */
   | 'NEAR_EXACT'
   /** An automatic judge gave no readable verdict (kept in the history) and no human has judged it. */
   | 'UNREADABLE'
@@ -54,6 +54,8 @@ export type ReviewReason =
   | 'NEAR_THRESHOLD'
   /** Reviewers' latest verdicts tie (no majority): the automatic verdict stands until another review breaks it. */
   | 'REVIEWER_TIE'
+  /** Routed to human review: the automatic verdict is NEAR_EXACT, an automatic judge gave nothing readable, or automatic judges disagree, whoever has reviewed it; in a random order fixed by `seed`, so neither the reason nor the order tells a reviewer the verdict. The blind reviewer's queue. */
+  | 'ROUTED'
   /** All of them, in a random order fixed by `seed`. */
   | 'SAMPLE';
 
@@ -158,7 +160,7 @@ export type JudgeInput = {
   model?: string | null | undefined;
   /** LLM: the judge prompt version; the latest when absent. */
   promptVersion?: number | null | undefined;
-  /** Which version of the judge. HEURISTIC: `heuristic-6` (span-aware, the default) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
+  /** Which version of the judge. HEURISTIC: `heuristic-7` (meaning over form, the default), `heuristic-6` (span-aware) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
   judgeVersion?: string | null | undefined;
 };
 
@@ -310,10 +312,19 @@ export type StartExperimentMutation = { startExperiment: { warnings: Array<strin
 export type ReviewQueueQueryVariables = Exact<{
   scope: JudgingScope;
   reason: ReviewReason;
+  reviewer?: string | null | undefined;
 }>;
 
 
 export type ReviewQueueQuery = { completionsToReview: { edges: Array<{ node: { id: string, output: string | null, extractedAnswer: string | null, run: { setting: MemorizationSetting | null, shots: number }, sampledInstance: { initialSegment: string, subsequentSegment: string, label: string }, judgments: Array<{ id: string, verdict: Verdict, judgeKind: JudgeKind, judgeName: string, note: string | null, createdAt: string }>, effectiveJudgment: { verdict: Verdict, judgeKind: JudgeKind } | null } }> } };
+
+export type ReviewQueueBlindQueryVariables = Exact<{
+  scope: JudgingScope;
+  reason: ReviewReason;
+}>;
+
+
+export type ReviewQueueBlindQuery = { completionsToReview: { edges: Array<{ node: { id: string, output: string | null, extractedAnswer: string | null, run: { setting: MemorizationSetting | null, shots: number }, sampledInstance: { initialSegment: string, subsequentSegment: string, label: string } } }> } };
 
 export type AgreementQueryVariables = Exact<{
   scope: JudgingScope;
@@ -368,7 +379,8 @@ export const RenderDocument = "query Render($input: RenderPromptInput!) {\n  ren
 export const EstimateDocument = "query Estimate($input: EstimateGridInput!) {\n  estimateGrid(input: $input) {\n    calls\n    promptTokens\n    maxOutputTokens\n    maxCostUsd\n    tokenizer\n    note\n  }\n}" as TypedDocument<EstimateQuery, EstimateQueryVariables>;
 export const SetBudgetDocument = "mutation SetBudget($input: SetBudgetInput!) {\n  setBudget(input: $input) {\n    resumedRuns\n  }\n}" as TypedDocument<SetBudgetMutation, SetBudgetMutationVariables>;
 export const StartExperimentDocument = "mutation StartExperiment($input: StartExperimentInput!) {\n  startExperiment(input: $input) {\n    experiment {\n      id\n    }\n    warnings\n  }\n}" as TypedDocument<StartExperimentMutation, StartExperimentMutationVariables>;
-export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
+export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!, $reviewer: String) {\n  completionsToReview(\n    scope: $scope\n    reason: $reason\n    reviewer: $reviewer\n    first: 50\n  ) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
+export const ReviewQueueBlindDocument = "query ReviewQueueBlind($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        id\n        output\n        extractedAnswer\n        run {\n          setting\n          shots\n        }\n        sampledInstance {\n          initialSegment\n          subsequentSegment\n          label\n        }\n      }\n    }\n  }\n}" as TypedDocument<ReviewQueueBlindQuery, ReviewQueueBlindQueryVariables>;
 export const AgreementDocument = "query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {\n  judgeAgreement(scope: $scope, judgeA: {kind: $judge}, judgeB: {kind: HUMAN}) {\n    n\n    total\n    coverage\n    agreed\n    percentAgreement\n    kappa\n    kappaBinary\n  }\n}" as TypedDocument<AgreementQuery, AgreementQueryVariables>;
 export const ReviewerAgreementDocument = "query ReviewerAgreement($scope: JudgingScope!) {\n  reviewerAgreement(scope: $scope) {\n    reviewers\n    items\n    excluded\n    statistic\n    kappa\n    kappaBinary\n    percentAgreement\n  }\n}" as TypedDocument<ReviewerAgreementQuery, ReviewerAgreementQueryVariables>;
 export const ReviewCompletionDocument = "mutation ReviewCompletion($input: ReviewCompletionInput!) {\n  reviewCompletion(input: $input) {\n    judgment {\n      id\n      verdict\n    }\n  }\n}" as TypedDocument<ReviewCompletionMutation, ReviewCompletionMutationVariables>;

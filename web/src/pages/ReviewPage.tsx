@@ -11,6 +11,7 @@ import {
   ReviewCompletionDocument,
   ReviewerAgreementDocument,
   type ReviewerAgreementQuery,
+  ReviewQueueBlindDocument,
   ReviewQueueDocument,
   type ReviewQueueQuery,
   type ReviewReason,
@@ -24,6 +25,7 @@ const VERDICTS = [
   { key: "i", verdict: "INEXACT", label: "Inexact" },
 ] as const;
 const REASONS: ReviewReason[] = [
+  "ROUTED",
   "NEAR_EXACT",
   "UNREVIEWED",
   "DISAGREEMENT",
@@ -34,6 +36,8 @@ const REASONS: ReviewReason[] = [
 ];
 /** Why an item is in the queue, said beside it. */
 const REASON_TEXT: Record<ReviewReason, string> = {
+  ROUTED:
+    "routed to review (an automatic verdict that is near-exact, unreadable or disputed; which is not said)",
   NEAR_EXACT: "its verdict is near-exact, the borderline",
   UNREVIEWED: "no human has judged it",
   DISAGREEMENT: "the automatic judges disagree",
@@ -50,11 +54,11 @@ type Item = ReviewQueueQuery["completionsToReview"]["edges"][number]["node"];
 /** The human review queue of an experiment: one completion at a time, recorded with a key (E, N, I). */
 export function ReviewPage({ experimentId }: { experimentId: string }) {
   const scope = { experimentId };
-  const [reason, setReason] = useState<ReviewReason>("NEAR_EXACT");
+  const [reason, setReason] = useState<ReviewReason>("ROUTED");
   const [judge, setJudge] = useState<JudgeKind>("HEURISTIC");
   const [queue, setQueue] = useState<Item[] | null>(null);
   // The reason the shown queue was loaded for (the chooser may already name the next one).
-  const [queueReason, setQueueReason] = useState<ReviewReason>("NEAR_EXACT");
+  const [queueReason, setQueueReason] = useState<ReviewReason>("ROUTED");
   const [index, setIndex] = useState(0);
   const [note, setNote] = useState("");
   const [reviewer, setReviewer] = useState(localStorage.getItem(REVIEWER_STORAGE) ?? "");
@@ -66,16 +70,37 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [blind, setBlind] = useState(localStorage.getItem(BLIND_STORAGE) !== "off");
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
+  // A blind reviewer's key: the server serves no verdict, no other reviewer and no model to it at all.
+  const [blindKey, setBlindKey] = useState(false);
 
   // The queue and the agreement shown answer the reason and the judge chosen, whatever order answers come in.
   const queues = useMemo(latestOnly, []);
   const agreements = useMemo(latestOnly, []);
   const loadQueue = () => {
     const asked = reason;
+    // The reviewer's own queue: what they have not reviewed, whatever others did.
+    const own = apiKey() ? null : reviewer.trim() || null;
+    const load = async (): Promise<Item[]> => {
+      if (!blindKey)
+        try {
+          const data = await gql(ReviewQueueDocument, { scope, reason: asked, reviewer: own });
+          return data.completionsToReview.edges.map((edge) => edge.node);
+        } catch (e) {
+          if (!/reviews blind/.test(String((e as Error)?.message ?? e))) throw e;
+          setBlindKey(true);
+          setBlind(true);
+        }
+      const data = await gql(ReviewQueueBlindDocument, { scope, reason: asked });
+      return data.completionsToReview.edges.map((edge) => ({
+        ...edge.node,
+        judgments: [],
+        effectiveJudgment: null,
+      }));
+    };
     return queues(
-      gql(ReviewQueueDocument, { scope, reason: asked }),
-      (data) => {
-        setQueue(data.completionsToReview.edges.map((edge) => edge.node));
+      load(),
+      (items) => {
+        setQueue(items);
         setQueueReason(asked);
         setIndex(0);
       },
@@ -83,20 +108,23 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
     );
   };
   const loadAgreement = () =>
-    agreements(
-      Promise.all([gql(AgreementDocument, { scope, judge }), gql(ReviewerAgreementDocument, { scope })]),
-      ([judged, reviewed]) => {
-        setAgreement(judged.judgeAgreement);
-        setReviewers(reviewed.reviewerAgreement);
-      },
-      setError,
-    );
+    blindKey
+      ? Promise.resolve()
+      : agreements(
+          Promise.all([gql(AgreementDocument, { scope, judge }), gql(ReviewerAgreementDocument, { scope })]),
+          ([judged, reviewed]) => {
+            setAgreement(judged.judgeAgreement);
+            setReviewers(reviewed.reviewerAgreement);
+          },
+          setError,
+        );
+  // Each reviewer's queue is their own: a new name loads that reviewer's.
   useEffect(() => {
     loadQueue();
-  }, [experimentId, reason]);
+  }, [experimentId, reason, reviewer]);
   useEffect(() => {
     loadAgreement();
-  }, [experimentId, judge]);
+  }, [experimentId, judge, blindKey]);
 
   const item = queue?.[index] ?? null;
   const reviewerInput = useRef<HTMLInputElement>(null);
@@ -171,7 +199,10 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               value={reason}
               onChange={(e) => setReason((e.target as HTMLSelectElement).value as ReviewReason)}
             >
-              {REASONS.map((r) => (
+              {(blindKey
+                ? REASONS.filter((r) => ["ROUTED", "UNREVIEWED", "SAMPLE"].includes(r))
+                : REASONS
+              ).map((r) => (
                 <option key={r} value={r}>
                   {r.toLowerCase().replaceAll("_", "-")}
                 </option>
@@ -198,6 +229,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               type="checkbox"
               class="blind"
               checked={blind}
+              disabled={blindKey}
               onChange={(e) => {
                 const on = (e.target as HTMLInputElement).checked;
                 setBlind(on);
@@ -253,7 +285,9 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               ) : null}
               <dt>Verdicts so far</dt>
               <dd>
-                {blind && !decided.has(item.id) ? (
+                {blindKey ? (
+                  <p class="muted blind-note">Not shown to a blind reviewer's key.</p>
+                ) : blind && !decided.has(item.id) ? (
                   <p class="muted blind-note">Hidden until you decide (blind review).</p>
                 ) : (
                   <ul class="verdicts">
@@ -294,64 +328,67 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
           </div>
         ) : null}
       </Section>
-      <Section
-        title="Judge vs human agreement"
-        actions={
-          <label>
-            Judge{" "}
-            <select
-              value={judge}
-              onChange={(e) => setJudge((e.target as HTMLSelectElement).value as JudgeKind)}
-            >
-              <option value="HEURISTIC">heuristic</option>
-              <option value="LLM">LLM</option>
-            </select>
-          </label>
-        }
-      >
-        {agreement ? (
-          <dl class="agreement" data-n={agreement.n}>
-            <dt>Compared</dt>
-            <dd data-field="n">
-              {agreement.n} completions judged by both ({percent(agreement.coverage)} of {agreement.total})
-            </dd>
-            <dt>Agreement</dt>
-            <dd data-field="percentAgreement">
-              {agreement.agreed} of {agreement.n} ({percent(agreement.percentAgreement)})
-            </dd>
-            <dt>Cohen's kappa (3 verdicts)</dt>
-            <dd data-field="kappa">{number(agreement.kappa)}</dd>
-            <dt>Kappa, memorized or not</dt>
-            <dd data-field="kappaBinary">{number(agreement.kappaBinary)}</dd>
-          </dl>
-        ) : (
-          <p>Loading…</p>
-        )}
-        {reviewers ? (
-          <dl class="reviewer-agreement" data-items={reviewers.items} data-statistic={reviewers.statistic}>
-            <dt>Between reviewers</dt>
-            <dd data-field="reviewers">
-              {reviewers.statistic === "NONE"
-                ? "no completion reviewed by two people yet"
-                : `${reviewers.items} completions reviewed by ${reviewers.statistic === "COHEN" ? "both" : "as many"} of ${reviewers.reviewers.join(", ")}`}
-            </dd>
-            <dt>{reviewers.statistic === "FLEISS" ? "Fleiss' kappa" : "Cohen's kappa"} (3 verdicts)</dt>
-            <dd data-field="reviewerKappa">{number(reviewers.kappa)}</dd>
-            <dt>Unanimous</dt>
-            <dd data-field="unanimous">{percent(reviewers.percentAgreement)}</dd>
-          </dl>
-        ) : null}
-        {recorded.length > 0 ? (
-          <details>
-            <summary>{recorded.length} recorded in this visit</summary>
-            <ul>
-              {recorded.map((line, i) => (
-                <li key={i}>{line}</li>
-              ))}
-            </ul>
-          </details>
-        ) : null}
-      </Section>
+      {blindKey ? null : (
+        <Section
+          title="Judge vs human agreement"
+          actions={
+            <label>
+              Judge{" "}
+              <select
+                value={judge}
+                onChange={(e) => setJudge((e.target as HTMLSelectElement).value as JudgeKind)}
+              >
+                <option value="HEURISTIC">heuristic</option>
+                <option value="LLM">LLM</option>
+              </select>
+            </label>
+          }
+        >
+          {agreement ? (
+            <dl class="agreement" data-n={agreement.n}>
+              <dt>Compared</dt>
+              <dd data-field="n">
+                {agreement.n} completions judged by both ({percent(agreement.coverage)} of {agreement.total})
+              </dd>
+              <dt>Agreement</dt>
+              <dd data-field="percentAgreement">
+                {agreement.agreed} of {agreement.n} ({percent(agreement.percentAgreement)})
+              </dd>
+              <dt>Cohen's kappa (3 verdicts)</dt>
+              <dd data-field="kappa">{number(agreement.kappa)}</dd>
+              <dt>Kappa, memorized or not</dt>
+              <dd data-field="kappaBinary">{number(agreement.kappaBinary)}</dd>
+            </dl>
+          ) : (
+            <p>Loading…</p>
+          )}
+          {reviewers ? (
+            <dl class="reviewer-agreement" data-items={reviewers.items} data-statistic={reviewers.statistic}>
+              <dt>Between reviewers</dt>
+              <dd data-field="reviewers">
+                {reviewers.statistic === "NONE"
+                  ? "no completion reviewed by every reviewer yet"
+                  : `${reviewers.items} completions reviewed by all of ${reviewers.reviewers.join(", ")}` +
+                    (reviewers.excluded > 0 ? ` (${reviewers.excluded} reviewed by some, left out)` : "")}
+              </dd>
+              <dt>{reviewers.statistic === "FLEISS" ? "Fleiss' kappa" : "Cohen's kappa"} (3 verdicts)</dt>
+              <dd data-field="reviewerKappa">{number(reviewers.kappa)}</dd>
+              <dt>Unanimous</dt>
+              <dd data-field="unanimous">{percent(reviewers.percentAgreement)}</dd>
+            </dl>
+          ) : null}
+          {recorded.length > 0 ? (
+            <details>
+              <summary>{recorded.length} recorded in this visit</summary>
+              <ul>
+                {recorded.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+        </Section>
+      )}
     </>
   );
 }
