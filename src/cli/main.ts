@@ -211,8 +211,14 @@ export function buildProgram(): Command {
       "replication,guided-general,quiz (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz)",
       list,
     )
-    .option("--quiz-provider <name>", "the quiz's option generator's provider (default: --provider)")
-    .option("--quiz-model <name>", "the quiz's option generator model (default: --model)")
+    .option(
+      "--quiz-provider <name>",
+      "the quiz's option generator's provider (default: the generator of the sample's existing options, so models share one quiz; else --provider)",
+    )
+    .option(
+      "--quiz-model <name>",
+      "the quiz's option generator model (default: as --quiz-provider's; else --model)",
+    )
     .option("--quiz-generations <n>", "generations an instance's options may take (default 3)", integer)
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 

@@ -182,6 +182,25 @@ export class RunLifecycle {
       const generatorConfig = await this.checkProvider(generator.provider);
       if (input.maxCostUsd != null) checkPriced(generatorConfig, generator.provider, generator.model);
     }
+    // Without a generator named, a sample's quiz reuses the options an earlier experiment generated for it (the
+    // first set made, newest prompt first), so every examined model answers the same quiz; a sample without
+    // options gets them from the examined model.
+    const generators = new Map<string, NonNullable<typeof generator>>();
+    if (generator && !input.quizGenerator) {
+      const existing: { sample_id: string; provider: string; model: string; max_generations: number }[] =
+        await this.dataSource.query(
+          `SELECT DISTINCT ON (sample_id) sample_id, provider, model, max_generations FROM quiz_option_set
+           WHERE sample_id = ANY($1::uuid[]) ORDER BY sample_id, template_version DESC, created_at, id`,
+          [input.sampleIds],
+        );
+      for (const row of existing)
+        generators.set(row.sample_id, {
+          provider: row.provider,
+          model: row.model,
+          generations: row.max_generations,
+        });
+    }
+    const generatorOf = (sampleId: string) => generators.get(sampleId) ?? generator!;
     const judge = await this.judgeOf(input.judge);
     const sampleRows: Sample[] = [];
     for (const sampleId of input.sampleIds) sampleRows.push(await this.samples.get(sampleId));
@@ -193,8 +212,8 @@ export class RunLifecycle {
         kind: cell.kind,
         setting: cell.setting,
         shots: cell.shots,
-        provider: generating ? generator!.provider : input.provider,
-        model: generating ? generator!.model : input.model,
+        provider: generating ? generatorOf(cell.sample.id).provider : input.provider,
+        model: generating ? generatorOf(cell.sample.id).model : input.model,
         temperature: generating ? QUIZ_DEFAULTS.optionsTemperature : input.temperature,
         maxOutputTokens: cell.maxOutputTokens,
         repeats: cell.repeats,
@@ -236,7 +255,7 @@ export class RunLifecycle {
                 provider: request.provider,
                 model: request.model,
                 templateVersion: plan.prepared.template.version,
-                maxGenerations: generator!.generations,
+                maxGenerations: generatorOf(request.sampleId).generations,
               });
               optionSets.set(request.sampleId, found.id);
               if (!found.created) continue;

@@ -171,16 +171,10 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     expect(summary.quiz.runIds).toHaveLength(6);
     expect(summary.quiz.cannotTell).toMatch(/option/);
 
-    // Another examined model on the same sample reuses the option set: no generation run, the same quizzes.
+    // Another examined model on the same sample reuses the option set by default (no generator named): no
+    // generation run, the same quizzes.
     const again = await api.gql(START, {
-      input: {
-        name: "quiz, unseen",
-        sampleIds: [sampleId],
-        provider: "unseen",
-        model: "m",
-        methods: ["QUIZ"],
-        quizGenerator: { provider: "seen", model: "m" },
-      },
+      input: { name: "quiz, unseen", sampleIds: [sampleId], provider: "unseen", model: "m", methods: ["QUIZ"] },
     });
     expect(again.errors).toBeUndefined();
     const reused = again.data!.startExperiment.runs;
