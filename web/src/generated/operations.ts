@@ -187,7 +187,7 @@ export type StartExperimentInput = {
   model: string;
   temperature?: number;
   cache?: boolean;
-  /** The QUIZ method: the model that writes the options (at temperature 1, as the authors); the examined model when absent. An option set of the sample by the same generator, prompt version and generations is reused. */
+  /** The QUIZ method: the model that writes the options (at temperature 1, as the authors). When absent, each sample's quiz reuses the options an earlier experiment generated for it (whatever model it examined), so every examined model answers the same quiz; the examined model writes them for a sample that has none. An option set of the sample by the same generator, prompt version and generations is reused. */
   quizGenerator?: QuizGeneratorInput | null | undefined;
   /** Judges memorization answers as they land; the heuristic judge when absent. */
   judge?: JudgeInput | null | undefined;
