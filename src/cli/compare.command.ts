@@ -15,6 +15,8 @@ export async function runCompare(
   const command = await openReadOnly(config, { say: process.stderr });
   try {
     const comparison = await command.services.report.compare(experimentIds);
+    // Said on stderr too, so that a JSON or CSV export does not hide them.
+    for (const warning of comparison.warnings) process.stderr.write(`memicl: warning: ${warning}\n`);
     process.stdout.write(
       options.format === "json"
         ? `${JSON.stringify(comparison, null, 2)}\n`

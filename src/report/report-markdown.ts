@@ -628,6 +628,7 @@ export function comparisonMarkdown(comparison: ExperimentComparison): string {
       )
       .join("\n"),
     `Datasets every experiment ran: ${comparison.datasets.join(", ") || "none"}.`,
+    ...comparison.warnings.map((warning) => `**Warning:** ${warning}`),
     "## Cell by cell, on the instances both ran (McNemar)",
     table(
       [

@@ -16,6 +16,7 @@ import {
   CellCount,
   ComparedData,
   compareExperiments,
+  comparisonWarnings,
   contamination,
   contaminationSubset,
   contaminationSummary,
@@ -685,6 +686,12 @@ export class ReportService {
         datasets = (datasets ?? shared).filter((name) => shared.includes(name));
         rows.push(...compareExperiments(compared[i], compared[j]));
       }
+    if (rows.length === 0)
+      throw new BadInputError(
+        `experiments ${ids.join(", ")} share datasets but no instance ran (and was judged) in both: nothing is ` +
+          "paired. Compare experiments on one sample.",
+        { field: "experimentIds" },
+      );
     const adjusted = holmAdjust(rows.map((row) => row.pValue));
     rows.forEach((row, index) => {
       row.pValueHolm = adjusted[index];
@@ -696,6 +703,7 @@ export class ReportService {
       ),
       datasets: datasets ?? [],
       rows,
+      warnings: comparisonWarnings(compared, rows),
       computedAt,
       hypothesisTests: tests,
       multipleComparisons:

@@ -1565,6 +1565,13 @@ export class ExperimentComparison {
   @Field(() => [ModelComparisonRow])
   rows: ModelComparisonRow[];
 
+  @Field(() => [String], {
+    description:
+      "What to know before the p-values: experiments run on different samples (cells pair only the instances both " +
+      "drew) and cells that pair fewer than 30 instances, with how many.",
+  })
+  warnings: string[];
+
   @Field(() => Int)
   hypothesisTests: number;
 

@@ -22,7 +22,7 @@ const WEAK_TOO = { ...WEAK, seed: 3 };
 
 const COMPARE = `query($ids: [ID!]!) { compareExperiments(experimentIds: $ids) {
   experiments { experimentId subject { provider requestedModel } }
-  datasets hypothesisTests multipleComparisons
+  datasets hypothesisTests multipleComparisons warnings
   rows { experimentA experimentB kind measure dataset setting shots pairs rateA rateB difference pValue pValueHolm }
   reports { experimentId subject { requestedModel } memorization { shots rate } } } }`;
 
@@ -162,6 +162,44 @@ describe("comparing experiments (embedded database)", () => {
     const none = await api.gql(query, { filter: { names: ["memorization.rate"] } });
     expect(none.errors?.[0].message).toMatch(/name providers, models or experimentIds/);
   });
+
+  it("says so when experiments ran different samples and cells pair few instances", async () => {
+    expect(
+      (await api.gql(COMPARE, { ids: [ids.get("strong"), ids.get("weak")] })).data!.compareExperiments
+        .warnings,
+    ).toEqual([]);
+    const datasets = await api.gql(`{ datasets(first: 20) { edges { node { id name } } } }`);
+    const shared = datasets.data!.datasets.edges.find((edge: any) => edge.node.name === "shared").node.id;
+    const sample = await api.gql(
+      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+      { input: { datasetId: shared, seed: 9, instanceCount: 12, demonstrationCount: 0, shotCounts: [0] } },
+    );
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name: "small",
+          sampleIds: [sample.data!.createSample.sample.id],
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION"],
+          provider: "weak",
+          model: "small-model",
+        },
+      },
+    );
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const small = started.data!.startExperiment.experiment.id;
+    const compared = (await api.gql(COMPARE, { ids: [ids.get("strong"), small] })).data!.compareExperiments;
+    expect(Math.max(...compared.rows.map((row: any) => row.pairs))).toBeLessThanOrEqual(12);
+    expect(compared.warnings).toHaveLength(2);
+    expect(compared.warnings[0]).toMatch(
+      /ran different samples .*: each cell pairs only the dataset instances both drew, at most \d+ here/,
+    );
+    expect(compared.warnings[1]).toMatch(/^\d+ of \d+ cells pair fewer than 30 instances \(the fewest: \d+,/);
+    const markdown = await runCli(["compare", ids.get("strong")!, small], { DATABASE_URL: api.database.url });
+    expect(markdown.stdout).toContain("**Warning:** experiments");
+    expect(markdown.stderr).toMatch(/memicl: warning: experiments .* ran different samples/);
+  }, 120_000);
 
   it("refuses one experiment, or experiments that share no dataset, saying why", async () => {
     const one = await api.gql(COMPARE, { ids: [ids.get("strong")] });

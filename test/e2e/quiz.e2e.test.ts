@@ -174,7 +174,13 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     // Another examined model on the same sample reuses the option set by default (no generator named): no
     // generation run, the same quizzes.
     const again = await api.gql(START, {
-      input: { name: "quiz, unseen", sampleIds: [sampleId], provider: "unseen", model: "m", methods: ["QUIZ"] },
+      input: {
+        name: "quiz, unseen",
+        sampleIds: [sampleId],
+        provider: "unseen",
+        model: "m",
+        methods: ["QUIZ"],
+      },
     });
     expect(again.errors).toBeUndefined();
     const reused = again.data!.startExperiment.runs;

@@ -122,3 +122,44 @@ export function compareExperiments(a: ComparedData, b: ComparedData): ModelCompa
       x.shots - y.shots,
   );
 }
+
+/** Cells that pair fewer instances than this are called out: a paired test on them finds only large differences. */
+export const FEW_PAIRS = 30;
+
+/**
+ * What a reader of a comparison must know before its p-values: experiments run on different samples (the cells
+ * pair only the dataset instances both drew), and cells that pair few instances (how many, and the fewest).
+ */
+export function comparisonWarnings(
+  compared: readonly ComparedData[],
+  rows: readonly ModelComparisonRow[],
+): string[] {
+  const warnings: string[] = [];
+  const samplesOf = (data: ComparedData) => [...data.samples.keys()].sort();
+  for (let i = 0; i < compared.length; i += 1)
+    for (let j = i + 1; j < compared.length; j += 1) {
+      const [a, b] = [compared[i], compared[j]];
+      const ofA = samplesOf(a);
+      const ofB = samplesOf(b);
+      if (ofA.join() === ofB.join()) continue;
+      const pairs = rows.filter(
+        (row) => row.experimentA === a.experimentId && row.experimentB === b.experimentId,
+      );
+      const largest = Math.max(0, ...pairs.map((row) => row.pairs));
+      warnings.push(
+        `experiments ${a.experimentId} and ${b.experimentId} ran different samples (${ofA.join(", ")} against ` +
+          `${ofB.join(", ")}): each cell pairs only the dataset instances both drew, at most ${largest} here. ` +
+          "Compare experiments on one sample to pair every instance.",
+      );
+    }
+  const few = rows.filter((row) => row.pairs < FEW_PAIRS);
+  if (few.length > 0) {
+    const fewest = few.reduce((low, row) => (row.pairs < low.pairs ? row : low));
+    warnings.push(
+      `${few.length} of ${rows.length} cells pair fewer than ${FEW_PAIRS} instances (the fewest: ${fewest.pairs}, ` +
+        `${fewest.dataset} ${fewest.kind.toLowerCase()}${fewest.setting ? ` ${fewest.setting}` : ""} k=${fewest.shots}): ` +
+        "their paired tests find only large differences.",
+    );
+  }
+  return warnings;
+}

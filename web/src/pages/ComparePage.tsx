@@ -30,6 +30,11 @@ export function ComparePage({ ids }: { ids: string[] }) {
               </li>
             ))}
           </ul>
+          {comparison.warnings.map((warning) => (
+            <p class="warning" key={warning}>
+              {warning}
+            </p>
+          ))}
           {comparison.datasets.map((dataset) => (
             <div class="figures" key={dataset} data-dataset={dataset}>
               <Figure spec={comparisonFigure(comparison, dataset)} dataset={dataset} />
