@@ -211,6 +211,18 @@ describe("the quiz's result per sample", () => {
     expect(row.notes.join(" ")).toMatch(/not complete/);
   });
 
+  it("reads no preference from a quiz with no usable options", () => {
+    const empty = { ...set, valid: 0, givenUp: 100 };
+    const [row] = quizRanges(
+      [run(null, {}), run("A", {}), run("B", {}), run("C", {}), run("D", {})],
+      [empty],
+      samples,
+    );
+    const notes = row.notes.join(" ");
+    expect(notes).not.toMatch(/every letter A-D was preferred/);
+    expect(notes).toMatch(/no instance has usable options: nothing was quizzed/);
+  });
+
   it("sets each method's evidence side by side, and null where it did not run", () => {
     const [quizRow] = quizRanges([run(null, { E: 100 })], [set], samples);
     const rows = contaminationSummary(

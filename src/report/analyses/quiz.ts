@@ -65,8 +65,9 @@ export function quizRanges(
     const bias = detector?.letters ?? zeroLetters();
     const n = set.valid;
     const nonPreferred = detector ? nonPreferredLetters(bias, n) : [];
+    // With no instance quizzed there is no preference to read: zero answers would "prefer" every letter.
     const preferredAll =
-      detector !== undefined && OPTION_LETTERS.every((letter) => bias[letter] >= Math.ceil(n / 5));
+      detector !== undefined && n > 0 && OPTION_LETTERS.every((letter) => bias[letter] >= Math.ceil(n / 5));
     const compensators: QuizCompensatorRow[] = OPTION_LETTERS.flatMap((letter) => {
       const run = runs.find((candidate) => candidate.position === letter);
       if (!run) return [];
@@ -91,6 +92,7 @@ export function quizRanges(
       );
     if (detector && bias.E === n && n > 0)
       notes.push("every bias detector answer was E (none of the options)");
+    if (n === 0) notes.push("no instance has usable options: nothing was quizzed, so there is no range to read");
     if (set.givenUp > 0)
       notes.push(
         `${set.givenUp} instance(s) had no usable options after ${set.maxGenerations} generation(s): not quizzed`,

@@ -29,6 +29,20 @@ type LiveEvent = ExperimentLiveSubscription["experimentProgress"];
 const withLive = (runs: RunItem[], event: LiveEvent): RunItem[] =>
   runs.map((run) => ({ ...run, ...(event.runs.find((r) => r.id === run.id) ?? {}) }));
 
+/** What a run does, in the table's words: the quiz's runs are named as the quiz's, not as performance. */
+const runKindLabel = (run: { kind: string; quizPosition?: string | null }): string =>
+  run.kind === "MEMORIZATION"
+    ? "memorization"
+    : run.kind === "PERFORMANCE"
+      ? "performance"
+      : run.kind === "QUIZ_OPTIONS"
+        ? "quiz: options"
+        : run.kind === "QUIZ"
+          ? run.quizPosition
+            ? `quiz: compensator ${run.quizPosition}`
+            : "quiz: bias detector"
+          : run.kind.toLowerCase();
+
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
 /** Runs that can be cancelled: active, or paused by a budget. */
 const CANCELLABLE = new Set(["QUEUED", "RUNNING", "PAUSED_BUDGET"]);
@@ -218,7 +232,7 @@ export function ExperimentPage({ id }: { id: string }) {
                   {run.sample?.dataset.name}
                   <div class="muted">seed {run.sample?.seed}</div>
                 </td>
-                <td>{run.kind === "MEMORIZATION" ? "memorization" : "performance"}</td>
+                <td>{runKindLabel(run)}</td>
                 <td>{run.setting ? (SETTING_LABELS[run.setting] ?? run.setting) : "–"}</td>
                 <td>{run.shots}</td>
                 <td>
