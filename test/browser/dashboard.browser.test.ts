@@ -154,7 +154,11 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(csv[0]).toContain("rate");
     const svgDownload = page.waitForEvent("download");
     await page.locator(`figure[data-figure="memorization"] button`, { hasText: "SVG" }).click();
-    expect(fs.readFileSync((await (await svgDownload).path())!, "utf8")).toMatch(/^<svg[^>]+xmlns=/);
+    const svg = fs.readFileSync((await (await svgDownload).path())!, "utf8");
+    expect(svg).toMatch(/^<svg[^>]+xmlns=/);
+    // The exported file says what it shows: its title and dataset, and the legend of its colours.
+    expect(svg).toContain("Memorization rate vs k: ");
+    expect(svg).toMatch(/<text[^>]*>Setting 1: [^<]+<\/text>/);
     await shoot("figures");
   }, 60_000);
 

@@ -3,6 +3,8 @@ import { toCsv } from "../csv";
 import { download } from "../download";
 import { FigureSpec } from "../figures/plots";
 
+const SVG = "http://www.w3.org/2000/svg";
+
 /** One figure: the chart, its caption, and downloads of the chart (SVG, PNG) and of its data (CSV). */
 export function Figure({ spec, dataset }: { spec: FigureSpec; dataset: string }) {
   const holder = useRef<HTMLDivElement>(null);
@@ -28,19 +30,68 @@ export function Figure({ spec, dataset }: { spec: FigureSpec; dataset: string })
     // The plot is the largest svg (legends are small ones beside it).
     return svgs.sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
   };
-  const svgText = () => {
-    const svg = chart().cloneNode(true) as SVGSVGElement;
-    svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
-    return new XMLSerializer().serializeToString(svg);
+  /**
+   * The exported figure says what it shows on its own: the title and the dataset above the chart, and the
+   * colour legend (Plot draws it as HTML swatches beside the chart) drawn below it as SVG.
+   */
+  const exported = (): { svg: SVGSVGElement; width: number; height: number } => {
+    const plot = chart();
+    const width = plot.clientWidth || Number(plot.getAttribute("width")) || 720;
+    const plotHeight = plot.clientHeight || Number(plot.getAttribute("height")) || 300;
+    const swatches = [
+      ...(holder.current?.querySelectorAll<HTMLElement>('[class*="-swatch"]:not([class*="-swatches"])') ??
+        []),
+    ].map((swatch) => ({
+      color:
+        swatch.querySelector("svg")?.getAttribute("fill") ??
+        swatch.querySelector("[fill]")?.getAttribute("fill") ??
+        "currentColor",
+      label: (swatch.textContent ?? "").trim(),
+    }));
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("xmlns", SVG);
+    svg.setAttribute("font-family", "system-ui, sans-serif");
+    svg.setAttribute("font-size", "12");
+    const add = (tag: string, attributes: Record<string, string | number>, text?: string) => {
+      const element = document.createElementNS(SVG, tag);
+      for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+      if (text !== undefined) element.textContent = text;
+      svg.append(element);
+      return element;
+    };
+    add("rect", { width: "100%", height: "100%", fill: "white" });
+    add("text", { x: 8, y: 18, "font-size": 14, "font-weight": "bold" }, `${spec.title}: ${dataset}`);
+    const inner = plot.cloneNode(true) as SVGSVGElement;
+    inner.setAttribute("x", "0");
+    inner.setAttribute("y", "28");
+    svg.append(inner);
+    let x = 8;
+    let y = 28 + plotHeight + 16;
+    for (const { color, label } of swatches) {
+      const advance = 24 + label.length * 7;
+      if (x + advance > width && x > 8) {
+        x = 8;
+        y += 18;
+      }
+      add("rect", { x, y: y - 10, width: 12, height: 12, fill: color });
+      add("text", { x: x + 16, y }, label);
+      x += advance;
+    }
+    const height = y + (swatches.length > 0 ? 10 : -6);
+    svg.setAttribute("width", String(width));
+    svg.setAttribute("height", String(height));
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    return { svg, width, height };
   };
+  const svgText = () => new XMLSerializer().serializeToString(exported().svg);
   const png = () => {
-    const svg = chart();
+    const { width, height } = exported();
     const image = new Image();
     const scale = 2;
     image.onload = () => {
       const canvas = document.createElement("canvas");
-      canvas.width = svg.clientWidth * scale;
-      canvas.height = svg.clientHeight * scale;
+      canvas.width = width * scale;
+      canvas.height = height * scale;
       const context = canvas.getContext("2d")!;
       context.fillStyle = "white";
       context.fillRect(0, 0, canvas.width, canvas.height);
