@@ -4,12 +4,23 @@ import { ExperimentComparison, StudyReport } from "./report.types";
 type CsvValue = number | boolean | null;
 
 /**
- * The study's figures in one long CSV (table, dataset, sample_id, sample_seed, setting, k, regime, measure,
- * statistic, value): tidy for notebooks.
+ * The study's figures in one long CSV (experiment_id, experiment, provider, model, table, dataset, sample_id,
+ * sample_seed, setting, k, regime, measure, statistic, value): tidy for notebooks, and each row says which
+ * experiment and model it is of, so that the CSVs of several experiments can be concatenated.
  */
 export function reportCsv(report: StudyReport): string {
+  const subject = [
+    report.experimentId,
+    report.subject.experimentName,
+    report.subject.provider,
+    report.subject.requestedModel,
+  ];
   const rows: (string | number | null)[][] = [
     [
+      "experiment_id",
+      "experiment",
+      "provider",
+      "model",
       "table",
       "dataset",
       "sample_id",
@@ -37,6 +48,7 @@ export function reportCsv(report: StudyReport): string {
   ) => {
     for (const [statistic, value] of Object.entries(values)) {
       rows.push([
+        ...subject,
         tableName,
         row.dataset ?? null,
         row.sampleId ?? null,

@@ -12,7 +12,7 @@ import { startTestServer, TestServer } from "../support/server";
 const SAMPLE = "sampleId sampleName sampleSeed";
 const PAIRED = `${SAMPLE} dataset settingA shotsA settingB shotsB pairs bothMemorized onlyA onlyB neither rateA rateB pValue pValueHolm`;
 const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
-  computedAt
+  computedAt experimentId
   subject { experimentName provider requestedModel reportedModels templateVersions judges }
   memorization { ${SAMPLE} dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh intervalMethod samples betweenSampleStandardDeviation }
   memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
@@ -449,6 +449,9 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(valued.length).toBeGreaterThan(50);
     expect(valued.filter((line) => !served.has(line))).toEqual([]);
     expect(served.has(lines[0])).toBe(true);
+    // Every row says which experiment and model it is of.
+    expect(lines[0].split(",").slice(0, 4)).toEqual(["experiment_id", "experiment", "provider", "model"]);
+    expect(lines[1].split(",")[0]).toBe(experimentId);
     const missing = await fetch(`${base}/export/experiments/00000000-0000-0000-0000-000000000000/report.csv`);
     expect(missing.status).toBe(404);
   });
