@@ -31,6 +31,36 @@ export class BudgetService {
     private readonly lifecycle: RunLifecycle,
   ) {}
 
+  /**
+   * A budget bounds calls by their prices. They are this process's when it has the provider configured; else those
+   * the runs recorded when they started (each run keeps its price), so that a budget can be set from a shell that
+   * has no providers file. Refused when neither has a price for every run.
+   */
+  private async checkBudgetable(
+    owner: { provider: string; model: string },
+    experimentId: string | null,
+    runId: string | null,
+  ): Promise<void> {
+    try {
+      checkPriced(await this.lifecycle.checkProvider(owner.provider), owner.provider, owner.model);
+      return;
+    } catch (error) {
+      if (!(error instanceof BadInputError)) throw error;
+      const [recorded]: { runs: number; unpriced: number }[] = await this.dataSource.query(
+        `SELECT count(*)::int AS runs,
+                count(*) FILTER (WHERE jsonb_typeof(parameters -> 'price') IS DISTINCT FROM 'object')::int AS unpriced
+         FROM run WHERE id = $1 OR experiment_id = $2`,
+        [runId, experimentId],
+      );
+      if (recorded.runs > 0 && recorded.unpriced === 0) return;
+      throw new BadInputError(
+        `${error.message}; nor did its runs record prices when they started ` +
+          `(${recorded.unpriced} of ${recorded.runs} without)`,
+        { field: "maxCostUsd" },
+      );
+    }
+  }
+
   async setBudget(input: SetBudgetInput): Promise<{
     experiment: Experiment | null;
     run: Run | null;
@@ -45,8 +75,7 @@ export class BudgetService {
     const experiment = input.experimentId ? await this.experiments.get(input.experimentId) : null;
     const run = input.runId ? await this.runs.get(input.runId) : null;
     const owner = experiment ?? run!;
-    if (limit !== null)
-      checkPriced(await this.lifecycle.checkProvider(owner.provider), owner.provider, owner.model);
+    if (limit !== null) await this.checkBudgetable(owner, experiment?.id ?? null, run?.id ?? null);
     const resumed: string[] = await this.dataSource.transaction(async (manager) => {
       // The gate decides a budget's calls under this lock: a call deciding now sees the new limit, and a pause
       // it decides with the old one cannot land after this resumes.

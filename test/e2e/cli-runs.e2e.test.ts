@@ -151,6 +151,11 @@ describe("memicl experiment --wait and the run commands", () => {
     );
     expect(raised.stdout).toMatch(/^resumed [1-4] run\(s\) the budget had paused$/m);
     expect((await runCli(["budget", experimentId], env)).stderr).toMatch(/give --max-cost <usd> or --remove/);
+    // From a shell without the providers file: the prices the runs recorded when they started are enough.
+    const bare = { ...env, MEMICL_PROVIDERS_FILE: "" };
+    const fromShell = await runCli(["budget", experimentId, "--max-cost", "12"], bare);
+    expect({ code: fromShell.code, stderr: fromShell.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(fromShell.stdout).toMatch(new RegExp(`^experiment ${experimentId}: budget \\$12\\.00`, "m"));
     const unpriced = await runCli(
       ["experiment", "--sample", sampleId, "--provider", "slow", "--model", "m", "--max-cost", "1"],
       env,
