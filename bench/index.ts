@@ -8,6 +8,7 @@ import { benchImport } from "./import.bench";
 import { benchLimits } from "./limits.bench";
 import { benchResults } from "./results.bench";
 import { benchScale } from "./scale.bench";
+import { benchStartup } from "./startup.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   batch: benchBatch,
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   limits: benchLimits,
   results: benchResults,
   scale: benchScale,
+  startup: benchStartup,
 };
 
 async function main() {
