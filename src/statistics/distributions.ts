@@ -4,10 +4,12 @@
 type BinomialCdf = typeof import("@stdlib/stats-base-dists-binomial-cdf");
 type HypergeometricPmf = typeof import("@stdlib/stats-base-dists-hypergeometric-pmf");
 type TCdf = typeof import("@stdlib/stats-base-dists-t-cdf");
+type NormalCdf = typeof import("@stdlib/stats-base-dists-normal-cdf");
 
 let binomial: BinomialCdf | undefined;
 let hypergeometric: HypergeometricPmf | undefined;
 let t: TCdf | undefined;
+let normal: NormalCdf | undefined;
 
 /** P(X <= x) for X ~ Binomial(n, p). */
 export function binomialCdf(x: number, n: number, p: number): number {
@@ -25,4 +27,10 @@ export function hypergeometricPmf(x: number, population: number, marked: number,
 export function tCdf(x: number, degreesOfFreedom: number): number {
   t ??= require("@stdlib/stats-base-dists-t-cdf") as TCdf;
   return t(x, degreesOfFreedom);
+}
+
+/** P(Z <= x) for Z ~ Normal(0, 1). */
+export function normalCdf(x: number): number {
+  normal ??= require("@stdlib/stats-base-dists-normal-cdf") as NormalCdf;
+  return normal(x, 0, 1);
 }

@@ -4,7 +4,7 @@ export interface Interval {
   high: number;
 }
 
-const Z95 = 1.959963984540054;
+export const Z95 = 1.959963984540054;
 
 /** Wilson score interval for a proportion; sound near 0 and 1 and for small n (Wilson 1927). */
 export function wilsonInterval(successes: number, n: number, z = Z95): Interval | null {

@@ -1,0 +1,108 @@
+import { deflate } from "pako";
+
+/**
+ * Membership scores of one text from its token log-probabilities under a model (pure). Each score is oriented so
+ * that higher means "more likely seen in training" (a member), as the papers' detectors threshold them:
+ * - `loss`: the mean log-likelihood per token (the negated loss; Yeom et al. 2018, Carlini et al. 2021);
+ * - `zlib`: that mean log-likelihood over the text's zlib-compressed length in bytes (Carlini et al. 2021, as the
+ *   Min-K% authors' code computes it);
+ * - `minK`: Min-K% Prob, the mean of the lowest k% of the token log-probabilities (Shi et al. 2024);
+ * - `minKPlusPlus`: Min-K%++, the same over each token's log-probability standardised by the mean and standard
+ *   deviation of the log-probability under the model's next-token distribution (Zhang et al. 2024), computed
+ *   over the alternatives the server returns;
+ * - `reference`: the mean log-likelihood minus a reference model's on the same text (Carlini et al. 2021).
+ */
+export type ScoreName = "loss" | "zlib" | "minK" | "minKPlusPlus" | "reference";
+export const SCORE_NAMES: readonly ScoreName[] = ["loss", "zlib", "minK", "minKPlusPlus", "reference"];
+
+/** The share of the lowest tokens Min-K% and Min-K%++ average over (the papers' recommended 20%). */
+export const MIN_K_SHARE = 0.2;
+
+/**
+ * What a scoring call stores for one text: per scored token (the first token has no context and is left out), its
+ * log-probability, and the mean and standard deviation of the log-probability over the returned alternatives
+ * (null where the server returned none).
+ */
+export interface TokenLogprobs {
+  version: 1;
+  /** Tokens of the text, the first included. */
+  tokens: number;
+  logprobs: number[];
+  means: (number | null)[];
+  deviations: (number | null)[];
+  /** How many alternatives per position the server returned (0: none). */
+  top: number;
+}
+
+/** The stored payload of a scoring call (the completion's `output`), or null when it is not one. */
+export function readTokenLogprobs(output: string | null): TokenLogprobs | null {
+  if (!output || !output.startsWith('{"version":1')) return null;
+  try {
+    const value = JSON.parse(output) as TokenLogprobs;
+    return Array.isArray(value.logprobs) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The mean and standard deviation of log p(z) under the distribution of the alternatives at one position, the
+ * alternatives' probabilities renormalised to sum to one (exact when they cover the vocabulary).
+ */
+export function distributionMoments(
+  alternatives: readonly number[],
+): { mean: number; deviation: number } | null {
+  const finite = alternatives.filter(Number.isFinite);
+  if (finite.length === 0) return null;
+  const top = Math.max(...finite);
+  const weights = finite.map((logprob) => Math.exp(logprob - top));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let mean = 0;
+  for (const [i, logprob] of finite.entries()) mean += (weights[i] / total) * logprob;
+  let variance = 0;
+  for (const [i, logprob] of finite.entries()) variance += (weights[i] / total) * (logprob - mean) ** 2;
+  return { mean, deviation: Math.sqrt(variance) };
+}
+
+/** The mean of the lowest `share` of the values (at least one). */
+export function meanOfLowest(values: readonly number[], share = MIN_K_SHARE): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const count = Math.max(1, Math.floor(sorted.length * share));
+  let sum = 0;
+  for (let i = 0; i < count; i += 1) sum += sorted[i];
+  return sum / count;
+}
+
+/**
+ * zlib's compressed length of the text's UTF-8 bytes at the default level (the entropy estimate of the zlib score).
+ * By pako, a port of the zlib library Python's `zlib.compress` calls, byte for byte: Node's own zlib is another
+ * build whose output for the same text can be 5 bytes longer (50 against 45 for a 45-character sentence).
+ */
+export const zlibLength = (text: string) => deflate(Buffer.from(text, "utf8")).length;
+
+export type Scores = Record<Exclude<ScoreName, "reference">, number> & { reference: number | null };
+
+/** Every score of one text; `reference` from a reference model's log-probabilities of the same text, when given. */
+export function membershipScores(
+  text: string,
+  scored: TokenLogprobs,
+  referenceScored: TokenLogprobs | null = null,
+  share = MIN_K_SHARE,
+): Scores {
+  const mean = (values: readonly number[]) =>
+    values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
+  const likelihood = mean(scored.logprobs);
+  const standardised = scored.logprobs.flatMap((logprob, i) => {
+    const mu = scored.means[i];
+    const sigma = scored.deviations[i];
+    return mu === null || sigma === null || sigma <= 0 ? [] : [(logprob - mu) / sigma];
+  });
+  return {
+    loss: likelihood,
+    zlib: likelihood / zlibLength(text),
+    minK: meanOfLowest(scored.logprobs, share),
+    minKPlusPlus: standardised.length === 0 ? Number.NaN : meanOfLowest(standardised, share),
+    reference: referenceScored ? likelihood - mean(referenceScored.logprobs) : null,
+  };
+}
