@@ -28,6 +28,7 @@ import { FinishedRunsWaitNoMore1764511200000 } from "./1764511200000-FinishedRun
 import { BatchSubmitFailures1764514800000 } from "./1764514800000-BatchSubmitFailures";
 import { PendingIndex1764518400000 } from "./1764518400000-PendingIndex";
 import { BlindReviewKeys1764522000000 } from "./1764522000000-BlindReviewKeys";
+import { LogprobRuns1764525600000 } from "./1764525600000-LogprobRuns";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -62,4 +63,5 @@ export const MIGRATIONS: Function[] = [
   BatchSubmitFailures1764514800000,
   PendingIndex1764518400000,
   BlindReviewKeys1764522000000,
+  LogprobRuns1764525600000,
 ];

@@ -364,6 +364,10 @@ export class CompletionExecutor {
     }
     const { request, promptHash, cacheKey } = render(plan, claimed, options);
     const { messages } = request;
+    if (run.kind === RunKind.LOGPROB) {
+      const config = this.providers.config(run.provider);
+      request.score = { top: config.type === "openai" ? (config.promptLogprobs?.top ?? 5) : 5 };
+    }
 
     if (cacheKey) {
       const cached = await this.cache.lookup(cacheKey);

@@ -6,6 +6,11 @@ export interface ChatRequest {
   messages: ChatMessage[];
   temperature: number;
   maxOutputTokens: number;
+  /**
+   * Score instead of chat (the LOGPROB method): the log-probability of each token of the last message's text,
+   * with `top` alternatives per position; the result's `text` is the stored payload (`TokenLogprobs`).
+   */
+  score?: { top: number };
 }
 
 export interface ChatResult {

@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI, toFile } from "openai";
+import { tokenLogprobsOf } from "../logprob/scores";
 import { BATCH_METADATA_KEY, BatchApi, chatResultOf, ProviderBatchStatus } from "./batch-api";
 import { createHttpFetch } from "./http-fetch";
 import {
@@ -43,6 +44,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
   }
 
   async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
+    if (request.score) return this.score(request, request.score.top, signal);
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
       response = await this.client.chat.completions.create(
@@ -60,6 +62,58 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
     const result = chatResultOf(response);
     if (!result) throw new ProviderCallError(notAChatCompletion(response), null, true);
     return result;
+  }
+
+  /**
+   * The LOGPROB method: the completions endpoint with `echo` and `logprobs` returns the log-probability of each of
+   * the prompt's tokens (and of one generated token, left out by its offset). The payload is `TokenLogprobs`.
+   */
+  private async score(request: ChatRequest, top: number, signal: AbortSignal): Promise<ChatResult> {
+    const text = request.messages.at(-1)?.content ?? "";
+    let response: OpenAI.Completions.Completion;
+    try {
+      response = await this.client.completions.create(
+        { model: request.model, prompt: text, max_tokens: 1, temperature: 0, echo: true, logprobs: top },
+        { signal },
+      );
+    } catch (error) {
+      throw toCallError(error, this.timeoutSeconds);
+    }
+    const logprobs = response?.choices?.[0]?.logprobs;
+    if (!logprobs?.token_logprobs || !Array.isArray(logprobs.token_logprobs))
+      throw new ProviderCallError(
+        "the provider's answer has no prompt log-probabilities (choices[0].logprobs.token_logprobs): does the " +
+          "server support echo with logprobs on its completions endpoint?",
+        null,
+        false,
+      );
+    const offsets = logprobs.text_offset ?? [];
+    const promptTokens = response.usage?.prompt_tokens ?? null;
+    const inPrompt = (i: number) =>
+      offsets.length === logprobs.token_logprobs!.length
+        ? offsets[i] < text.length
+        : promptTokens === null || i < promptTokens;
+    const positions = logprobs.token_logprobs.flatMap((logprob, i) =>
+      inPrompt(i)
+        ? [
+            {
+              logprob: typeof logprob === "number" ? logprob : null,
+              alternatives: Object.values(logprobs.top_logprobs?.[i] ?? {}).filter(
+                (value): value is number => typeof value === "number",
+              ),
+            },
+          ]
+        : [],
+    );
+    return {
+      text: JSON.stringify(tokenLogprobsOf(positions, top)),
+      finishReason: "scored",
+      promptTokens: promptTokens ?? positions.length,
+      completionTokens: 0,
+      cachedTokens: null,
+      reportedModel: response.model ?? null,
+      systemFingerprint: response.system_fingerprint ?? null,
+    };
   }
 
   async submit(jsonl: string, memiclBatchId: string, signal?: AbortSignal): Promise<ProviderBatchStatus> {

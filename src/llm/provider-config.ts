@@ -124,6 +124,14 @@ const simulation = z.strictObject({
     .default({ A: 0.06, B: 0.04, C: 0.04, D: 0.04, E: 0.82 }),
   /** Share of option generations whose last option is the original itself (the defect of the released files). */
   optionDefectRate: z.number().min(0).max(1).default(0),
+  /**
+   * The LOGPROB method: each token's log-probability is drawn around `memberLogprob` for an instance of a dataset
+   * it saw and around `nonMemberLogprob` for one of `unseenDatasets` (normal, `logprobSpread` wide), so a test can
+   * configure a membership effect and recover it.
+   */
+  memberLogprob: z.number().max(0).default(-1.5),
+  nonMemberLogprob: z.number().max(0).default(-1.5),
+  logprobSpread: z.number().positive().default(1),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),
@@ -138,6 +146,12 @@ const providerEntry = z.discriminatedUnion("type", [
     apiKeyEnv: z.string().optional(),
     ...limits,
     batch,
+    /**
+     * The server returns the log-probabilities of a prompt's tokens (the completions endpoint with `echo` and
+     * `logprobs`, as vLLM and other OpenAI-compatible servers serve it): the LOGPROB method needs it. `top`: the
+     * alternatives asked for at each position (Min-K%++ reads them).
+     */
+    promptLogprobs: z.strictObject({ top: z.number().int().min(0).max(20).default(5) }).optional(),
   }),
   z.strictObject({
     type: z.literal("azure"),
@@ -176,6 +190,7 @@ const KNOWN_KEYS = new Map<string, string>([
     "apiVersion",
     "batch",
     "simulation",
+    "promptLogprobs",
     ...Object.keys(limits),
   ].map((key) => [key, "a provider"] as const),
   ["providers", "the file's top"],
@@ -201,6 +216,19 @@ function closest(key: string, known: readonly string[]): string | null {
     }
   }
   return best !== null && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : null;
+}
+
+/**
+ * Why a provider cannot score texts for the LOGPROB method, or null when it can: an OpenAI-compatible provider
+ * that declares `promptLogprobs`, or the simulated one.
+ */
+export function logprobRefusal(provider: ProviderEntry | null, name: string): string | null {
+  if (!provider)
+    return `provider "${name}" is not configured in this process, so whether it returns prompt log-probabilities cannot be checked`;
+  if (provider.type === "simulated" || (provider.type === "openai" && provider.promptLogprobs)) return null;
+  return provider.type === "azure"
+    ? `provider "${name}" (Azure OpenAI) does not return the log-probabilities of a prompt's tokens: the LOGPROB method needs an OpenAI-compatible completions endpoint with echo and logprobs (vLLM and others serve it)`
+    : `provider "${name}" does not declare promptLogprobs: the LOGPROB method needs the completions endpoint with echo and logprobs (vLLM and others serve it; OpenAI's own models do not); add "promptLogprobs": { "top": 5 } to the provider in the providers file if its server returns them`;
 }
 
 /** A provider's Batch API options, or null when it has none (the simulated provider never has). */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { tokenLogprobsOf } from "../logprob/scores";
 import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
 import { SimulationSettings } from "./provider-config";
 import { countChatTokens, countTextTokens } from "./tokenizer";
@@ -66,6 +67,7 @@ export class SimulatedProvider implements ModelProvider {
       await sleep(this.settings.latencyMs, undefined, { signal }).catch(() => {});
     if (signal.aborted) throw new ProviderCallError("the request was aborted", null, true);
     const user = request.messages.at(-1)?.content ?? "";
+    if (request.score) return this.scored(request, user);
     const quiz = await this.quizAnswer(user);
     if (quiz !== null) return this.result(request, quiz);
     const blocks = user.split("\n\n");
@@ -86,6 +88,38 @@ export class SimulatedProvider implements ModelProvider {
           : "general";
     const text = await this.answer(query, demonstrations.length, instructed, demonstrations);
     return this.result(request, text);
+  }
+
+  /**
+   * The LOGPROB method: a log-probability per token of the text, drawn (seeded by the text and the position) around
+   * `memberLogprob` for an instance of a dataset the model saw and `nonMemberLogprob` for one it did not (or a text
+   * it does not know), with five alternatives at fixed log-probabilities for Min-K%++.
+   */
+  private async scored(request: ChatRequest, text: string): Promise<ChatResult> {
+    const known = await this.knowledge.labelOf(text.split("\n")[0]);
+    const member = known !== null && known.seen !== false;
+    const mean = member ? this.settings.memberLogprob : this.settings.nonMemberLogprob;
+    const tokens = Math.max(1, countTextTokens(text));
+    const positions = Array.from({ length: tokens }, (_, i) => {
+      if (i === 0) return { logprob: null, alternatives: [] };
+      // Box-Muller from two seeded draws.
+      const u = Math.max(1e-12, this.draw("logprob-u", text, i));
+      const v = this.draw("logprob-v", text, i);
+      const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+      return {
+        logprob: Math.min(0, mean + this.settings.logprobSpread * normal),
+        alternatives: [-0.5, -1.5, -2.5, -3.5, -4.5],
+      };
+    });
+    return {
+      text: JSON.stringify(tokenLogprobsOf(positions, request.score?.top ?? 5)),
+      finishReason: "scored",
+      promptTokens: tokens,
+      completionTokens: 0,
+      cachedTokens: 0,
+      reportedModel: `simulated:${request.model}`,
+      systemFingerprint: SIMULATION_VERSION,
+    };
   }
 
   private result(request: ChatRequest, text: string): ChatResult {

@@ -106,3 +106,39 @@ export function membershipScores(
     reference: referenceScored ? likelihood - mean(referenceScored.logprobs) : null,
   };
 }
+
+/** One position of a scored text as a server returns it: the token's log-probability, and its alternatives'. */
+export interface ScoredPosition {
+  logprob: number | null;
+  alternatives: readonly number[];
+}
+
+/**
+ * The payload stored for a scored text: the positions with a log-probability (a server gives none for the first
+ * token, which has no context), with the moments of their alternatives' distribution (the token's own counted when
+ * the server leaves it out of them).
+ */
+export function tokenLogprobsOf(positions: readonly ScoredPosition[], top: number): TokenLogprobs {
+  const scored = positions.filter(
+    (position): position is ScoredPosition & { logprob: number } =>
+      position.logprob !== null && Number.isFinite(position.logprob),
+  );
+  const moments = scored.map((position) =>
+    position.alternatives.length === 0
+      ? null
+      : distributionMoments(
+          position.alternatives.some((value) => Math.abs(value - position.logprob) < 1e-9)
+            ? position.alternatives
+            : [...position.alternatives, position.logprob],
+        ),
+  );
+  const round = (value: number) => Math.round(value * 1e6) / 1e6;
+  return {
+    version: 1,
+    tokens: positions.length,
+    logprobs: scored.map((position) => round(position.logprob)),
+    means: moments.map((m) => (m ? round(m.mean) : null)),
+    deviations: moments.map((m) => (m ? round(m.deviation) : null)),
+    top,
+  };
+}

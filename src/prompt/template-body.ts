@@ -30,6 +30,7 @@ export const PLACEHOLDERS: Record<RunKind, { instruction: string[]; item: string
   },
   [RunKind.QUIZ_OPTIONS]: { instruction: ["dataset", "split"], item: ["original"] },
   [RunKind.QUIZ]: { instruction: ["dataset", "split"], item: ["optionA", "optionB", "optionC", "optionD"] },
+  [RunKind.LOGPROB]: { instruction: [], item: ["text", "secondText"] },
 };
 
 /** What a template of each kind must show of its item. */
@@ -38,6 +39,7 @@ const REQUIRED_ITEM_PLACEHOLDERS: Record<RunKind, string[]> = {
   [RunKind.PERFORMANCE]: ["text"],
   [RunKind.QUIZ_OPTIONS]: ["original"],
   [RunKind.QUIZ]: ["optionA", "optionB", "optionC", "optionD"],
+  [RunKind.LOGPROB]: ["text"],
 };
 
 const KEY_PREFIX: Record<RunKind, string> = {
@@ -45,6 +47,7 @@ const KEY_PREFIX: Record<RunKind, string> = {
   [RunKind.PERFORMANCE]: "performance/",
   [RunKind.QUIZ_OPTIONS]: "quiz-options/",
   [RunKind.QUIZ]: "quiz/",
+  [RunKind.LOGPROB]: "logprob/",
 };
 
 export function templateKey(kind: RunKind, taskKind: TaskKind, setting: MemorizationSetting | null): string {
@@ -269,6 +272,14 @@ const QUIZ_QUESTION: TemplateBody = {
 for (const taskKind of Object.values(TaskKind)) {
   DEFAULT_TEMPLATES[templateKey(RunKind.QUIZ_OPTIONS, taskKind, null)] = OPTION_GENERATION;
   DEFAULT_TEMPLATES[templateKey(RunKind.QUIZ, taskKind, null)] = QUIZ_QUESTION;
+  // The LOGPROB method scores the instance's text as the dataset holds it: no instruction, no demonstrations;
+  // an NLI pair's two sentences on two lines.
+  DEFAULT_TEMPLATES[templateKey(RunKind.LOGPROB, taskKind, null)] = {
+    instruction: null,
+    demonstration: "",
+    separator: "",
+    query: taskKind === TaskKind.NLI ? "{{text}}\n{{secondText}}" : "{{text}}",
+  };
 }
 
 /** The built-in versions of each key, in order: version 1 for every key, version 2 for the memorization ones. */
@@ -310,8 +321,8 @@ export function checkTemplateBody(key: string, body: TemplateBody): string[] {
   check("demonstration", body.demonstration, allowed.item);
   check("query", body.query, allowed.item);
   if (!body.query.trim()) problems.push("query: must not be empty");
-  const quiz = kind === RunKind.QUIZ || kind === RunKind.QUIZ_OPTIONS;
-  // The quiz's prompts have no demonstrations.
+  const quiz = kind === RunKind.QUIZ || kind === RunKind.QUIZ_OPTIONS || kind === RunKind.LOGPROB;
+  // The quiz's prompts and the scored texts have no demonstrations.
   if (!quiz && !body.demonstration.trim()) problems.push("demonstration: must not be empty");
   for (const needed of REQUIRED_ITEM_PLACEHOLDERS[kind])
     if (!body.query.includes(`{{${needed}}}`)) problems.push(`query: must contain {{${needed}}}`);

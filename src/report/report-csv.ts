@@ -346,6 +346,31 @@ export function reportCsv(report: StudyReport): string {
       lower: row.lower,
       kappa: row.kappa,
     });
+  // The LOGPROB method: each sample's mean score and its test against the control (the measure column names the
+  // score), and each label group's calibration (the regime column names the group).
+  for (const row of report.contaminationSummary ?? []) {
+    if (!row.logprob) continue;
+    for (const score of row.logprob.scores)
+      push("logprob_score", row, score.score, { instances: score.instances, mean: score.mean });
+    for (const test of row.logprob.tests)
+      push("logprob_test", row, test.score, {
+        instances: test.instances,
+        controlInstances: test.controlInstances,
+        auc: test.auc,
+        pValue: test.pValue,
+        contaminated: test.score === "minK" ? row.logprob.verdict === "CONTAMINATED" : null,
+      });
+  }
+  for (const row of report.logprobCalibration ?? [])
+    push("logprob_calibration", { regime: row.group }, row.score, {
+      members: row.members,
+      nonMembers: row.nonMembers,
+      auc: row.auc,
+      aucLow: row.aucLow,
+      aucHigh: row.aucHigh,
+      tprAt1PercentFpr: row.tprAt1PercentFpr,
+      tprAt5PercentFpr: row.tprAt5PercentFpr,
+    });
   return stringify(rows);
 }
 

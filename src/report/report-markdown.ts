@@ -522,6 +522,7 @@ export function reportMarkdown(report: StudyReport): string {
             "Time Travel rule (k, exact, near-exact / 10; its no-memory false-positive rate)",
             "Algorithm 1 (paired p, unpaired p)",
             "quiz range (authors' [lower, upper]; only kappa is bias-corrected)",
+            "logprob (Min-K% against the control, one-sided)",
           ],
           (report.contaminationSummary ?? []).map((row) => [
             row.dataset,
@@ -550,14 +551,32 @@ export function reportMarkdown(report: StudyReport): string {
               : row.quiz
                 ? "no range yet"
                 : "not run",
+            logprobCell(row.logprob),
           ]),
         ),
     "What each method cannot tell: the replication verdict tests memorization above the no-memory floor on " +
       "non-trivial targets and bounds contamination from below (a model that memorized but does not recite, or " +
       "whose memorized targets are trivial or within the floor, is missed); Time Travel's rule is not a test, its " +
       "false-positive rate is beside it; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
-      "(BLEURT-20 is not available here); the quiz's range depends on its generated options and has no error rate. " +
-      "The API's contaminationSummary carries each in full.",
+      "(BLEURT-20 is not available here); the quiz's range depends on its generated options and has no error rate; " +
+      "the logprob scores see what a model will not recite but need prompt log-probabilities, and decide only " +
+      "against a control dataset (or describe a labelled calibration). The API's contaminationSummary carries each " +
+      "in full.",
+    "## Logprob calibration (members against non-members, per score; ROC AUC with Hanley-McNeil's 95% interval)",
+    (report.logprobCalibration ?? []).length === 0
+      ? "No labelled logprob study in this experiment (methods: LOGPROB with membership labels)."
+      : table(
+          ["group", "score", "members", "non-members", "AUC", "TPR at 1% FPR", "TPR at 5% FPR"],
+          (report.logprobCalibration ?? []).map((row) => [
+            row.group,
+            row.score,
+            row.members,
+            row.nonMembers,
+            `${num(row.auc)} ${interval(row.aucLow, row.aucHigh)}`,
+            pct(row.tprAt1PercentFpr),
+            pct(row.tprAt5PercentFpr),
+          ]),
+        ),
     "## Human review (each reviewer's latest verdict; the effective verdict is the reviewers' majority)",
     report.review
       ? table(
@@ -600,6 +619,17 @@ export function reportMarkdown(report: StudyReport): string {
 }
 
 /** The report's first lines: which experiment, provider, model (asked and reported), templates and judges. */
+function logprobCell(evidence: StudyReport["contaminationSummary"][number]["logprob"]): string {
+  if (!evidence) return "not run";
+  const scored = evidence.scores.find((score) => score.score === "minK")?.instances ?? 0;
+  const test = evidence.tests.find((t) => t.score === "minK");
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${num(test.pValue)}; n=${test.instances}/${test.controlInstances})`;
+  if (evidence.member !== null)
+    return `${evidence.member ? "member" : "non-member"} (labelled; ${scored} scored): see the calibration`;
+  return `${scored} scored; no control, no verdict`;
+}
+
 function subjectLines(report: StudyReport): string {
   const subject = report.subject;
   if (!subject) return `Experiment ${report.experimentId}.`;

@@ -27,6 +27,9 @@ import {
   InstancePerformance,
   InstanceScore,
   iclThresholds,
+  logprobCalibration,
+  logprobEvidence,
+  MembershipLabel,
   memorizationByTarget,
   memorizedVsNot,
   needsInstanceOutcomes,
@@ -49,6 +52,7 @@ import {
   versusControl,
   zeroVsK,
 } from "./analyses";
+import { LogprobEvidence } from "./logprob.types";
 import * as sql from "./report.sql";
 import {
   ContaminationRow,
@@ -499,6 +503,34 @@ export class ReportService {
     return this.quizOf(await this.data(experimentId));
   }
 
+  /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
+  private async logprobOf(data: ExperimentData): Promise<Map<string, LogprobEvidence>> {
+    const items: Record<string, string | null>[] = await this.dataSource.query(sql.logprobItems, [
+      data.experimentId,
+    ]);
+    if (items.length === 0) return new Map();
+    const [experiment]: { provider: string; model: string; parameters: Record<string, unknown> }[] =
+      await this.dataSource.query(sql.experimentModel, [data.experimentId]);
+    const parameters = experiment?.parameters ?? {};
+    const reference = parameters.logprobReference as { provider: string; model: string } | undefined;
+    const labels = (parameters.membership as MembershipLabel[] | undefined) ?? [];
+    return logprobEvidence(
+      items.map((row) => ({
+        runId: row.run_id!,
+        sampleId: row.sample_id!,
+        provider: row.provider!,
+        model: row.model!,
+        item: row.item!,
+        text: row.text ?? "",
+        output: row.output,
+      })),
+      { provider: experiment.provider, model: experiment.model },
+      reference ?? null,
+      labels,
+      await data.samples(),
+    );
+  }
+
   private async quizOf(data: ExperimentData): Promise<QuizRangeRow[]> {
     const [answers, samples] = await Promise.all([
       this.dataSource.query(sql.quizAnswers, [data.experimentId]) as Promise<Record<string, unknown>[]>,
@@ -799,6 +831,7 @@ export class ReportService {
     const performanceRead = early(this.performanceOf(data));
     const reviewRead = early(this.reviewOf(experimentId));
     const quizRead = early(this.quizOf(data));
+    const logprobRead = early(this.logprobOf(data));
     const runsRead = early(
       this.dataSource.query(sql.runsOfExperiment, [experimentId]) as Promise<SummaryRun[]>,
     );
@@ -849,6 +882,7 @@ export class ReportService {
     const guidedGeneralRows = await guidedGeneralRead;
     const { rows: contaminationRows, pools } = await contaminationRead;
     const quizRows = await quizRead;
+    const logprob = await logprobRead;
     const summaryRuns = await runsRead;
     const report: StudyReport = {
       experimentId,
@@ -873,6 +907,7 @@ export class ReportService {
       nearExactToExact: await transitionsRead,
       contamination: contaminationRows,
       quiz: quizRows,
+      logprobCalibration: logprobCalibration(logprob),
       contaminationSummary: await table(() =>
         contaminationSummary(
           {
@@ -884,6 +919,7 @@ export class ReportService {
             verdicts,
             instanceFloors: floors,
             pools,
+            logprob,
           },
           samples,
         ),

@@ -271,6 +271,23 @@ export const quizAnswers = `
   GROUP BY r.id`;
 
 /** The experiment's runs, as the contamination summary links them. */
+/**
+ * The LOGPROB method's scored texts of an experiment (`$1`): every succeeded LOGPROB completion with its run's
+ * model and the instance's text as its run's template wrote it (an NLI pair on two lines); and the experiment's
+ * examined model and parameters (the reference model, the membership labels).
+ */
+export const logprobItems = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, si.id::text AS item,
+         CASE WHEN i.second_text IS NULL THEN i.text ELSE i.text || E'\n' || i.second_text END AS text, c.output
+  FROM run r
+  JOIN completion c ON c.run_id = r.id
+  JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  JOIN instance i ON i.id = si.instance_id
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND c.status = 'SUCCEEDED'
+  ORDER BY c.id`;
+
+export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;
+
 export const runsOfExperiment = `
   SELECT id::text AS id, sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots
   FROM run WHERE experiment_id = $1 ORDER BY created_at, id`;

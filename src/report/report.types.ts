@@ -4,6 +4,7 @@ import { ContaminationVerdict } from "../study/contamination-verdict";
 import { IntervalMethod, MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
 import { MemorizationSetting, RunKind } from "../study/settings";
+import { LogprobCalibrationRow, LogprobEvidence } from "./logprob.types";
 
 /** Which sample a row describes; all null on a row pooled over several samples. */
 @InterfaceType({
@@ -1210,6 +1211,9 @@ export class ContaminationSummaryRow extends SampleScoped {
 
   @Field(() => QuizEvidence, { nullable: true })
   quiz: QuizEvidence | null;
+
+  @Field(() => LogprobEvidence, { nullable: true, description: "The LOGPROB method (open-weight models)." })
+  logprob: LogprobEvidence | null;
 }
 
 @ObjectType({
@@ -1463,6 +1467,13 @@ export class StudyReport {
 
   @Field(() => [QuizRangeRow], { description: "The Data Contamination Quiz per sample (QUIZ method)." })
   quiz: QuizRangeRow[];
+
+  @Field(() => [LogprobCalibrationRow], {
+    description:
+      "The LOGPROB method's calibration, per label group and score: ROC AUC and TPR at 1% and 5% FPR (needs " +
+      "membership labels).",
+  })
+  logprobCalibration: LogprobCalibrationRow[];
 
   @Field(() => [ContaminationSummaryRow], {
     description: "Every method's evidence per sample, side by side (see contaminationSummary).",

@@ -7,7 +7,7 @@ import {
   HEURISTIC_JUDGE_VERSIONS,
   isHeuristicJudgeVersion,
 } from "../judge/heuristic-judge";
-import { batchOptionsOf, ProviderConfig } from "../llm/provider-config";
+import { batchOptionsOf, logprobRefusal, ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import { findOrCreateOptionSet, insertQuizItems, quizItemsReady } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
@@ -105,6 +105,12 @@ export class RunLifecycle {
           "detector quiz and the compensator quizzes)",
         { field: "kind" },
       );
+    if (input.kind === RunKind.LOGPROB)
+      throw new BadInputError(
+        "logprob runs start with their experiment: startExperiment with methods: [LOGPROB] (its provider " +
+          "checked for prompt log-probabilities, a reference model and member labels taken there)",
+        { field: "kind" },
+      );
     const request: RunRequest = {
       sampleId: input.sampleId,
       kind: input.kind,
@@ -171,6 +177,32 @@ export class RunLifecycle {
     if (input.maxCostUsd != null) checkPriced(provider, input.provider, input.model);
     batchAttemptsOf(provider, input.provider, input.batch ?? null);
     const quiz = (input.methods ?? []).includes(StudyMethod.QUIZ);
+    const logprob = (input.methods ?? []).includes(StudyMethod.LOGPROB);
+    if (logprob) {
+      const refusal = logprobRefusal(provider, input.provider);
+      if (refusal) throw new BadInputError(refusal, { field: "provider" });
+      if (input.logprobReference) {
+        const reference = await this.checkProvider(input.logprobReference.provider);
+        const referenceRefusal = logprobRefusal(reference, input.logprobReference.provider);
+        if (referenceRefusal) throw new BadInputError(referenceRefusal, { field: "logprobReference" });
+        if (input.maxCostUsd != null)
+          checkPriced(reference, input.logprobReference.provider, input.logprobReference.model);
+      }
+    } else if (input.logprobReference || input.membership?.length)
+      throw new BadInputError(
+        "logprobReference and membership belong to the LOGPROB method: add it to methods",
+        {
+          field: "methods",
+        },
+      );
+    for (const label of input.membership ?? [])
+      if (!input.sampleIds.includes(label.sampleId))
+        throw new BadInputError(
+          `membership: sample ${label.sampleId} is not one of the experiment's samples`,
+          {
+            field: "membership",
+          },
+        );
     const generator = quiz
       ? {
           provider: input.quizGenerator?.provider ?? input.provider,
@@ -207,6 +239,7 @@ export class RunLifecycle {
     const requests: RunRequest[] = gridCells(sampleRows, input).map((cell) => {
       const generating = cell.kind === RunKind.QUIZ_OPTIONS;
       const quizzing = cell.kind === RunKind.QUIZ;
+      const scoring = cell.kind === RunKind.LOGPROB;
       return {
         sampleId: cell.sample.id,
         kind: cell.kind,
@@ -222,11 +255,22 @@ export class RunLifecycle {
         idempotencyKey: null,
         judge,
         maxCostUsd: null,
-        // The quiz's runs are called online: a quiz waits for its instance's options, which a batch cannot.
-        batch: generating || quizzing ? false : (input.batch ?? null),
+        // The quiz's runs are called online: a quiz waits for its instance's options, which a batch cannot; a
+        // scoring call is not a chat completion a Batch API takes.
+        batch: generating || quizzing || scoring ? false : (input.batch ?? null),
         quizPosition: quizzing ? (cell.quizPosition ?? null) : null,
       };
     });
+    // The reference model scores the same texts: a second LOGPROB run per sample.
+    if (logprob && input.logprobReference)
+      for (const request of requests.filter(
+        (r) => r.kind === RunKind.LOGPROB && r.provider === input.provider,
+      ))
+        requests.push({
+          ...request,
+          provider: input.logprobReference.provider,
+          model: input.logprobReference.model,
+        });
     const planned: Awaited<ReturnType<RunLifecycle["plan"]>>[] = [];
     for (const request of requests) planned.push(await this.plan(request));
     await this.queue.start();

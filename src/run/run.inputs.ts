@@ -135,6 +135,39 @@ export class QuizGeneratorInput {
 }
 
 @InputType({
+  description: "A second model that scores the same texts (the LOGPROB method's reference ratio).",
+})
+export class LogprobReferenceInput {
+  @Field({ description: "A provider configured on the server, returning prompt log-probabilities." })
+  @MaxLength(100)
+  provider: string;
+
+  @Field()
+  @Matches(/^\S.{0,199}$/, { message: "model: 1-200 characters" })
+  model: string;
+}
+
+@InputType({
+  description:
+    "Whether a sample's instances were in the model's training data, when the lab knows (a calibration study): " +
+    "the LOGPROB method then reports how well each score tells members from non-members.",
+})
+export class MembershipLabelInput {
+  @Field(() => ID)
+  sampleId: string;
+
+  @Field({ description: "The sample's instances were in the training data." })
+  member: boolean;
+
+  @Field({
+    defaultValue: "all",
+    description: "Members and non-members are compared within a group (a dataset's two splits, say).",
+  })
+  @MaxLength(100)
+  group: string;
+}
+
+@InputType({
   description: "The grid for one model: every sample x k x (memorization settings + performance).",
 })
 export class StartExperimentInput extends GridInput {
@@ -173,6 +206,24 @@ export class StartExperimentInput extends GridInput {
   @IsOptional()
   @ValidateNested()
   quizGenerator?: QuizGeneratorInput;
+
+  @Field(() => LogprobReferenceInput, {
+    nullable: true,
+    description: "The LOGPROB method: a reference model whose log-likelihood the reference score subtracts.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  logprobReference?: LogprobReferenceInput;
+
+  @Field(() => [MembershipLabelInput], {
+    nullable: true,
+    description:
+      "The LOGPROB method's calibration: which samples are members and which are not. Without labels, a sample " +
+      "is tested against its dataset's control (a dataset marked controlOf it).",
+  })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  membership?: MembershipLabelInput[];
 
   @Field(() => JudgeInput, {
     nullable: true,

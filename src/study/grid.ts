@@ -92,6 +92,8 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
         }
       }
     }
+    if (methods.includes(StudyMethod.LOGPROB))
+      cells.push({ sample, kind: RunKind.LOGPROB, setting: null, shots: 0, repeats: 1, maxOutputTokens: 0 });
     if (methods.includes(StudyMethod.QUIZ)) {
       cells.push({
         sample,

@@ -3,12 +3,15 @@
  * - REPLICATION: the study's memorization settings (and performance), judged exact / near-exact / inexact;
  * - GUIDED_GENERAL: Time Travel's Algorithm 1, the guided instruction (full information) against the general one
  *   (the GENERAL_INSTRUCTION setting), scored by ROUGE-L and bootstrapped;
- * - QUIZ: the Data Contamination Quiz: generated options, the bias detector quiz and the bias compensator quizzes.
+ * - QUIZ: the Data Contamination Quiz: generated options, the bias detector quiz and the bias compensator quizzes;
+ * - LOGPROB: the log-probability the model gives each instance's text (loss, zlib, Min-K%, Min-K%++, a reference
+ *   model's ratio), for open-weight models served with prompt log-probabilities; no recitation needed.
  */
 export enum StudyMethod {
   REPLICATION = "REPLICATION",
   GUIDED_GENERAL = "GUIDED_GENERAL",
   QUIZ = "QUIZ",
+  LOGPROB = "LOGPROB",
 }
 
 /**
@@ -18,12 +21,13 @@ export enum StudyMethod {
  */
 export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION];
 
-export const METHOD_NAMES = ["replication", "guided-general", "quiz"] as const;
+export const METHOD_NAMES = ["replication", "guided-general", "quiz", "logprob"] as const;
 
 const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   replication: StudyMethod.REPLICATION,
   "guided-general": StudyMethod.GUIDED_GENERAL,
   quiz: StudyMethod.QUIZ,
+  logprob: StudyMethod.LOGPROB,
 };
 
 /** A method from its command-line spelling or its API name; null when it is neither. */

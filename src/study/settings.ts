@@ -9,6 +9,8 @@ export enum RunKind {
   PERFORMANCE = "PERFORMANCE",
   QUIZ_OPTIONS = "QUIZ_OPTIONS",
   QUIZ = "QUIZ",
+  /** The log-probability of each token of the instance's text (the LOGPROB method): no answer is generated. */
+  LOGPROB = "LOGPROB",
 }
 
 /** The kinds a grid's `kinds` take; the quiz's runs come with the QUIZ method. */

@@ -87,8 +87,11 @@ export class PromptService {
     if (spec.kind !== RunKind.MEMORIZATION && spec.setting) {
       throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no setting`, { field: "setting" });
     }
-    if ((spec.kind === RunKind.QUIZ || spec.kind === RunKind.QUIZ_OPTIONS) && spec.shots !== 0) {
-      throw new BadInputError("the quiz's prompts have no demonstrations: shots must be 0", {
+    if (
+      (spec.kind === RunKind.QUIZ || spec.kind === RunKind.QUIZ_OPTIONS || spec.kind === RunKind.LOGPROB) &&
+      spec.shots !== 0
+    ) {
+      throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no demonstrations: shots must be 0`, {
         field: "shots",
       });
     }

@@ -10,7 +10,7 @@ import path from "node:path";
 const SRC = path.resolve(__dirname, "../../src");
 
 const FLOORS: string[][] = [
-  ["common", "study", "statistics"],
+  ["common", "study", "statistics", "logprob"],
   ["prompt", "llm"],
   ["judge", "config", "quiz"],
   ["logging", "observability"],
@@ -30,7 +30,16 @@ const FLOORS: string[][] = [
 ];
 
 /** Pure study logic: loads no database, GraphQL, queue or provider package. */
-const PURE = ["study", "statistics", "judge", "prompt", "quiz", "sample/design", "report/analyses"];
+const PURE = [
+  "study",
+  "statistics",
+  "logprob",
+  "judge",
+  "prompt",
+  "quiz",
+  "sample/design",
+  "report/analyses",
+];
 const PURE_FILES = ["report/report-rows.ts", "budget/budget.ts", "llm/batch-api.ts"];
 const IMPURE_PACKAGES = ["typeorm", "type-graphql", "pg", "pg-boss", "openai", "graphql"];
 

@@ -4,6 +4,7 @@ import {
   membershipScores,
   readTokenLogprobs,
 } from "../../src/logprob/scores";
+import { logprobEvidence } from "../../src/report/analyses/logprob";
 import { aucInterval, mannWhitneyGreater, rocAuc, tprAtFpr } from "../../src/statistics/membership";
 import reference from "../reference/logprob.json";
 
@@ -60,5 +61,88 @@ describe("the logprob scores against numpy and zlib", () => {
         '{"version":1,"tokens":2,"logprobs":[-1],"means":[null],"deviations":[null],"top":0}',
       ),
     ).toMatchObject({ logprobs: [-1] });
+  });
+});
+
+describe("the LOGPROB method on simulated models (analyses/logprob.ts)", () => {
+  // A seeded generator and normal draws, so the repetitions are the same on every run.
+  let state = 12345;
+  const uniform = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return (state + 0.5) / 2 ** 31;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  const payload = (mean: number, tokens = 30) =>
+    JSON.stringify({
+      version: 1,
+      tokens: tokens + 1,
+      logprobs: Array.from({ length: tokens }, () => Math.min(0, mean + normal())),
+      means: Array(tokens).fill(-2),
+      deviations: Array(tokens).fill(1),
+      top: 5,
+    });
+  const samples = new Map([
+    ["s", { sampleId: "s", sampleName: null, sampleSeed: "1", dataset: "seen" }],
+    ["c", { sampleId: "c", sampleName: null, sampleSeed: "1", dataset: "fresh", controlOf: "seen" }],
+  ]);
+  const items = (memberMean: number, controlMean: number, n: number) =>
+    ["s", "c"].flatMap((sampleId) =>
+      Array.from({ length: n }, (_, i) => ({
+        runId: `run-${sampleId}`,
+        sampleId,
+        provider: "p",
+        model: "m",
+        item: String(i),
+        text: `text ${sampleId} ${i} of some words`,
+        output: payload(sampleId === "s" ? memberMean : controlMean),
+      })),
+    );
+  const examined = { provider: "p", model: "m" };
+
+  it("flags a model with no memory (the same distributions) no more often than alpha", () => {
+    let flagged = 0;
+    const repetitions = 400;
+    for (let r = 0; r < repetitions; r += 1) {
+      const evidence = logprobEvidence(items(-1.5, -1.5, 30), examined, null, [], samples);
+      if (evidence.get("s")!.verdict === "CONTAMINATED") flagged += 1;
+    }
+    // alpha = 0.05; 400 repetitions: the 99.9% upper binomial bound of a 5% rate is under 9%.
+    expect(flagged / repetitions).toBeLessThan(0.09);
+  });
+
+  it("finds a configured effect, and its AUC falls inside the reported interval", () => {
+    // The effect's true Min-K% AUC, from a large draw.
+    const large = logprobEvidence(
+      items(-1.2, -1.8, 1500),
+      examined,
+      null,
+      [
+        { sampleId: "s", member: true },
+        { sampleId: "c", member: false },
+      ],
+      samples,
+    );
+    const truth = large.get("s")!.calibration.find((row) => row.score === "minK")!.auc!;
+    expect(truth).toBeGreaterThan(0.7);
+    let found = 0;
+    let covered = 0;
+    const repetitions = 200;
+    for (let r = 0; r < repetitions; r += 1) {
+      const evidence = logprobEvidence(
+        items(-1.2, -1.8, 40),
+        examined,
+        null,
+        [
+          { sampleId: "s", member: true },
+          { sampleId: "c", member: false },
+        ],
+        samples,
+      ).get("s")!;
+      if (evidence.verdict === "CONTAMINATED") found += 1;
+      const row = evidence.calibration.find((c) => c.score === "minK")!;
+      if (row.aucLow! <= truth && truth <= row.aucHigh!) covered += 1;
+    }
+    expect(found / repetitions).toBeGreaterThan(0.8);
+    expect(covered / repetitions).toBeGreaterThan(0.9);
   });
 });

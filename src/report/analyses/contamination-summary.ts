@@ -3,6 +3,7 @@
 
 import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
+import type { LogprobEvidence } from "../logprob.types";
 import type {
   ContaminationRow,
   ContaminationSummaryRow,
@@ -63,6 +64,8 @@ export function contaminationSummary(
     /** Each instance's no-memory floor, and each sample's non-trivial instances (the rule's pool). */
     instanceFloors?: ReadonlyMap<string, InstanceFloor>;
     pools?: ReadonlyMap<string, readonly string[]>;
+    /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
+    logprob?: ReadonlyMap<string, LogprobEvidence>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -95,7 +98,8 @@ export function contaminationSummary(
     const quiz = input.quiz.find((row) => row.sampleId === sampleId) ?? null;
     const memorizationRuns = (setting: MemorizationSetting, shots: number) =>
       runsOf((run) => run.kind === RunKind.MEMORIZATION && run.setting === setting && run.shots === shots);
-    if (!guided && !algorithm1 && !quiz) continue;
+    const logprob = input.logprob?.get(sampleId) ?? null;
+    if (!guided && !algorithm1 && !quiz && !logprob) continue;
     const verdict = input.verdicts?.get(sampleId);
     const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
@@ -176,6 +180,7 @@ export function contaminationSummary(
             cannotTell: METHOD_LIMITS.quiz,
           }
         : null,
+      logprob,
     });
   }
   return rows.sort(bySample);

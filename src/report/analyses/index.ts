@@ -9,6 +9,7 @@ export * from "./controls";
 export * from "./correlations";
 export * from "./floor";
 export * from "./guided-general";
+export * from "./logprob";
 export * from "./memorization";
 export * from "./memorized-vs-not";
 export * from "./paired";

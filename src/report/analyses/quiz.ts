@@ -92,7 +92,8 @@ export function quizRanges(
       );
     if (detector && bias.E === n && n > 0)
       notes.push("every bias detector answer was E (none of the options)");
-    if (n === 0) notes.push("no instance has usable options: nothing was quizzed, so there is no range to read");
+    if (n === 0)
+      notes.push("no instance has usable options: nothing was quizzed, so there is no range to read");
     if (set.givenUp > 0)
       notes.push(
         `${set.givenUp} instance(s) had no usable options after ${set.maxGenerations} generation(s): not quizzed`,

@@ -9,7 +9,8 @@ export type RunKind =
   | 'MEMORIZATION'
   | 'PERFORMANCE'
   | 'QUIZ_OPTIONS'
-  | 'QUIZ';
+  | 'QUIZ'
+  | 'LOGPROB';
 
 /** How much the memorization prompt contains. */
 export type MemorizationSetting =
@@ -130,7 +131,8 @@ export type StudyMethod =
   /** Time Travel's Algorithm 1: guided (full information) vs general instruction, by ROUGE-L. */
   | 'GUIDED_GENERAL'
   /** The Data Contamination Quiz: generated options, bias detector and compensator quizzes. */
-  | 'QUIZ';
+  | 'QUIZ'
+  | 'LOGPROB';
 
 /** A new budget for an experiment (all its runs together) or for one run. */
 export type SetBudgetInput = {
@@ -189,6 +191,10 @@ export type StartExperimentInput = {
   cache?: boolean;
   /** The QUIZ method: the model that writes the options (at temperature 1, as the authors). When absent, each sample's quiz reuses the options an earlier experiment generated for it (whatever model it examined), so every examined model answers the same quiz; the examined model writes them for a sample that has none. An option set of the sample by the same generator, prompt version and generations is reused. */
   quizGenerator?: QuizGeneratorInput | null | undefined;
+  /** The LOGPROB method: a reference model whose log-likelihood the reference score subtracts. */
+  logprobReference?: LogprobReferenceInput | null | undefined;
+  /** The LOGPROB method's calibration: which samples are members and which are not. Without labels, a sample is tested against its dataset's control (a dataset marked controlOf it). */
+  membership?: Array<MembershipLabelInput> | null | undefined;
   /** Judges memorization answers as they land; the heuristic judge when absent. */
   judge?: JudgeInput | null | undefined;
   /** Send the calls through the provider's Batch API (batch prices, answers within its window); default: the provider's `batch` option. Needs a provider configured with `batch`. */
@@ -205,6 +211,22 @@ export type QuizGeneratorInput = {
   model: string;
   /** Generations an instance may take: options that fail the checks are generated again until this many were tried. */
   generations?: number;
+};
+
+/** A second model that scores the same texts (the LOGPROB method's reference ratio). */
+export type LogprobReferenceInput = {
+  /** A provider configured on the server, returning prompt log-probabilities. */
+  provider: string;
+  model: string;
+};
+
+/** Whether a sample's instances were in the model's training data, when the lab knows (a calibration study): the LOGPROB method then reports how well each score tells members from non-members. */
+export type MembershipLabelInput = {
+  sampleId: string | number;
+  /** The sample's instances were in the training data. */
+  member: boolean;
+  /** Members and non-members are compared within a group (a dataset's two splits, say). */
+  group?: string;
 };
 
 export type RunIdInput = {
