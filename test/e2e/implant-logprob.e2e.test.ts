@@ -1,0 +1,174 @@
+import { ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { finished, providersFile, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+/**
+ * The LOGPROB method on a real transformer whose training data is known: the shared implant-byte-lm (planted RTE
+ * and DBpedia rows, and held-out ones it never saw), served by a small scoring server this test starts
+ * (test/support/implant-score-server.py, on Debian's PyTorch), called by memicl as any OpenAI-compatible server
+ * with echo logprobs.
+ */
+const MODEL_DIR = path.resolve(__dirname, "../../../shared/models/implant-byte-lm");
+const SPLITS = path.join(MODEL_DIR, "splits");
+const PYTHON = "/usr/bin/python3";
+
+function unavailable(): string | null {
+  if (!fs.existsSync(path.join(MODEL_DIR, "weights-fp16.npz")))
+    return `the shared model is absent (${MODEL_DIR})`;
+  const probe = spawnSync(PYTHON, ["-c", "import torch, numpy"], { encoding: "utf8" });
+  if (probe.status !== 0)
+    return "PyTorch is not installed for /usr/bin/python3 (apt-get install python3-torch)";
+  return null;
+}
+
+const why = unavailable();
+if (why) console.warn(`skipping the implant-model logprob test: ${why}`);
+const describeWithModel = why ? describe.skip : describe;
+
+/** The header and the first `rows` data lines of a split file (its rows in order), or lines [from, to). */
+function slice(file: string, from: number, to: number, header: boolean): string {
+  const lines = fs.readFileSync(path.join(SPLITS, file), "utf8").split("\n").filter(Boolean);
+  const head = header ? [lines[0]] : [];
+  const body = header ? lines.slice(1) : lines;
+  return `${[...head, ...body.slice(from, to)].join("\n")}\n`;
+}
+
+describeWithModel("the LOGPROB method finds what a real model memorized (embedded database)", () => {
+  let scorer: ChildProcess;
+  let api: TestServer;
+
+  beforeAll(async () => {
+    scorer = spawn(PYTHON, [
+      path.join(__dirname, "../support/implant-score-server.py"),
+      "--model-dir",
+      MODEL_DIR,
+    ]);
+    const port = await new Promise<number>((resolve, reject) => {
+      let output = "";
+      scorer.stdout!.on("data", (chunk) => {
+        output += chunk;
+        const match = /listening on (\d+)/.exec(output);
+        if (match) resolve(Number(match[1]));
+      });
+      scorer.stderr!.on("data", (chunk) => (output += chunk));
+      scorer.once("exit", (code) => reject(new Error(`the scoring server exited (${code}): ${output}`)));
+    });
+    api = await startTestServer("embedded", {
+      MEMICL_PROVIDERS_FILE: providersFile({
+        implant: {
+          type: "openai",
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          promptLogprobs: { top: 5 },
+          maxConcurrency: 2,
+          timeoutSeconds: 120,
+        },
+      }),
+      MEMICL_IN_PROCESS_WORKERS: "2",
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    scorer?.kill();
+  });
+
+  async function dataset(name: string, content: string, format: string, extra: Record<string, unknown> = {}) {
+    const imported = await api.gql(
+      `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
+      { input: { name, content, format, ...extra } },
+    );
+    expect(imported.errors).toBeUndefined();
+    const datasetId = imported.data!.importDataset.dataset.id as string;
+    const sample = await api.gql(
+      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+      { input: { datasetId, seed: 11, instanceCount: 30, demonstrationCount: 0, shotCounts: [0] } },
+    );
+    expect(sample.errors).toBeUndefined();
+    return { datasetId, sampleId: sample.data!.createSample.sample.id as string };
+  }
+
+  async function study(name: string, sampleIds: string[], membership: unknown[] = []) {
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
+      {
+        input: {
+          name,
+          sampleIds,
+          provider: "implant",
+          model: "implant-byte-lm",
+          methods: ["LOGPROB"],
+          membership,
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 300_000);
+    const report = await api.gql(
+      `query($id: ID!) { studyReport(experimentId: $id) {
+        logprobCalibration { group score members nonMembers auc aucLow tprAt5PercentFpr }
+        contaminationSummary { dataset logprob { verdict tests { score pValue auc } scores { score instances } } } } }`,
+      { id: started.data!.startExperiment.experiment.id },
+    );
+    expect(report.errors).toBeUndefined();
+    return report.data!.studyReport;
+  }
+
+  it("tells planted RTE and DBpedia rows from held-out ones (AUC >= 0.95)", async () => {
+    const dbpedia = { format: "csv", columns: ["label", "text"] };
+    const samples = {
+      rteMember: await dataset("rte-planted", slice("rte_member.tsv", 0, 300, true), "tsv"),
+      rteHeldOut: await dataset("rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv"),
+      dbpediaMember: await dataset(
+        "dbpedia-planted",
+        slice("dbpedia_member.csv", 0, 300, false),
+        "csv",
+        dbpedia,
+      ),
+      dbpediaHeldOut: await dataset(
+        "dbpedia-held-out",
+        slice("dbpedia_nonmember.csv", 0, 300, false),
+        "csv",
+        dbpedia,
+      ),
+    };
+    const report = await study(
+      "implant calibration",
+      Object.values(samples).map((s) => s.sampleId),
+      [
+        { sampleId: samples.rteMember.sampleId, member: true, group: "rte" },
+        { sampleId: samples.rteHeldOut.sampleId, member: false, group: "rte" },
+        { sampleId: samples.dbpediaMember.sampleId, member: true, group: "dbpedia" },
+        { sampleId: samples.dbpediaHeldOut.sampleId, member: false, group: "dbpedia" },
+      ],
+    );
+    const rows = report.logprobCalibration;
+    for (const group of ["rte", "dbpedia"])
+      for (const score of ["loss", "minK"]) {
+        const row = rows.find((r: any) => r.group === group && r.score === score);
+        expect({ group, score, members: row.members, nonMembers: row.nonMembers }).toEqual({
+          group,
+          score,
+          members: 30,
+          nonMembers: 30,
+        });
+        expect({ group, score, auc: row.auc >= 0.95 }).toEqual({ group, score, auc: true });
+      }
+  }, 600_000);
+
+  it("draws no contaminated verdict for a held-out split tested against another held-out split", async () => {
+    const first = await dataset("rte-held-out-a", slice("rte_nonmember.tsv", 300, 600, true), "tsv");
+    const second = await dataset("rte-held-out-b", slice("rte_nonmember.tsv", 600, 900, true), "tsv");
+    const marked = await api.gql(
+      `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name } }`,
+      {
+        input: { id: second.datasetId, controlOf: first.datasetId },
+      },
+    );
+    expect(marked.errors).toBeUndefined();
+    const report = await study("implant held out", [first.sampleId, second.sampleId]);
+    const row = report.contaminationSummary.find((r: any) => r.dataset === "rte-held-out-a");
+    expect(row.logprob.tests.map((test: any) => test.score)).toContain("minK");
+    expect(row.logprob.verdict).not.toBe("CONTAMINATED");
+  }, 600_000);
+});
