@@ -2,6 +2,7 @@ import readline from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MultiBar, Presets } from "cli-progress";
 import { startWorkers } from "../app/workers";
+import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
@@ -49,6 +50,19 @@ export interface ExperimentCommandOptions {
   quizProvider?: string;
   quizModel?: string;
   quizGenerations?: number;
+  /** The LOGPROB method's reference model, as PROVIDER/MODEL. */
+  logprobReference?: string;
+  /** A calibration study: samples whose instances were in the training data, and samples whose were not. */
+  members?: string[];
+  nonMembers?: string[];
+}
+
+/** "PROVIDER/MODEL" (the model may hold slashes itself). */
+function providerModel(value: string): { provider: string; model: string } {
+  const at = value.indexOf("/");
+  if (at <= 0 || at === value.length - 1)
+    throw new BadInputError(`--logprob-reference: PROVIDER/MODEL (got "${value}")`);
+  return { provider: value.slice(0, at), model: value.slice(at + 1) };
 }
 
 /** Exit code of `memicl experiment --wait` when a budget paused the grid (raise it with `memicl budget`). */
@@ -97,6 +111,14 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
               model: options.quizModel ?? options.model,
               generations: grid.quizOptionGenerations,
             }
+          : undefined,
+      logprobReference: options.logprobReference ? providerModel(options.logprobReference) : undefined,
+      membership:
+        options.members || options.nonMembers
+          ? [
+              ...(options.members ?? []).map((sampleId) => ({ sampleId, member: true, group: "all" })),
+              ...(options.nonMembers ?? []).map((sampleId) => ({ sampleId, member: false, group: "all" })),
+            ]
           : undefined,
     });
     const expected = runs.reduce((sum, run) => sum + run.expectedCount, 0);

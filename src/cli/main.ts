@@ -142,7 +142,7 @@ export function buildProgram(): Command {
       "--provider <name>",
       "check the prompts against this provider's limits (warns of any it can never send)",
     )
-    .option("--methods <list>", "replication,guided-general,quiz (default: replication)", list)
+    .option("--methods <list>", "replication,guided-general,quiz,logprob (default: replication)", list)
     .action((options) => commands.estimate().runEstimate(loadConfig(), options));
 
   program
@@ -208,7 +208,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz)",
+      "replication,guided-general,quiz,logprob (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities)",
       list,
     )
     .option(
@@ -220,6 +220,16 @@ export function buildProgram(): Command {
       "the quiz's option generator model (default: as --quiz-provider's; else --model)",
     )
     .option("--quiz-generations <n>", "generations an instance's options may take (default 3)", integer)
+    .option(
+      "--logprob-reference <provider/model>",
+      "logprob: a reference model that scores the same texts (the reference score)",
+    )
+    .option(
+      "--members <ids>",
+      "logprob: samples whose instances were in the training data (a calibration study: AUC, TPR at low FPR)",
+      list,
+    )
+    .option("--non-members <ids>", "logprob: samples whose instances were not in the training data", list)
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program
