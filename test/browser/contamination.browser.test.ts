@@ -45,7 +45,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
           name: "three methods",
           sampleIds: [sampleId],
           kinds: ["MEMORIZATION"],
-          methods: ["GUIDED_GENERAL", "QUIZ"],
+          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB"],
           provider: "sim",
           model: "m",
         },
@@ -81,7 +81,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     await page.locator("a", { hasText: "Contamination evidence" }).click();
     const figure = page.locator(`figure[data-dataset="evidence"]`);
     await figure.waitFor({ timeout: 30_000 });
-    for (const method of ["time-travel", "replication", "guided-general", "quiz"])
+    for (const method of ["time-travel", "replication", "guided-general", "quiz", "logprob"])
       expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
     const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();
     expect(timeTravel).toContain(
@@ -103,6 +103,12 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
       `Range [${(summary.quiz.range.lower * 100).toFixed(1)}%, ${(summary.quiz.range.upper * 100).toFixed(1)}%]`,
     );
     expect(quiz).toContain("What it cannot tell");
+    // The logprob scores, without a control dataset: scores, no verdict, and what the method cannot see.
+    const logprob = await figure.locator(`[data-method="logprob"]`).textContent();
+    expect(logprob).toContain("Scores only (no control dataset)");
+    expect(logprob).toMatch(/mean scores: loss -?\d/);
+    expect(logprob).toContain("(30 texts)");
+    expect(logprob).toMatch(/What it cannot tell: .*paraphrase/);
     const screenshots = process.env.MEMICL_SCREENSHOTS;
     if (screenshots)
       await page.screenshot({ path: path.join(screenshots, "contamination.png"), fullPage: true });

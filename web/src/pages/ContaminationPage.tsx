@@ -55,7 +55,8 @@ function Evidence({
 }
 
 function SampleEvidence({ row }: { row: Row }) {
-  const { timeTravel, replication, guidedGeneral, quiz } = row;
+  const { timeTravel, replication, guidedGeneral, quiz, logprob } = row;
+  const decisive = logprob?.tests.find((test) => test.score === "minK");
   const range = quiz?.range;
   return (
     <figure class="figure" data-dataset={row.dataset}>
@@ -146,6 +147,36 @@ function SampleEvidence({ row }: { row: Row }) {
           }
           runIds={quiz?.runIds ?? []}
           cannotTell={quiz?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="logprob"
+          title="Token log-probabilities (loss, zlib, Min-K%, Min-K%++)"
+          verdict={
+            logprob
+              ? logprob.verdict
+                ? `${VERDICT_WORDS[logprob.verdict]} (Min-K% against ${decisive?.controlDataset}, p = ${number(decisive?.pValue ?? null)})`
+                : logprob.member !== null
+                  ? `Labelled ${logprob.member ? "member" : "non-member"}: see the calibration`
+                  : "Scores only (no control dataset)"
+              : null
+          }
+          counts={
+            logprob
+              ? [
+                  `mean scores: ${logprob.scores.map((s) => `${s.score} ${number(s.mean)}`).join(", ")} (${logprob.scores[0]?.instances ?? 0} texts)`,
+                  ...logprob.tests.map(
+                    (t) =>
+                      `${t.score} against ${t.controlDataset}: AUC ${number(t.auc)}, one-sided p ${number(t.pValue)} (${t.instances} vs ${t.controlInstances})`,
+                  ),
+                  ...logprob.calibration.map(
+                    (c) =>
+                      `${c.group}, ${c.score}: AUC ${number(c.auc)} [${number(c.aucLow)}, ${number(c.aucHigh)}], TPR ${percent(c.tprAt1PercentFpr)} at 1% FPR, ${percent(c.tprAt5PercentFpr)} at 5% (${c.members} members, ${c.nonMembers} non-members)`,
+                  ),
+                ]
+              : []
+          }
+          runIds={logprob?.runIds ?? []}
+          cannotTell={logprob?.cannotTell ?? ""}
         />
       </div>
     </figure>
