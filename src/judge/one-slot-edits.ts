@@ -1,3 +1,4 @@
+import { RandomStream } from "../common/random";
 import { entityEdit, numberEdit, PairRow } from "./hard-negatives";
 import { areSynonyms, wordNetPoses } from "./lexicon";
 import { stemOf, tokenize } from "./spans";
@@ -43,16 +44,10 @@ export interface OneSlotEdit {
   candidate: string;
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same edits. */
+/** Draws in [0, 1) from the seeded stream the study design draws from: the same seed gives the same edits. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const stream = new RandomStream(seed);
+  return () => stream.integer(0, 2 ** 30 - 1) / 2 ** 30;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;

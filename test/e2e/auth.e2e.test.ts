@@ -1,11 +1,8 @@
-import { startServer } from "../../src/api/server";
 import { ApiKeyService } from "../../src/auth/api-key.service";
-import { loadConfig } from "../../src/config/config";
-import { createLogger } from "../../src/logging/logger";
 import { runCli, startServe } from "../support/cli";
 import { BACKENDS, createTestDatabase } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
-import { startTestServer, TestServer } from "../support/server";
+import { reserveWithKeys, startTestServer, TestServer } from "../support/server";
 
 /** One GraphQL request with an optional bearer key. */
 async function call(
@@ -71,27 +68,7 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
       keys[role] = (await service.create(`${role}-key`, role)).key;
     keys.revoked = (await service.create("gone", "admin")).key;
     await service.revoke("gone");
-    await open.server.close();
-    const server = await startServer(
-      loadConfig({
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        MEMICL_AUTH: "keys",
-        MEMICL_IN_PROCESS_WORKERS: "0",
-        MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
-      }),
-      createLogger("silent"),
-      open.database,
-    );
-    // The same database, served with keys on: closing it closes this server and the database once each.
-    api = {
-      ...open,
-      server,
-      async close() {
-        await server.close();
-        await open.database.close();
-      },
-    };
+    api = await reserveWithKeys(open, providersFile({ sim: { type: "simulated" } }));
   }, 60_000);
   afterAll(() => api?.close());
 

@@ -1,10 +1,7 @@
-import { startServer } from "../../src/api/server";
 import { ApiKeyService } from "../../src/auth/api-key.service";
-import { loadConfig } from "../../src/config/config";
-import { createLogger } from "../../src/logging/logger";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
-import { startTestServer, TestServer } from "../support/server";
+import { reserveWithKeys, startTestServer, TestServer } from "../support/server";
 
 async function call(api: TestServer, key: string, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(api.server.url, {
@@ -80,26 +77,7 @@ describe.each(BACKENDS)("blind, independent review through the API (%s database)
     keys.bo = (await service.create("bo", "reviewer", true)).key;
     keys.admin = (await service.create("lead", "admin")).key;
     await expect(service.create("blind-admin", "admin", true)).rejects.toThrow(/a blind key is a reviewer's/);
-    await open.server.close();
-    const server = await startServer(
-      loadConfig({
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        MEMICL_AUTH: "keys",
-        MEMICL_IN_PROCESS_WORKERS: "0",
-        MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
-      }),
-      createLogger("silent"),
-      open.database,
-    );
-    api = {
-      ...open,
-      server,
-      async close() {
-        await server.close();
-        await open.database.close();
-      },
-    };
+    api = await reserveWithKeys(open, providersFile({ sim: { type: "simulated" } }));
   }, 120_000);
   afterAll(() => api?.close());
 

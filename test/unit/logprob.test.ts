@@ -1,3 +1,4 @@
+import { RandomStream } from "../../src/common/random";
 import {
   distributionMoments,
   meanOfLowest,
@@ -66,15 +67,8 @@ describe("the logprob scores against numpy and zlib", () => {
 
 describe("the LOGPROB method on simulated models (analyses/logprob.ts)", () => {
   // A seeded generator and normal draws, so the repetitions are the same on every run.
-  let state = 12345;
-  const uniform = () => {
-    // mulberry32: a linear congruential generator's consecutive draws are too correlated for Box-Muller pairs.
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
+  const stream = new RandomStream(12345);
+  const uniform = () => (stream.integer(0, 2 ** 30 - 1) + 0.5) / 2 ** 30;
   const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
   const payload = (mean: number, tokens = 30) =>
     JSON.stringify({
