@@ -1,5 +1,6 @@
-// Named, parameterised SQL of the study's results. Verdicts are effective verdicts (the latest human
-// judgment of a completion, else its latest automatic one), which a trigger on `judgment` writes to
+// Named, parameterised SQL of the study's results. Verdicts are effective verdicts (with reviewers, their
+// majority of each one's latest verdict; when they tie or none reviewed, the latest readable automatic verdict:
+// `effectiveJudgments` in src/judgment/judgment.sql.ts says the rule in full), which a trigger on `judgment` writes to
 // `completion.effective_verdict` and counts per run in `run_verdict_count` as each judgment arrives: a review
 // or a rejudge shows in every figure at once, and reads never scan judgments. `$1` is the experiment id.
 

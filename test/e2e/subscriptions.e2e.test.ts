@@ -32,7 +32,17 @@ function collect<T>(ws: Client, query: string, variables: Record<string, unknown
           if (message.errors) reject(new Error(JSON.stringify(message.errors)));
           else events.push(message.data as T);
         },
-        error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+        // A refused connection ends in a close event: its code and reason say why.
+        error: (error) =>
+          reject(
+            error instanceof Error
+              ? error
+              : typeof (error as { code?: unknown }).code === "number"
+                ? new Error(
+                    `closed ${(error as { code: number }).code} ${(error as { reason?: string }).reason ?? ""}`,
+                  )
+                : new Error(JSON.stringify(error)),
+          ),
         complete: () => resolve(events),
       },
     );
@@ -194,7 +204,8 @@ describe("subscriptions with API keys on", () => {
     try {
       const query = `subscription { runProgress(runId: "00000000-0000-0000-0000-000000000000") { id } }`;
       const anonymous = client(api);
-      await expect(collect(anonymous, query, {})).rejects.toBeDefined();
+      // Refused for the reason the test names: no key (graphql-ws's 4403 Forbidden), not any failure.
+      await expect(collect(anonymous, query, {})).rejects.toThrow(/closed 4403/);
       await anonymous.dispose();
       const keyed = client(api, { authorization: `Bearer ${key}` });
       await expect(collect(keyed, query, {})).rejects.toThrow(/does not exist/);
