@@ -109,7 +109,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
       text: JSON.stringify(tokenLogprobsOf(positions, top)),
       finishReason: "scored",
       promptTokens: promptTokens ?? positions.length,
-      completionTokens: 0,
+      completionTokens: response.usage?.completion_tokens ?? 1,
       cachedTokens: null,
       reportedModel: response.model ?? null,
       systemFingerprint: response.system_fingerprint ?? null,

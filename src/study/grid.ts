@@ -93,7 +93,8 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
       }
     }
     if (methods.includes(StudyMethod.LOGPROB))
-      cells.push({ sample, kind: RunKind.LOGPROB, setting: null, shots: 0, repeats: 1, maxOutputTokens: 0 });
+      // One generated token: the echo call's (a server generates at least one), counted in a budget's worst case.
+      cells.push({ sample, kind: RunKind.LOGPROB, setting: null, shots: 0, repeats: 1, maxOutputTokens: 1 });
     if (methods.includes(StudyMethod.QUIZ)) {
       cells.push({
         sample,

@@ -40,10 +40,13 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
   let api: TestServer;
 
   beforeAll(async () => {
+    // One thread: the suite's other workers share the cores, and more threads than cores slow every one.
     scorer = spawn(PYTHON, [
       path.join(__dirname, "../support/implant-score-server.py"),
       "--model-dir",
       MODEL_DIR,
+      "--threads",
+      "1",
     ]);
     const port = await new Promise<number>((resolve, reject) => {
       let output = "";
@@ -73,7 +76,13 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
     scorer?.kill();
   });
 
-  async function dataset(name: string, content: string, format: string, extra: Record<string, unknown> = {}) {
+  async function dataset(
+    name: string,
+    content: string,
+    format: string,
+    extra: Record<string, unknown> = {},
+    instances = 20,
+  ) {
     const imported = await api.gql(
       `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
       { input: { name, content, format, ...extra } },
@@ -82,7 +91,7 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
     const datasetId = imported.data!.importDataset.dataset.id as string;
     const sample = await api.gql(
       `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
-      { input: { datasetId, seed: 11, instanceCount: 30, demonstrationCount: 0, shotCounts: [0] } },
+      { input: { datasetId, seed: 11, instanceCount: instances, demonstrationCount: 0, shotCounts: [0] } },
     );
     expect(sample.errors).toBeUndefined();
     return { datasetId, sampleId: sample.data!.createSample.sample.id as string };
@@ -149,16 +158,17 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
         expect({ group, score, members: row.members, nonMembers: row.nonMembers }).toEqual({
           group,
           score,
-          members: 30,
-          nonMembers: 30,
+          members: 20,
+          nonMembers: 20,
         });
         expect({ group, score, auc: row.auc >= 0.95 }).toEqual({ group, score, auc: true });
       }
   }, 600_000);
 
   it("draws no contaminated verdict for a held-out split tested against another held-out split", async () => {
-    const first = await dataset("rte-held-out-a", slice("rte_nonmember.tsv", 300, 600, true), "tsv");
-    const second = await dataset("rte-held-out-b", slice("rte_nonmember.tsv", 600, 900, true), "tsv");
+    // 15 a side: above the 10 a verdict needs.
+    const first = await dataset("rte-held-out-a", slice("rte_nonmember.tsv", 300, 600, true), "tsv", {}, 15);
+    const second = await dataset("rte-held-out-b", slice("rte_nonmember.tsv", 600, 900, true), "tsv", {}, 15);
     const marked = await api.gql(
       `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name } }`,
       {

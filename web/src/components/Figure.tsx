@@ -60,13 +60,15 @@ export function Figure({ spec, dataset }: { spec: FigureSpec; dataset: string })
       return element;
     };
     add("rect", { width: "100%", height: "100%", fill: "white" });
-    add("text", { x: 8, y: 18, "font-size": 14, "font-weight": "bold" }, `${spec.title}: ${dataset}`);
+    const header = spec.titled ? 0 : 28;
+    if (!spec.titled)
+      add("text", { x: 8, y: 18, "font-size": 14, "font-weight": "bold" }, `${spec.title}: ${dataset}`);
     const inner = plot.cloneNode(true) as SVGSVGElement;
     inner.setAttribute("x", "0");
-    inner.setAttribute("y", "28");
+    inner.setAttribute("y", String(header));
     svg.append(inner);
     let x = 8;
-    let y = 28 + plotHeight + 16;
+    let y = header + plotHeight + 16;
     for (const { color, label } of swatches) {
       const advance = 24 + label.length * 7;
       if (x + advance > width && x > 8) {

@@ -61,6 +61,7 @@ export function comparisonFigure(comparison: Comparison, dataset: string): Figur
   return {
     key: "compare-memorization",
     title: `Memorization vs k by model: ${dataset}`,
+    titled: true,
     caption:
       "Exact or near-exact share of judged completions per model and setting, with 95% intervals; the table below " +
       "pairs the models on the instances both ran.",

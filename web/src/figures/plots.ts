@@ -23,6 +23,8 @@ export interface FigureSpec {
   caption: string;
   rows: Record<string, unknown>[];
   render(width: number): SVGSVGElement | HTMLElement;
+  /** The chart draws its own title and dataset inside its SVG: an export adds no header. */
+  titled?: boolean;
 }
 
 const settingColor = {
