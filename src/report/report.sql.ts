@@ -141,48 +141,56 @@ export const sampledInstancesInOrder = `
   ORDER BY sample_id, position, id`;
 
 /**
- * Instances whose effective verdict is NEAR_EXACT at some k and EXACT at a larger k, in the same setting.
- * Where a dataset x setting x k has several runs, its latest run speaks for it. At most 1,000 rows.
+ * Instances near-exact at some k and exact at a larger k in the same setting (every such pair of k), at most 1,000
+ * rows: each instance's verdict in a cell is the majority of its judged completions (`instanceVerdict`), read from
+ * the counts the judgment trigger keeps (`instance_verdict_count`: a row per instance and cell, whatever the number
+ * of completions), so a read after a write costs what the counts do, not a pass over the completions. Each row
+ * shows one near-exact and one exact answer: the latest run's, found by the (run, instance) index.
  */
 export const nearExactToExact = `
-  WITH latest AS (
-    SELECT DISTINCT ON (r.sample_id, r.setting, r.shots) r.id, r.sample_id, r.setting::text AS setting, r.shots
-    FROM run r
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-    ORDER BY r.sample_id, r.setting, r.shots, r.created_at DESC, r.id DESC
-  ), verdicts AS (
-    -- LATERAL: read each latest run's completions through the (run_id, status) index, never the whole table.
-    SELECT DISTINCT ON (l.id, c.sampled_instance_id) l.sample_id, l.setting, l.shots, c.sampled_instance_id, c.verdict, c.output
-    FROM latest l
-    CROSS JOIN LATERAL (
-      SELECT completion.sampled_instance_id, completion.effective_verdict AS verdict, completion.output, completion.repeat
-      FROM completion
-      WHERE completion.run_id = l.id AND completion.status = 'SUCCEEDED' AND completion.effective_verdict IN ('NEAR_EXACT', 'EXACT')
-    ) AS c
-    ORDER BY l.id, c.sampled_instance_id, c.repeat
+  WITH verdicts AS (
+    SELECT v.sample_id, v.setting, v.shots, v.sampled_instance_id,
+           CASE WHEN 2 * v.exact >= v.exact + v.near_exact + v.inexact THEN 'EXACT'
+                WHEN 2 * (v.exact + v.near_exact) >= v.exact + v.near_exact + v.inexact THEN 'NEAR_EXACT' END AS verdict
+    FROM instance_verdict_count v
+    WHERE v.experiment_id = $1 AND v.exact + v.near_exact > 0
   ), per_instance AS (
     -- One row per instance and setting with its near-exact and exact k values (no self-join: that is quadratic).
     SELECT sample_id, setting, sampled_instance_id,
            array_agg(shots ORDER BY shots) FILTER (WHERE verdict = 'NEAR_EXACT') AS near_shots,
-           array_agg(output ORDER BY shots) FILTER (WHERE verdict = 'NEAR_EXACT') AS near_outputs,
-           array_agg(shots ORDER BY shots) FILTER (WHERE verdict = 'EXACT') AS exact_shots,
-           array_agg(output ORDER BY shots) FILTER (WHERE verdict = 'EXACT') AS exact_outputs
+           array_agg(shots ORDER BY shots) FILTER (WHERE verdict = 'EXACT') AS exact_shots
     FROM verdicts
     GROUP BY sample_id, setting, sampled_instance_id
     HAVING min(shots) FILTER (WHERE verdict = 'NEAR_EXACT') < max(shots) FILTER (WHERE verdict = 'EXACT')
+  ), chosen AS (
+    SELECT d.name AS dataset, p.sample_id, p.setting, near.shots AS from_shots, exact.shots AS to_shots,
+           p.sampled_instance_id
+    FROM per_instance p
+    CROSS JOIN LATERAL unnest(p.near_shots) AS near(shots)
+    CROSS JOIN LATERAL unnest(p.exact_shots) AS exact(shots)
+    JOIN sample s ON s.id = p.sample_id
+    JOIN dataset d ON d.id = s.dataset_id
+    WHERE exact.shots > near.shots
+    ORDER BY d.name, p.setting, near.shots, exact.shots, p.sampled_instance_id
+    LIMIT 1000
   )
-  SELECT d.name AS dataset, p.setting, near.shots AS from_shots, exact.shots AS to_shots,
-         p.sampled_instance_id::text AS sampled_instance_id, si.initial_segment, si.subsequent_segment,
-         near.output AS near_exact_output, exact.output AS exact_output
-  FROM per_instance p
-  CROSS JOIN LATERAL unnest(p.near_shots, p.near_outputs) AS near(shots, output)
-  CROSS JOIN LATERAL unnest(p.exact_shots, p.exact_outputs) AS exact(shots, output)
-  JOIN sampled_instance si ON si.id = p.sampled_instance_id
-  JOIN sample s ON s.id = p.sample_id
-  JOIN dataset d ON d.id = s.dataset_id
-  WHERE exact.shots > near.shots
-  ORDER BY d.name, p.setting, near.shots, exact.shots, p.sampled_instance_id
-  LIMIT 1000`;
+  SELECT x.dataset, x.setting, x.from_shots, x.to_shots, x.sampled_instance_id::text AS sampled_instance_id,
+         si.initial_segment, si.subsequent_segment,
+         (SELECT c.output FROM run r
+          JOIN completion c ON c.run_id = r.id AND c.sampled_instance_id = x.sampled_instance_id
+          WHERE r.sample_id = x.sample_id AND r.kind = 'MEMORIZATION' AND r.shots = x.from_shots
+            AND r.experiment_id = $1 AND r.setting::text = x.setting
+            AND c.status = 'SUCCEEDED' AND c.effective_verdict = 'NEAR_EXACT'
+          ORDER BY r.created_at DESC, r.id DESC, c.repeat LIMIT 1) AS near_exact_output,
+         (SELECT c.output FROM run r
+          JOIN completion c ON c.run_id = r.id AND c.sampled_instance_id = x.sampled_instance_id
+          WHERE r.sample_id = x.sample_id AND r.kind = 'MEMORIZATION' AND r.shots = x.to_shots
+            AND r.experiment_id = $1 AND r.setting::text = x.setting
+            AND c.status = 'SUCCEEDED' AND c.effective_verdict = 'EXACT'
+          ORDER BY r.created_at DESC, r.id DESC, c.repeat LIMIT 1) AS exact_output
+  FROM chosen x
+  JOIN sampled_instance si ON si.id = x.sampled_instance_id
+  ORDER BY x.dataset, x.setting, x.from_shots, x.to_shots, x.sampled_instance_id`;
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
 export const exportPage = `
