@@ -145,7 +145,7 @@ export const sampledInstancesInOrder = `
  * rows: each instance's verdict in a cell is the majority of its judged completions (`instanceVerdict`), read from
  * the counts the judgment trigger keeps (`instance_verdict_count`: a row per instance and cell, whatever the number
  * of completions), so a read after a write costs what the counts do, not a pass over the completions. Each row
- * shows one near-exact and one exact answer: the latest run's, found by the (run, instance) index.
+ * shows one near-exact and one exact answer, the newest run's that has one, found by the (run, instance) index.
  */
 export const nearExactToExact = `
   WITH verdicts AS (
@@ -162,6 +162,10 @@ export const nearExactToExact = `
     FROM verdicts
     GROUP BY sample_id, setting, sampled_instance_id
     HAVING min(shots) FILTER (WHERE verdict = 'NEAR_EXACT') < max(shots) FILTER (WHERE verdict = 'EXACT')
+  ), cell_runs AS (
+    SELECT r.sample_id, r.setting::text AS setting, r.shots, array_agg(r.id ORDER BY r.created_at DESC, r.id DESC) AS runs
+    FROM run r WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
+    GROUP BY r.sample_id, r.setting, r.shots
   ), chosen AS (
     SELECT d.name AS dataset, p.sample_id, p.setting, near.shots AS from_shots, exact.shots AS to_shots,
            p.sampled_instance_id
@@ -176,20 +180,20 @@ export const nearExactToExact = `
   )
   SELECT x.dataset, x.setting, x.from_shots, x.to_shots, x.sampled_instance_id::text AS sampled_instance_id,
          si.initial_segment, si.subsequent_segment,
-         (SELECT c.output FROM run r
-          JOIN completion c ON c.run_id = r.id AND c.sampled_instance_id = x.sampled_instance_id
-          WHERE r.sample_id = x.sample_id AND r.kind = 'MEMORIZATION' AND r.shots = x.from_shots
-            AND r.experiment_id = $1 AND r.setting::text = x.setting
-            AND c.status = 'SUCCEEDED' AND c.effective_verdict = 'NEAR_EXACT'
-          ORDER BY r.created_at DESC, r.id DESC, c.repeat LIMIT 1) AS near_exact_output,
-         (SELECT c.output FROM run r
-          JOIN completion c ON c.run_id = r.id AND c.sampled_instance_id = x.sampled_instance_id
-          WHERE r.sample_id = x.sample_id AND r.kind = 'MEMORIZATION' AND r.shots = x.to_shots
-            AND r.experiment_id = $1 AND r.setting::text = x.setting
-            AND c.status = 'SUCCEEDED' AND c.effective_verdict = 'EXACT'
-          ORDER BY r.created_at DESC, r.id DESC, c.repeat LIMIT 1) AS exact_output
+         -- The cell's runs newest first; the scan stops at the first run whose answer has the verdict (LIMIT 1
+         -- without a sort: a sort would probe every run of the cell).
+         (SELECT c.output FROM unnest(near_runs.runs) AS u(run_id)
+          JOIN completion c ON c.run_id = u.run_id AND c.sampled_instance_id = x.sampled_instance_id
+          WHERE c.status = 'SUCCEEDED' AND c.effective_verdict = 'NEAR_EXACT' LIMIT 1) AS near_exact_output,
+         (SELECT c.output FROM unnest(exact_runs.runs) AS u(run_id)
+          JOIN completion c ON c.run_id = u.run_id AND c.sampled_instance_id = x.sampled_instance_id
+          WHERE c.status = 'SUCCEEDED' AND c.effective_verdict = 'EXACT' LIMIT 1) AS exact_output
   FROM chosen x
   JOIN sampled_instance si ON si.id = x.sampled_instance_id
+  JOIN cell_runs near_runs
+    ON near_runs.sample_id = x.sample_id AND near_runs.setting = x.setting AND near_runs.shots = x.from_shots
+  JOIN cell_runs exact_runs
+    ON exact_runs.sample_id = x.sample_id AND exact_runs.setting = x.setting AND exact_runs.shots = x.to_shots
   ORDER BY x.dataset, x.setting, x.from_shots, x.to_shots, x.sampled_instance_id`;
 
 /** One keyset page (`$2` = last completion id, `$3` = page size) of the experiment's completions, with every judgment. */
