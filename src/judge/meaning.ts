@@ -1,5 +1,3 @@
-import model from "wink-eng-lite-web-model";
-import winkNLP from "wink-nlp";
 import { isKnownWord } from "./lexicon";
 import type { Token } from "./spans";
 
@@ -16,10 +14,15 @@ export interface WordTag {
   lemma: string;
 }
 
-type Pipeline = ReturnType<typeof winkNLP>;
+type Pipeline = ReturnType<typeof import("wink-nlp").default>;
 let pipeline: Pipeline | null = null;
+/** The pipeline, loaded by the first pair that needs it: the English model takes some 150 ms to load. */
 const nlp = (): Pipeline => {
-  pipeline ??= winkNLP(model, ["pos"]);
+  if (!pipeline) {
+    const winkNLP = require("wink-nlp") as typeof import("wink-nlp").default;
+    const model = require("wink-eng-lite-web-model") as typeof import("wink-eng-lite-web-model").default;
+    pipeline = winkNLP(model, ["pos"]);
+  }
   return pipeline;
 };
 
