@@ -2,7 +2,7 @@ import { ApiKeyService } from "../../src/auth/api-key.service";
 import { runCli, startServe } from "../support/cli";
 import { BACKENDS, createTestDatabase } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
-import { reserveWithKeys, startTestServer, TestServer } from "../support/server";
+import { startTestServer, TestServer } from "../support/server";
 
 /** One GraphQL request with an optional bearer key. */
 async function call(
@@ -23,6 +23,7 @@ const code = (response: { errors?: any[] }) => response.errors?.[0]?.extensions?
 
 describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
   let api: TestServer;
+  let open: TestServer;
   const keys: Record<string, string> = {};
   let completionId = "";
   let experimentId = "";
@@ -30,7 +31,7 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
 
   beforeAll(async () => {
     // Set up without authentication (what a lab does before turning keys on), then serve with keys on.
-    const open = await startTestServer(backend, {
+    open = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
       MEMICL_IN_PROCESS_WORKERS: "4",
     });
@@ -68,9 +69,18 @@ describe.each(BACKENDS)("API keys and roles (%s database)", (backend) => {
       keys[role] = (await service.create(`${role}-key`, role)).key;
     keys.revoked = (await service.create("gone", "admin")).key;
     await service.revoke("gone");
-    api = await reserveWithKeys(open, providersFile({ sim: { type: "simulated" } }));
+    // The same database served again with keys on, as a lab turns them on after setting up.
+    await open.server.close();
+    api = await startTestServer(
+      backend,
+      { MEMICL_AUTH: "keys", MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }) },
+      open.database,
+    );
   }, 60_000);
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await api?.close();
+    await open?.database.close();
+  });
 
   const DATASETS = `{ datasets(first: 5) { edges { node { name } } } }`;
   const REVIEW = `mutation($input: ReviewCompletionInput!) { reviewCompletion(input: $input) { judgment { judgeName verdict } } }`;

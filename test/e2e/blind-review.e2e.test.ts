@@ -1,7 +1,7 @@
 import { ApiKeyService } from "../../src/auth/api-key.service";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
-import { reserveWithKeys, startTestServer, TestServer } from "../support/server";
+import { startTestServer, TestServer } from "../support/server";
 
 async function call(api: TestServer, key: string, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(api.server.url, {
@@ -26,12 +26,13 @@ const REVIEW = `mutation($input: ReviewCompletionInput!) {
 
 describe.each(BACKENDS)("blind, independent review through the API (%s database)", (backend) => {
   let api: TestServer;
+  let open: TestServer;
   const keys: Record<string, string> = {};
   let scope: { experimentId: string };
 
   beforeAll(async () => {
     // A model that recalls every instance, half of them near-exactly.
-    const open = await startTestServer(backend, {
+    open = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: providersFile({
         sim: { type: "simulated", simulation: { memorizedAtZeroShot: 1, nearExactShare: 0.5, seed: 3 } },
       }),
@@ -77,9 +78,18 @@ describe.each(BACKENDS)("blind, independent review through the API (%s database)
     keys.bo = (await service.create("bo", "reviewer", true)).key;
     keys.admin = (await service.create("lead", "admin")).key;
     await expect(service.create("blind-admin", "admin", true)).rejects.toThrow(/a blind key is a reviewer's/);
-    api = await reserveWithKeys(open, providersFile({ sim: { type: "simulated" } }));
+    // The same database served again with keys on, as a lab turns them on after setting up.
+    await open.server.close();
+    api = await startTestServer(
+      backend,
+      { MEMICL_AUTH: "keys", MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }) },
+      open.database,
+    );
   }, 120_000);
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await api?.close();
+    await open?.database.close();
+  });
 
   /** The ids a reviewer's own ROUTED queue holds, every page. */
   async function queue(key: string): Promise<string[]> {

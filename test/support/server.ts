@@ -56,31 +56,3 @@ export async function startTestServer(
     },
   };
 }
-
-/**
- * The same database served again with API keys on (`MEMICL_AUTH=keys`, no in-process workers), after `open` set it
- * up without them, as a lab does before turning keys on. Closing the result closes this server and the database
- * once each.
- */
-export async function reserveWithKeys(open: TestServer, providersFile: string): Promise<TestServer> {
-  await open.server.close();
-  const server = await startServer(
-    loadConfig({
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      MEMICL_AUTH: "keys",
-      MEMICL_IN_PROCESS_WORKERS: "0",
-      MEMICL_PROVIDERS_FILE: providersFile,
-    }),
-    createLogger("silent"),
-    open.database,
-  );
-  return {
-    ...open,
-    server,
-    async close() {
-      await server.close();
-      await open.database.close();
-    },
-  };
-}
