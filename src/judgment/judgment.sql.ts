@@ -87,15 +87,14 @@ export const completionsToReview = `
     SELECT c.*, CASE WHEN $2 IN ('SAMPLE', 'ROUTED') THEN md5(c.id::text || $5) ELSE '' END AS sort_key
     FROM completion c
     JOIN run r ON r.id = c.run_id
-    LEFT JOIN LATERAL (
-      SELECT j.verdict::text AS verdict FROM judgment j
-      WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
-      ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS automatic ON true
     WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
       AND ($7::text IS NULL OR NOT EXISTS (
         SELECT 1 FROM judgment mine WHERE mine.completion_id = c.id AND mine.judge_kind = 'HUMAN' AND mine.judge_name = $7))
       AND CASE $2
-        WHEN 'ROUTED' THEN automatic.verdict = 'NEAR_EXACT'
+        -- The latest readable automatic verdict, read only by the reasons that ask for it.
+        WHEN 'ROUTED' THEN (SELECT j.verdict::text FROM judgment j
+          WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) = 'NEAR_EXACT'
           OR EXISTS (
             SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
           OR (SELECT count(DISTINCT latest.verdict) FROM (
@@ -103,7 +102,9 @@ export const completionsToReview = `
                 WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
                 ORDER BY j.judge_kind, j.judge_name, j.created_at DESC, j.id DESC) AS latest) > 1
         WHEN 'NEAR_EXACT' THEN CASE WHEN $7::text IS NULL THEN c.effective_verdict = 'NEAR_EXACT'
-          ELSE automatic.verdict = 'NEAR_EXACT' END
+          ELSE (SELECT j.verdict::text FROM judgment j
+          WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict <> 'UNPARSEABLE'
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) = 'NEAR_EXACT' END
         WHEN 'UNREADABLE' THEN EXISTS (
           SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
           AND ($7::text IS NOT NULL OR NOT EXISTS (
