@@ -5,6 +5,8 @@ import { connect } from "../src/db/database";
 import { exportCompletions } from "../src/report/export.service";
 import { ReportService } from "../src/report/report.service";
 import * as sql from "../src/report/report.sql";
+import { REPORT_TABLES } from "../src/report/tables";
+import type { ReportField, ReportTableOf } from "../src/report/tables/table";
 import { NoMemoryFloors } from "../src/sample/no-memory-floors";
 import { BreakdownGroup, MemorizationMeasure } from "../src/study/measures";
 import { percentile } from "./percentile";
@@ -164,20 +166,13 @@ export async function benchResults(args: string[]) {
     const breakdown = await time(50, readBreakdown);
     const reportCold = await cold(20, () => results.studyReport(bench));
     const report = await time(50, () => results.studyReport(bench));
-    const parts: [string, number[]][] = [
-      ["  part: performance", await time(3, () => results.performance(bench))],
-      ["  part: memorizedVsNotMemorized", await time(3, () => results.memorizedVsNot(bench))],
-      ["  part: correlations", await time(3, () => results.correlations(bench))],
-      ["  part: nearExactToExact", await time(3, () => results.transitions(bench))],
-      ["  part: contamination", await time(3, () => results.contamination(bench))],
-      ["  part: noMemoryFloor", await time(3, () => results.noMemoryFloor(bench))],
-      ["  part: versusControl", await time(3, () => results.versusControl(bench))],
-      ["  part: iclThresholds", await time(3, () => results.iclThresholds(bench))],
-      ["  part: memorizationByTarget", await time(3, () => results.memorizationByTarget(bench))],
-      ["  part: guidedVsGeneral", await time(3, () => results.guidedVsGeneral(bench))],
-      ["  part: settingComparisons", await time(3, () => results.settingComparisons(bench))],
-      ["  part: transitionRates", await time(3, () => results.transitionRates(bench))],
-    ];
+    // Each table alone, from the rows as they are (what a write costs a table, beside the reads it shares).
+    const parts: [string, number[]][] = [];
+    for (const table of REPORT_TABLES)
+      parts.push([
+        `  part: ${table.field}`,
+        await time(3, () => results.table(bench, table as ReportTableOf<ReportField>)),
+      ]);
     const explain = async (statement: string) =>
       (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, [bench])).rows.map(
         (row) => row["QUERY PLAN"] as string,

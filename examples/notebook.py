@@ -66,11 +66,13 @@ def metric_rows(base, experiment):
 
 def memorization_figure(report, path):
     """Memorization (exact or near-exact) against k, one line per setting, for the first dataset."""
-    rows = report[(report["table"] == "memorization") & (report["measure"] == "EXACT_OR_NEAR_EXACT")]
-    rows = rows[rows["statistic"].isin(["rate", "ciLow", "ciHigh"])]
+    rows = report[(report["name"] == "memorization.rate") & (report["measure"] == "EXACT_OR_NEAR_EXACT")]
     dataset = sorted(rows["dataset"].dropna().unique())[0]
-    wide = rows[rows["dataset"] == dataset].pivot_table(
-        index=["setting", "shots"], columns="statistic", values="value", aggfunc="first"
+    wide = (
+        rows[rows["dataset"] == dataset]
+        .groupby(["setting", "shots"])[["value", "ci_low", "ci_high"]]
+        .first()
+        .rename(columns={"value": "rate"})
     )
     figure, axes = plt.subplots(figsize=(7, 4))
     for setting, part in wide.groupby(level="setting"):
@@ -78,7 +80,7 @@ def memorization_figure(report, path):
         axes.errorbar(
             part.index.astype(str),
             part["rate"] * 100,
-            yerr=[(part["rate"] - part["ciLow"]) * 100, (part["ciHigh"] - part["rate"]) * 100],
+            yerr=[(part["rate"] - part["ci_low"]) * 100, (part["ci_high"] - part["rate"]) * 100],
             marker="o",
             capsize=3,
             label=setting,
@@ -106,7 +108,8 @@ def main():
     report = csv(base, f"/export/experiments/{args.experiment}/report.csv")
     completions = csv(base, f"/export/experiments/{args.experiment}/completions.csv")
     metrics = metric_rows(base, args.experiment)
-    print(f"report: {len(report)} rows, tables {', '.join(sorted(report['table'].unique()))}")
+    tables = sorted(report["name"].str.split(".").str[0].unique())
+    print(f"report: {len(report)} rows, tables {', '.join(tables)}")
     print(f"completions: {len(completions)} rows, {completions['effective_verdict'].notna().sum()} with a verdict")
     print(f"metrics: {len(metrics)} rows, {metrics['name'].nunique()} names")
     if args.compare:

@@ -1,7 +1,7 @@
 import { IsOptional, Length, MaxLength } from "class-validator";
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Completion } from "../completion/completion.entity";
-import { ReviewerAgreement } from "../report/report.types";
+import { ReviewerAgreement } from "../report/tables/review";
 import { JudgeInput } from "../run/judge.input";
 import { JudgeKind, Verdict } from "../study/verdicts";
 import { Judgment } from "./judgment.entity";

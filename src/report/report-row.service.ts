@@ -9,18 +9,24 @@ import { ReportService } from "./report.service";
 import { resultsState } from "./report.sql";
 import { Metric } from "./report-row.entity";
 import { MetricFilter, MetricsAcrossFilter } from "./report-row.types";
-import { METRIC_NAMES, metricRowsOf } from "./report-rows";
+import { FORMER_METRIC_NAMES, METRIC_NAMES, metricRowsOf } from "./report-rows";
 
 const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
 
-/** Refuses names that are not metrics, naming them. */
-function checkNames(names: readonly string[] | undefined): void {
-  const unknown = (names ?? []).filter((name) => !KNOWN_NAMES.has(name));
+/**
+ * The names a filter asks for, a former name (deprecated) read as the name it became; refuses names that are not
+ * metrics, naming them.
+ */
+function checkNames(names: readonly string[] | undefined): string[] | null {
+  if (!names) return null;
+  const current = names.map((name) => FORMER_METRIC_NAMES.get(name) ?? name);
+  const unknown = current.filter((name) => !KNOWN_NAMES.has(name));
   if (unknown.length > 0)
     throw new BadInputError(
       `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
       { field: "names" },
     );
+  return current;
 }
 
 /** A stored `metric` row as the API serves it. */
@@ -58,7 +64,7 @@ interface ResultsState {
  * What the rows are made of: bump it when `metricRowsOf` writes other rows or scopes, so rows written by an
  * earlier version are stale and rewritten on the next read.
  */
-export const METRIC_ROWS_VERSION = "rows-2";
+export const METRIC_ROWS_VERSION = "rows-3";
 
 /** The results' state (report.sql.ts), the fingerprint with the rows' version: rows of another version are stale. */
 const FINGERPRINT = `
@@ -78,7 +84,7 @@ export class ReportRowService {
   /** The metrics of an experiment, brought up to date first when its results changed since they were written. */
   async list(filter: MetricFilter, first: number, after: string | null): Promise<Page<Metric>> {
     checkPageSize(first);
-    checkNames(filter.names);
+    const names = checkNames(filter.names);
     await this.ensureFresh(filter.experimentId);
     const afterId = after ? String(decodeCursor("Metric", after)[0]) : "0";
     const rows: Record<string, unknown>[] = await this.dataSource.query(
@@ -96,7 +102,7 @@ export class ReportRowService {
       [
         filter.experimentId,
         afterId,
-        filter.names ?? null,
+        names,
         filter.datasets ?? null,
         filter.settings ?? null,
         filter.shots ?? null,
@@ -118,7 +124,7 @@ export class ReportRowService {
     checkPageSize(first);
     if (!filter.providers && !filter.models && !filter.experimentIds)
       throw new BadInputError("metricsAcross: name providers, models or experimentIds", { field: "filter" });
-    checkNames(filter.names);
+    const names = checkNames(filter.names);
     const experiments: { id: string }[] = await this.dataSource.query(
       `SELECT id::text FROM experiment
        WHERE ($1::text[] IS NULL OR provider = ANY($1)) AND ($2::text[] IS NULL OR model = ANY($2))
@@ -145,7 +151,7 @@ export class ReportRowService {
       [
         experiments.map((row) => row.id),
         afterId,
-        filter.names ?? null,
+        names,
         filter.datasets ?? null,
         filter.settings ?? null,
         filter.shots ?? null,

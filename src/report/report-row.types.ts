@@ -8,7 +8,10 @@ import { Metric } from "./report-row.entity";
 
 @InputType({ description: "Which metrics of one experiment; every list given narrows the rows." })
 export class MetricFilter extends ReportFilter {
-  @Field(() => [String], { nullable: true, description: "Metric names (docs/METRICS.md)." })
+  @Field(() => [String], {
+    nullable: true,
+    description: "Metric names (docs/METRICS.md); a former name is read as the name it became (deprecated).",
+  })
   @IsOptional()
   @ArrayMaxSize(100)
   names?: string[];
@@ -51,7 +54,10 @@ export class MetricsAcrossFilter {
   @ArrayMaxSize(50)
   experimentIds?: string[];
 
-  @Field(() => [String], { nullable: true, description: "Metric names (docs/METRICS.md)." })
+  @Field(() => [String], {
+    nullable: true,
+    description: "Metric names (docs/METRICS.md); a former name is read as the name it became (deprecated).",
+  })
   @IsOptional()
   @ArrayMaxSize(100)
   names?: string[];

@@ -2,26 +2,27 @@ import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql
 import { Context } from "../graphql/context";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
+import { ExperimentComparison, ResultFilter } from "./report.types";
+import { StudyReport } from "./study-report";
+import { memorizationByTargetTable, TargetGroupRow } from "./tables/by-target";
+import { ContaminationRow, contaminationTable } from "./tables/contamination";
+import { ContaminationSummaryRow } from "./tables/contamination-summary";
+import { CorrelationRow, correlationsTable } from "./tables/correlations";
+import { GuidedGeneralRow, guidedVsGeneralTable } from "./tables/guided-general";
+import { IclThresholdRow, iclThresholdsTable } from "./tables/icl-thresholds";
+import { MemorizationBreakdownRow } from "./tables/memorization";
+import { MemorizedVsNotRow, memorizedVsNotMemorizedTable } from "./tables/memorized-vs-not";
+import { NoMemoryFloorRow, noMemoryFloorTable } from "./tables/no-memory-floor";
+import { PairedComparisonRow, settingComparisonsTable, zeroVsKTable } from "./tables/paired";
+import { PerformanceRow, performanceTable } from "./tables/performance";
+import { QuizRangeRow, quizTable } from "./tables/quiz";
 import {
-  ContaminationRow,
-  ContaminationSummaryRow,
-  ControlComparisonRow,
-  CorrelationRow,
-  ExperimentComparison,
-  GuidedGeneralRow,
-  IclThresholdRow,
-  MemorizationBreakdownRow,
-  MemorizedVsNotRow,
-  NoMemoryFloorRow,
-  PairedComparisonRow,
-  PerformanceRow,
-  QuizRangeRow,
-  ResultFilter,
-  StudyReport,
-  TargetGroupRow,
+  nearExactToExactTable,
   TransitionRateRow,
   TransitionRow,
-} from "./report.types";
+  transitionRatesTable,
+} from "./tables/transitions";
+import { ControlComparisonRow, versusControlTable } from "./tables/versus-control";
 
 const FRESH =
   "Wait for a value of the results as they are now. Without it, while a run of the experiment is going, a value " +
@@ -52,12 +53,12 @@ export class ReportResolver {
 
   @Query(() => [PerformanceRow])
   performance(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.performance(experimentId);
+    return services.report.table(experimentId, performanceTable);
   }
 
   @Query(() => [MemorizedVsNotRow])
   memorizedVsNotMemorized(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.memorizedVsNot(experimentId);
+    return services.report.table(experimentId, memorizedVsNotMemorizedTable);
   }
 
   @Query(() => [CorrelationRow])
@@ -65,19 +66,19 @@ export class ReportResolver {
     @Arg("experimentId", () => ID) experimentId: string,
     @Ctx() { services }: Context,
   ) {
-    return services.report.correlations(experimentId);
+    return services.report.table(experimentId, correlationsTable);
   }
 
   @Query(() => [TransitionRow])
   nearExactToExact(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.transitions(experimentId);
+    return services.report.table(experimentId, nearExactToExactTable);
   }
 
   @Query(() => [PairedComparisonRow], {
     description: "McNemar between each pair of settings at each k, on the same instances (raw p-values).",
   })
   settingComparisons(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.settingComparisons(experimentId);
+    return services.report.table(experimentId, settingComparisonsTable);
   }
 
   @Query(() => [PairedComparisonRow], {
@@ -85,19 +86,19 @@ export class ReportResolver {
       "McNemar between k = 0 and each k > 0 in each setting, on the same instances (raw p-values).",
   })
   zeroVsK(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.zeroVsK(experimentId);
+    return services.report.table(experimentId, zeroVsKTable);
   }
 
   @Query(() => [PairedComparisonRow], {
     deprecationReason: "Use zeroVsK: it compares k = 0 with every k > 0, many-shot included.",
   })
   zeroVsFewShot(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.zeroVsK(experimentId);
+    return services.report.table(experimentId, zeroVsKTable);
   }
 
   @Query(() => [TransitionRateRow], { description: "Near-exact -> exact rates for every pair of k." })
   transitionRates(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.transitionRates(experimentId);
+    return services.report.table(experimentId, transitionRatesTable);
   }
 
   @Query(() => [NoMemoryFloorRow], {
@@ -106,47 +107,47 @@ export class ReportResolver {
       "setting and k.",
   })
   noMemoryFloor(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.noMemoryFloor(experimentId);
+    return services.report.table(experimentId, noMemoryFloorTable);
   }
 
   @Query(() => [GuidedGeneralRow], {
     description: "Time Travel's Algorithm 1: guided against general instruction by ROUGE-L, bootstrapped.",
   })
   guidedVsGeneral(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.guidedVsGeneral(experimentId);
+    return services.report.table(experimentId, guidedVsGeneralTable);
   }
 
   @Query(() => [IclThresholdRow], {
     description: "Does ICL beat zero-shot once memorization reaches some level? Per sample and setting.",
   })
   iclThresholds(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.iclThresholds(experimentId);
+    return services.report.table(experimentId, iclThresholdsTable);
   }
 
   @Query(() => [TargetGroupRow], {
     description: "Memorization by label and by reference length, per sample, setting and k.",
   })
   memorizationByTarget(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.memorizationByTarget(experimentId);
+    return services.report.table(experimentId, memorizationByTargetTable);
   }
 
   @Query(() => [ControlComparisonRow], {
     description: "Each memorization rate against its control dataset's, per dataset, setting and k.",
   })
   versusControl(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.versusControl(experimentId);
+    return services.report.table(experimentId, versusControlTable);
   }
 
   @Query(() => [ContaminationRow])
   contamination(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.contamination(experimentId);
+    return services.report.table(experimentId, contaminationTable);
   }
 
   @Query(() => [QuizRangeRow], {
     description: "The Data Contamination Quiz per sample of an experiment run with methods: [QUIZ].",
   })
   quizResults(@Arg("experimentId", () => ID) experimentId: string, @Ctx() { services }: Context) {
-    return services.report.quiz(experimentId);
+    return services.report.table(experimentId, quizTable);
   }
 
   @Query(() => [ContaminationSummaryRow], {

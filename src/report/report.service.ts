@@ -19,64 +19,46 @@ import {
   comparisonWarnings,
   contamination,
   contaminationSubset,
-  contaminationSummary,
-  correlations,
   guidedGeneralCells,
   guidedVsGeneral,
   InstanceOutcome,
   InstancePerformance,
   InstanceScore,
-  iclThresholds,
-  logprobCalibration,
   logprobEvidence,
   MembershipLabel,
-  memorizationByTarget,
-  memorizedVsNot,
   needsInstanceOutcomes,
-  noMemoryFloor,
-  nonTrivialMemorization,
   orderGuidedGeneralRows,
   performanceRows,
-  performanceVsZeroShot,
   quizRanges,
   RepeatPerformance,
   ReviewRating,
-  replicationVerdicts,
   reviewSummary,
   SampleInfo,
   SummaryRun,
-  settingComparisons,
   sharedDatasets,
   TargetInfo,
-  transitionRates,
-  versusControl,
-  zeroVsK,
 } from "./analyses";
-import { LogprobEvidence } from "./logprob.types";
 import * as sql from "./report.sql";
-import {
-  ContaminationRow,
-  ContaminationSummaryRow,
-  ControlComparisonRow,
-  CorrelationRow,
-  ExperimentComparison,
-  GuidedGeneralRow,
-  IclThresholdRow,
-  MemorizationBreakdownRow,
-  MemorizedVsNotRow,
-  ModelComparisonRow,
-  NoMemoryFloorRow,
-  PairedComparisonRow,
-  PerformanceRow,
-  QuizRangeRow,
-  ReportSubject,
-  ResultFilter,
-  StudyReport,
-  TargetGroupRow,
-  TransitionRateRow,
-  TransitionRow,
-} from "./report.types";
+import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
 import { ReadOptions, ResultsCache, ResultsVersion } from "./results-cache";
+import { adjustForMultipleComparisons, StudyReport } from "./study-report";
+import { REPORT_TABLES } from "./tables";
+import { ContaminationRow } from "./tables/contamination";
+import { ContaminationSummaryRow } from "./tables/contamination-summary";
+import { GuidedGeneralRow } from "./tables/guided-general";
+import { LogprobEvidence } from "./tables/logprob";
+import { MemorizationBreakdownRow } from "./tables/memorization";
+import { PerformanceRow } from "./tables/performance";
+import { QuizRangeRow } from "./tables/quiz";
+import type {
+  OwnRead,
+  OwnReads,
+  ReportField,
+  ReportInputs,
+  ReportTableOf,
+  ReportValue,
+} from "./tables/table";
+import { TransitionRow } from "./tables/transitions";
 
 interface CellCountRow {
   sample_id: string;
@@ -379,49 +361,19 @@ export class ReportService {
     }));
   }
 
-  async performance(experimentId: string): Promise<PerformanceRow[]> {
-    return this.performanceOf(await this.data(experimentId));
+  /**
+   * One table of an experiment's report on its own (its p-values raw: Holm's adjustment is over the whole report),
+   * computed from the experiment's rows as they are now.
+   */
+  async table<F extends ReportField>(experimentId: string, table: ReportTableOf<F>): Promise<ReportValue<F>> {
+    const data = await this.data(experimentId);
+    return this.inputsOf(data, { fingerprint: "", readAt: new Date() }).table(table);
   }
 
   private async performanceOf(data: ExperimentData): Promise<PerformanceRow[]> {
     const [repeats, samples] = await Promise.all([data.repeats(), data.samples()]);
     const instances = repeats.some((row) => row.repeat > 0) ? await data.instancePerformance() : [];
     return performanceRows(repeats, instances, samples);
-  }
-
-  async memorizedVsNot(experimentId: string): Promise<MemorizedVsNotRow[]> {
-    const data = await this.data(experimentId);
-    const [outcomes, performance, samples] = await Promise.all([
-      data.instances(),
-      data.instancePerformance(),
-      data.samples(),
-    ]);
-    return memorizedVsNot(outcomes, performance, samples);
-  }
-
-  async correlations(experimentId: string): Promise<CorrelationRow[]> {
-    const data = await this.data(experimentId);
-    return correlations(await data.cells(), await this.performanceOf(data), await data.samples());
-  }
-
-  async settingComparisons(experimentId: string): Promise<PairedComparisonRow[]> {
-    const data = await this.data(experimentId);
-    return settingComparisons(await data.instances(), await data.samples());
-  }
-
-  async zeroVsK(experimentId: string): Promise<PairedComparisonRow[]> {
-    const data = await this.data(experimentId);
-    return zeroVsK(await data.instances(), await data.samples());
-  }
-
-  async transitionRates(experimentId: string): Promise<TransitionRateRow[]> {
-    const data = await this.data(experimentId);
-    return transitionRates(await data.instances(), await data.samples());
-  }
-
-  async transitions(experimentId: string): Promise<TransitionRow[]> {
-    await this.data(experimentId);
-    return this.transitionsOf(experimentId);
   }
 
   private async transitionsOf(experimentId: string): Promise<TransitionRow[]> {
@@ -437,10 +389,6 @@ export class ReportService {
       nearExactOutput: row.near_exact_output as string | null,
       exactOutput: row.exact_output as string | null,
     }));
-  }
-
-  async contamination(experimentId: string): Promise<ContaminationRow[]> {
-    return (await this.contaminationOf(await this.data(experimentId))).rows;
   }
 
   /** Time Travel's rule per cell, with the pools its subsets are drawn from (the summary reads them too). */
@@ -497,10 +445,6 @@ export class ReportService {
         ]),
       ),
     };
-  }
-
-  async quiz(experimentId: string): Promise<QuizRangeRow[]> {
-    return this.quizOf(await this.data(experimentId));
   }
 
   /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
@@ -584,10 +528,6 @@ export class ReportService {
     return (await this.studyReport(experimentId, options)).contaminationSummary;
   }
 
-  async guidedVsGeneral(experimentId: string): Promise<GuidedGeneralRow[]> {
-    return this.guidedVsGeneralOf(await this.data(experimentId));
-  }
-
   /**
    * Algorithm 1 reads the answers' texts: its rows are kept per experiment while the state of its guided and
    * general runs (their ids and last updates) is the same, so a finished study's report does not read them again.
@@ -636,40 +576,6 @@ export class ReportService {
       await new Promise((resolve) => setImmediate(resolve));
     }
     return orderGuidedGeneralRows(computed);
-  }
-
-  async iclThresholds(experimentId: string): Promise<IclThresholdRow[]> {
-    const data = await this.data(experimentId);
-    const [outcomes, performance, samples] = await Promise.all([
-      data.instances(),
-      data.instancePerformance(),
-      data.samples(),
-    ]);
-    return iclThresholds(outcomes, performanceVsZeroShot(performance, samples), samples);
-  }
-
-  async memorizationByTarget(experimentId: string): Promise<TargetGroupRow[]> {
-    const data = await this.data(experimentId);
-    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    return memorizationByTarget(outcomes, (await this.targetsOf(samples)).targets, samples);
-  }
-
-  async versusControl(experimentId: string): Promise<ControlComparisonRow[]> {
-    const data = await this.data(experimentId);
-    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    return versusControl(outcomes, samples, (await this.targetsOf(samples)).trivial);
-  }
-
-  async noMemoryFloor(experimentId: string): Promise<NoMemoryFloorRow[]> {
-    const data = await this.data(experimentId);
-    const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    return noMemoryFloor(
-      outcomes,
-      await this.floors.of([...samples.keys()]),
-      samples,
-      NO_MEMORY_FLOOR_VERSION,
-      (await this.targetsOf(samples)).trivial,
-    );
   }
 
   /**
@@ -814,120 +720,94 @@ export class ReportService {
     );
   }
 
-  private async computeStudyReport(data: ExperimentData, version: ResultsVersion): Promise<StudyReport> {
-    const { experimentId } = data;
-    const computedAt = version.readAt;
-    // Every read starts at once, so the database works while the analyses compute.
-    const early = <T>(promise: Promise<T>): Promise<T> => {
-      promise.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
-      return promise;
+  /** What the tables are computed from: each read at most once per report, each table computed once. */
+  private inputsOf(data: ExperimentData, version: ResultsVersion): ReportInputs {
+    const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
+      let value: Promise<T> | undefined;
+      return () => {
+        value ??= read();
+        return value;
+      };
     };
-    const reads = early(
-      Promise.all([data.instances(), data.instancePerformance(), data.samples(), data.cells()]),
+    const targets = once(async () => this.targetsOf(await data.samples()));
+    const floors = once(async () => this.floors.of([...(await data.samples()).keys()]));
+    const runs = once(
+      () => this.dataSource.query(sql.runsOfExperiment, [data.experimentId]) as Promise<SummaryRun[]>,
     );
-    const transitionsRead = early(this.transitionsOf(experimentId));
-    const guidedGeneralRead = early(this.guidedVsGeneralOf(data));
-    const contaminationRead = early(this.contaminationOf(data));
-    const performanceRead = early(this.performanceOf(data));
-    const reviewRead = early(this.reviewOf(experimentId));
-    const quizRead = early(this.quizOf(data));
-    const logprobRead = early(this.logprobOf(data));
-    const runsRead = early(
-      this.dataSource.query(sql.runsOfExperiment, [experimentId]) as Promise<SummaryRun[]>,
-    );
-    const [outcomes, instancePerformance, samples, cells] = await reads;
-    const byCell = [
-      BreakdownGroup.DATASET,
-      BreakdownGroup.SAMPLE,
-      BreakdownGroup.SETTING,
-      BreakdownGroup.SHOTS,
-    ];
-    // Through the cache: the same rows as a breakdown reader's of these results (a dashboard reads both).
-    const memorization = await this.breakdownAt(
-      data,
-      {},
-      byCell,
-      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
-      version,
-    );
-    const memorizationExactOnly = await this.breakdownAt(
-      data,
-      {},
-      byCell,
-      MemorizationMeasure.EXACT_ONLY,
-      version,
-    );
-    const memorizationByRegime = await this.breakdownAt(
-      data,
-      {},
-      [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.REGIME],
-      MemorizationMeasure.EXACT_OR_NEAR_EXACT,
-      version,
-    );
-    const performance = await performanceRead;
-    const targets = await this.targetsOf(samples);
-    // One table at a time, the event loop let go between them: a process serving requests while it computes a
-    // large report (tens of milliseconds a table at a million completions) keeps answering the others.
-    const table = async <T>(compute: () => T): Promise<T> => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return compute();
+    const own: { [K in OwnRead]: () => Promise<OwnReads[K]> } = {
+      performance: once(() => this.performanceOf(data)),
+      guidedVsGeneral: once(() => this.guidedVsGeneralOf(data)),
+      nearExactToExact: once(() => this.transitionsOf(data.experimentId)),
+      contamination: once(() => this.contaminationOf(data)),
+      quiz: once(() => this.quizOf(data)),
+      logprob: once(() => this.logprobOf(data)),
+      review: once(() => this.reviewOf(data.experimentId)),
     };
-    const gains = await table(() => performanceVsZeroShot(instancePerformance, samples));
-    const floors = await this.floors.of([...samples.keys()]);
-    const noMemoryFloorRows = await table(() =>
-      noMemoryFloor(outcomes, floors, samples, NO_MEMORY_FLOOR_VERSION, targets.trivial),
-    );
-    const verdicts = await table(() => replicationVerdicts(outcomes, floors, targets.trivial, samples));
+    const tables = new Map<string, Promise<unknown>>();
+    const inputs: ReportInputs = {
+      experimentId: data.experimentId,
+      computedAt: version.readAt,
+      floorVersion: NO_MEMORY_FLOOR_VERSION,
+      samples: () => data.samples(),
+      cells: () => data.cells(),
+      instances: () => data.instances(),
+      instancePerformance: () => data.instancePerformance(),
+      targets,
+      floors,
+      runs,
+      breakdown: (groupBy, measure) =>
+        version.fingerprint
+          ? this.breakdownAt(data, {}, groupBy, measure, version)
+          : this.breakdownOf(data, {}, groupBy, measure, version.readAt),
+      read: (what) => own[what](),
+      table: <F extends ReportField>(table: ReportTableOf<F>) => {
+        let value = tables.get(table.field) as Promise<ReportValue<F>> | undefined;
+        if (!value) {
+          // Computed after the event loop is let go: a process serving requests while it computes a large report
+          // (tens of milliseconds a table at a million completions) keeps answering the others.
+          value = new Promise((resolve) => setImmediate(resolve)).then(() => table.compute(inputs));
+          tables.set(table.field, value);
+        }
+        return value;
+      },
+    };
+    return inputs;
+  }
 
-    const guidedGeneralRows = await guidedGeneralRead;
-    const { rows: contaminationRows, pools } = await contaminationRead;
-    const quizRows = await quizRead;
-    const logprob = await logprobRead;
-    const summaryRuns = await runsRead;
-    const report: StudyReport = {
-      experimentId,
-      computedAt,
-      subject: await this.subjectOf(experimentId),
-      memorization,
-      memorizationExactOnly,
-      memorizationByRegime,
-      performance,
-      memorizedVsNotMemorized: await table(() => memorizedVsNot(outcomes, instancePerformance, samples)),
-      correlations: await table(() => correlations(cells, performance, samples)),
-      settingComparisons: await table(() => settingComparisons(outcomes, samples)),
-      zeroVsK: await table(() => zeroVsK(outcomes, samples)),
-      memorizationNonTrivial: await table(() => nonTrivialMemorization(outcomes, targets.trivial, samples)),
-      memorizationByTarget: await table(() => memorizationByTarget(outcomes, targets.targets, samples)),
-      noMemoryFloor: noMemoryFloorRows,
-      versusControl: await table(() => versusControl(outcomes, samples, targets.trivial)),
-      performanceVsZeroShot: gains,
-      iclThresholds: await table(() => iclThresholds(outcomes, gains, samples)),
-      guidedVsGeneral: guidedGeneralRows,
-      transitionRates: await table(() => transitionRates(outcomes, samples)),
-      nearExactToExact: await transitionsRead,
-      contamination: contaminationRows,
-      quiz: quizRows,
-      logprobCalibration: logprobCalibration(logprob),
-      contaminationSummary: await table(() =>
-        contaminationSummary(
-          {
-            contamination: contaminationRows,
-            floors: noMemoryFloorRows,
-            guidedGeneral: guidedGeneralRows,
-            quiz: quizRows,
-            runs: summaryRuns,
-            verdicts,
-            instanceFloors: floors,
-            pools,
-            logprob,
-          },
-          samples,
-        ),
-      ),
-      review: await reviewRead,
+  private async computeStudyReport(data: ExperimentData, version: ResultsVersion): Promise<StudyReport> {
+    const inputs = this.inputsOf(data, version);
+    // Every read starts at once, so the database works while the tables compute.
+    const early = (read: () => Promise<unknown>) => read().catch(() => {}); // awaited by the tables that need them
+    for (const read of [
+      inputs.instances,
+      inputs.instancePerformance,
+      inputs.cells,
+      inputs.runs,
+      inputs.targets,
+    ])
+      early(read);
+    for (const what of [
+      "nearExactToExact",
+      "guidedVsGeneral",
+      "contamination",
+      "performance",
+      "review",
+      "quiz",
+      "logprob",
+    ] as const)
+      early(() => inputs.read(what));
+    const report = {
+      experimentId: data.experimentId,
+      computedAt: version.readAt,
+      subject: await this.subjectOf(data.experimentId),
       hypothesisTests: 0,
       multipleComparisons: "",
-    };
+    } as StudyReport;
+    // One table at a time, in the report's order.
+    for (const table of REPORT_TABLES)
+      (report as unknown as Record<string, unknown>)[table.field] = await inputs.table(
+        table as ReportTableOf<ReportField>,
+      );
     return adjustForMultipleComparisons(report);
   }
 }
@@ -948,29 +828,4 @@ export function breakdownKey(
     regimes: filter.regimes ?? null,
   };
   return `breakdown ${JSON.stringify([narrowed, groupBy, measure])}`;
-}
-
-/** Holm over every p-value of the report: each test's adjusted p is written beside its raw one. */
-export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
-  const slots: { get: () => number | null; set: (p: number | null) => void }[] = [];
-  for (const row of report.memorizedVsNotMemorized)
-    slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
-  for (const row of report.correlations) {
-    slots.push({ get: () => row.pearsonPValue, set: (p) => (row.pearsonPValueHolm = p) });
-    slots.push({ get: () => row.spearmanPValue, set: (p) => (row.spearmanPValueHolm = p) });
-  }
-  for (const row of [...report.settingComparisons, ...report.zeroVsK, ...(report.versusControl ?? [])])
-    slots.push({ get: () => row.pValue, set: (p) => (row.pValueHolm = p) });
-  const adjusted = holmAdjust(slots.map((slot) => slot.get()));
-  slots.forEach((slot, index) => {
-    slot.set(adjusted[index]);
-  });
-  const tests = adjusted.filter((p) => p !== null).length;
-  report.hypothesisTests = tests;
-  report.multipleComparisons =
-    `Holm's step-down adjustment over the ${tests} p-values of this report (memorized vs not: Fisher; ` +
-    "correlations: Pearson and Spearman; settings and zero- vs k-shot: McNemar; against a control dataset: " +
-    "Fisher), family-wise error rate 5%. " +
-    "Each adjusted value is in the *Holm field beside the raw p.";
-  return report;
 }

@@ -150,7 +150,7 @@ describe("a control dataset (embedded database)", () => {
     }
 
     const metrics = await api.gql(
-      `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
+      `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["versus_control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
       { id: experimentId },
     );
     expect(metrics.errors).toBeUndefined();

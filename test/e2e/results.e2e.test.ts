@@ -1,6 +1,6 @@
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
 import { resultsState } from "../../src/report/report.sql";
-import { reportCsv } from "../../src/report/report-csv";
+import { REPORT_CSV_COLUMNS, reportCsv } from "../../src/report/report-csv";
 import { reportMarkdown } from "../../src/report/report-markdown";
 import { METRIC_ROWS_VERSION } from "../../src/report/report-row.service";
 import { METRIC_NAMES } from "../../src/report/report-rows";
@@ -442,13 +442,29 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const response = await fetch(`${base}/export/experiments/${experimentId}/report.csv`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
-    const served = new Set((await response.text()).trim().split("\n"));
-    // This test's report holds the fields its query asked for: each of its lines with a value is served as is.
+    const text = await response.text();
+    // This test's report holds the fields its query asked for: each of its rows with a value is served, with the
+    // same scope, value and counts (its interval where the query asked for it).
     const lines = reportCsv(report).trim().split("\n");
-    const valued = lines.filter((line) => /,-?\d[^,]*$/.test(line) && !line.endsWith("NaN"));
+    const { parse } = require("csv-parse/sync");
+    const records = parse(lines.join("\n"), { columns: true }) as Record<string, string>[];
+    const keyOf = (record: Record<string, string>) =>
+      REPORT_CSV_COLUMNS.slice(0, REPORT_CSV_COLUMNS.indexOf("value"))
+        .filter((column) => column !== "sample_name")
+        .map((column) => record[column])
+        .join("|");
+    const served = new Map(
+      (parse(text, { columns: true }) as Record<string, string>[]).map((record) => [keyOf(record), record]),
+    );
+    const valued = records.filter((record) => /^-?\d/.test(record.value));
     expect(valued.length).toBeGreaterThan(50);
-    expect(valued.filter((line) => !served.has(line))).toEqual([]);
-    expect(served.has(lines[0])).toBe(true);
+    for (const record of valued) {
+      const twin = served.get(keyOf(record));
+      expect(twin).toBeDefined();
+      for (const column of ["value", "numerator", "denominator", "ci_low", "ci_high"])
+        if (record[column] !== "") expect([column, twin![column]]).toEqual([column, record[column]]);
+    }
+    expect(text.split("\n")[0]).toBe(lines[0]);
     // Every row says which experiment and model it is of.
     expect(lines[0].split(",").slice(0, 4)).toEqual(["experiment_id", "experiment", "provider", "model"]);
     expect(lines[1].split(",")[0]).toBe(experimentId);
@@ -540,11 +556,11 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     const records = parse(reportCsv(report), { columns: true }) as Record<string, string>[];
     const rate = records.find(
       (r) =>
-        r.table === "memorization" &&
+        r.name === "memorization.rate" &&
         r.setting === "ONLY_SEGMENT_PAIRS" &&
         r.shots === "5" &&
         r.measure === "EXACT_OR_NEAR_EXACT" &&
-        r.statistic === "rate",
+        r.sample_id !== "",
     );
     expect(Number(rate!.value)).toBeCloseTo(
       report.memorization.find((r: any) => r.setting === "ONLY_SEGMENT_PAIRS" && r.shots === 5).rate,
@@ -589,7 +605,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       expect(metricOf(metrics, "memorization.unjudged", scope).value).toBe(row.unjudged);
     }
     for (const row of report.memorizationByRegime) {
-      const metric = metricOf(metrics, "memorization.rate_by_regime", {
+      const metric = metricOf(metrics, "memorization_by_regime.rate", {
         setting: row.setting,
         regime: row.regime,
         shots: null,
@@ -610,31 +626,31 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     }
     for (const row of report.memorizedVsNotMemorized) {
       const scope = { setting: row.setting, shots: row.shots };
-      expectSameNumbers(metricOf(metrics, "memorized_vs_not.difference", scope), {
+      expectSameNumbers(metricOf(metrics, "memorized_vs_not_memorized.difference", scope), {
         value: row.difference,
         ciLow: row.differenceCiLow,
         ciHigh: row.differenceCiHigh,
       });
-      expect(metricOf(metrics, "memorized_vs_not.accuracy_memorized", scope)).toMatchObject({
+      expect(metricOf(metrics, "memorized_vs_not_memorized.accuracy_memorized", scope)).toMatchObject({
         value: row.memorized.accuracy,
         numerator: row.memorized.correct,
         denominator: row.memorized.n,
       });
-      expect(metricOf(metrics, "memorized_vs_not.fisher_p_holm", scope).value).toBe(row.pValueHolm);
+      expect(metricOf(metrics, "memorized_vs_not_memorized.fisher_p_holm", scope).value).toBe(row.pValueHolm);
     }
     for (const row of report.correlations) {
       const scope = { setting: row.setting, measure: row.measure };
-      expectSameNumbers(metricOf(metrics, "correlation.pearson", scope), {
+      expectSameNumbers(metricOf(metrics, "correlations.pearson", scope), {
         value: row.pearson,
         denominator: row.n,
         ciLow: row.pearsonCiLow,
         ciHigh: row.pearsonCiHigh,
       });
-      expect(metricOf(metrics, "correlation.spearman_p_holm", scope).value).toBe(row.spearmanPValueHolm);
+      expect(metricOf(metrics, "correlations.spearman_p_holm", scope).value).toBe(row.spearmanPValueHolm);
     }
     for (const [name, rows] of [
-      ["setting_comparison.mcnemar_p_holm", report.settingComparisons],
-      ["zero_vs_few_shot.mcnemar_p_holm", report.zeroVsK],
+      ["setting_comparisons.mcnemar_p_holm", report.settingComparisons],
+      ["zero_vs_k.mcnemar_p_holm", report.zeroVsK],
     ] as const) {
       for (const row of rows) {
         const metric = metricOf(metrics, name, {
@@ -651,7 +667,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       }
     }
     for (const row of report.transitionRates) {
-      const metric = metricOf(metrics, "transition.near_exact_to_exact", {
+      const metric = metricOf(metrics, "transition_rates.near_exact_to_exact", {
         setting: row.setting,
         shots: row.fromShots,
         otherShots: row.toShots,
@@ -715,6 +731,15 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       message: expect.stringContaining('unknown metric name "memorization.rates"'),
       extensions: { code: "BAD_USER_INPUT" },
     });
+    // A name from before every name was <table>.<statistic> still reads, as the name it became.
+    const former = await api.gql(
+      `query($f: MetricFilter!) { metrics(filter: $f, first: 500) { edges { node { name } } } }`,
+      { f: { experimentId, names: ["zero_vs_few_shot.pairs"] } },
+    );
+    expect(former.errors).toBeUndefined();
+    const formerNames = former.data!.metrics.edges.map((edge: any) => edge.node.name);
+    expect(formerNames.length).toBeGreaterThan(0);
+    expect(new Set(formerNames)).toEqual(new Set(["zero_vs_k.pairs"]));
     const missing = await api.gql(
       `query($f: MetricFilter!) { metrics(filter: $f) { edges { node { id } } } }`,
       {

@@ -23,8 +23,8 @@ import {
   transitionRates,
   zeroVsK,
 } from "../../src/report/analyses";
-import { adjustForMultipleComparisons } from "../../src/report/report.service";
-import { PerformanceComparisonRow, StudyReport } from "../../src/report/report.types";
+import { adjustForMultipleComparisons, StudyReport } from "../../src/report/study-report";
+import { PerformanceComparisonRow } from "../../src/report/tables/performance-vs-zero-shot";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../../src/study/measures";
@@ -594,6 +594,7 @@ describe("multiple comparisons", () => {
       ],
       settingComparisons: [comparison(0.03)],
       zeroVsK: [comparison(0.001)],
+      versusControl: [],
     } as unknown as StudyReport;
     const adjusted = adjustForMultipleComparisons(report);
     const expected = holmAdjust([0.01, 0.04, null, 0.03, 0.001]);

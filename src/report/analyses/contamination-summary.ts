@@ -3,14 +3,12 @@
 
 import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
-import type { LogprobEvidence } from "../logprob.types";
-import type {
-  ContaminationRow,
-  ContaminationSummaryRow,
-  GuidedGeneralRow,
-  NoMemoryFloorRow,
-  QuizRangeRow,
-} from "../report.types";
+import type { ContaminationRow } from "../tables/contamination";
+import type { ContaminationSummaryRow } from "../tables/contamination-summary";
+import type { GuidedGeneralRow } from "../tables/guided-general";
+import type { LogprobEvidence } from "../tables/logprob";
+import type { NoMemoryFloorRow } from "../tables/no-memory-floor";
+import type { QuizRangeRow } from "../tables/quiz";
 import { CONTAMINATION_SUBSET_SIZE } from "./contamination";
 import { bySample, SampleInfo, sampleFields } from "./rows";
 import { ReplicationVerdict, timeTravelFalsePositiveRate } from "./verdict";

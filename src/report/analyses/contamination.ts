@@ -2,7 +2,7 @@
 
 import { RandomStream } from "../../common/random";
 import { wilsonInterval } from "../../statistics/intervals";
-import type { ContaminationRow } from "../report.types";
+import type { ContaminationRow } from "../tables/contamination";
 import { cellList } from "./paired";
 import { byCell, InstanceOutcome, isMemorized, SampleInfo, sampleFields } from "./rows";
 

@@ -3,7 +3,7 @@
 
 import { type InstanceFloor, inFloorAt } from "../../judge/no-memory";
 import { wilsonInterval } from "../../statistics/intervals";
-import type { NoMemoryFloorRow } from "../report.types";
+import type { NoMemoryFloorRow } from "../tables/no-memory-floor";
 import {
   byCell,
   InstanceOutcome,

@@ -6,7 +6,8 @@ import { Interval, wilsonInterval } from "../../statistics/intervals";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
 import { REGIME_ORDER, Regime, regimeOf } from "../../study/regime";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
-import type { MemorizationBreakdownRow, ResultFilter } from "../report.types";
+import type { ResultFilter } from "../report.types";
+import type { MemorizationBreakdownRow } from "../tables/memorization";
 
 /** A breakdown row as computed (the service stamps when the results it counts were read). */
 export type BreakdownRow = Omit<MemorizationBreakdownRow, "computedAt">;

@@ -2,7 +2,7 @@
 
 import { newcombeDifference } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
-import type { MemorizedVsNotRow } from "../report.types";
+import type { MemorizedVsNotRow } from "../tables/memorized-vs-not";
 import {
   byCell,
   InstanceOutcome,

@@ -2,7 +2,7 @@
 
 import { mcnemarExact } from "../../statistics/tests";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
-import type { PairedComparisonRow } from "../report.types";
+import type { PairedComparisonRow } from "../tables/paired";
 import {
   bySample,
   groupItems,

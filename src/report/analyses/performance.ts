@@ -4,7 +4,7 @@ import { clusterBootstrapRate } from "../../statistics/bootstrap";
 import { meanAndSpread } from "../../statistics/descriptive";
 import { wilsonInterval } from "../../statistics/intervals";
 import { IntervalMethod } from "../../study/measures";
-import type { PerformanceRow } from "../report.types";
+import type { PerformanceRow } from "../tables/performance";
 import {
   bySample,
   compareNullable,

@@ -1,6 +1,7 @@
 // The paper's threshold: does in-context learning beat zero-shot once memorization reaches some level? Pure.
 
-import type { IclThresholdRow, PerformanceComparisonRow } from "../report.types";
+import type { IclThresholdRow } from "../tables/icl-thresholds";
+import type { PerformanceComparisonRow } from "../tables/performance-vs-zero-shot";
 import {
   bySample,
   bySetting,

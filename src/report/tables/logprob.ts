@@ -1,7 +1,15 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
-import { ContaminationVerdict } from "../study/contamination-verdict";
+import { ContaminationVerdict } from "../../study/contamination-verdict";
+import { logprobCalibration } from "../analyses";
+import { defineTable, interval, markdownTable, num, pct } from "./table";
 
-// The LOGPROB method's tables: one home for their GraphQL types (analyses/logprob.ts computes them).
+// The LOGPROB method's types: a sample's evidence (in the contamination summary) and the calibration table.
+
+declare module "./table" {
+  interface ReportTables {
+    logprobCalibration: LogprobCalibrationRow[];
+  }
+}
 
 @ObjectType({
   description: "One membership score of a sample's instances: how many were scored and its mean.",
@@ -132,3 +140,46 @@ export class LogprobEvidence {
   @Field()
   cannotTell: string;
 }
+
+export const logprobCalibrationTable = defineTable<"logprobCalibration">({
+  field: "logprobCalibration",
+  type: () => [LogprobCalibrationRow],
+  description:
+    "The LOGPROB method's calibration, per label group and score: ROC AUC and TPR at 1% and 5% FPR (needs " +
+    "membership labels).",
+  compute: async (inputs) => logprobCalibration(await inputs.read("logprob")),
+  markdown: {
+    title:
+      "Logprob calibration (members against non-members, per score; ROC AUC with Hanley-McNeil's 95% interval)",
+    body: (rows) =>
+      rows.length === 0
+        ? "No labelled logprob study in this experiment (methods: LOGPROB with membership labels)."
+        : markdownTable(
+            ["group", "score", "members", "non-members", "AUC", "TPR at 1% FPR", "TPR at 5% FPR"],
+            rows.map((row) => [
+              row.group,
+              row.score,
+              row.members,
+              row.nonMembers,
+              `${num(row.auc)} ${interval(row.aucLow, row.aucHigh)}`,
+              pct(row.tprAt1PercentFpr),
+              pct(row.tprAt5PercentFpr),
+            ]),
+          ),
+  },
+  statistics: ["auc", "tpr_at_1_percent_fpr", "tpr_at_5_percent_fpr"],
+  flat: (rows, emit) => {
+    for (const row of rows) {
+      const scope = {
+        sampleId: null,
+        sampleName: null,
+        sampleSeed: null,
+        group: `label=${row.group};score=${row.score}`,
+      };
+      const counts = { numerator: row.members, denominator: row.members + row.nonMembers };
+      emit("auc", scope, row.auc, { ...counts, ciLow: row.aucLow, ciHigh: row.aucHigh });
+      emit("tpr_at_1_percent_fpr", scope, row.tprAt1PercentFpr, counts);
+      emit("tpr_at_5_percent_fpr", scope, row.tprAt5PercentFpr, counts);
+    }
+  },
+});

@@ -1,0 +1,441 @@
+import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { ContaminationVerdict } from "../../study/contamination-verdict";
+import { MemorizationSetting } from "../../study/settings";
+import { contaminationSummary, replicationVerdicts } from "../analyses";
+import { guidedVsGeneralTable } from "./guided-general";
+import { LogprobEvidence } from "./logprob";
+import { noMemoryFloorTable } from "./no-memory-floor";
+import { QuizRangeRow, quizTable } from "./quiz";
+import { SampleScoped } from "./scope";
+import {
+  defineTable,
+  EFFECTIVE_JUDGE,
+  interval,
+  markdownTable,
+  num,
+  pct,
+  sampleLabel,
+  verdictWord,
+} from "./table";
+
+declare module "./table" {
+  interface ReportTables {
+    contaminationSummary: ContaminationSummaryRow[];
+  }
+}
+
+@ObjectType({ description: "Time Travel's rule on the seeded 10-instance subset, guided instruction." })
+export class TimeTravelEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  subsetJudged: number;
+
+  @Field(() => Int)
+  exact: number;
+
+  @Field(() => Int)
+  nearExact: number;
+
+  @Field({
+    description:
+      "At least one exact or two near-exact: the paper's rule, not a verdict (see falsePositiveRate; the " +
+      "replication evidence's verdict is the test).",
+  })
+  contaminated: boolean;
+
+  @Field(() => Int, { description: "Non-trivial instances the 10-instance subset is drawn from." })
+  pool: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "How often the rule fires for a model with no memory on this sample at this k: the hypergeometric chance " +
+      "that a 10-instance subset of the pool holds 1 exact or 2 near-exact no-memory matches (an upper bound).",
+  })
+  falsePositiveRate: number | null;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({ description: "The replication test at one k." })
+export class ReplicationTest {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int, { description: "Judged instances of the full-information cell." })
+  instances: number;
+
+  @Field(() => Int, { description: "Of those, with a trivial target (left out)." })
+  trivial: number;
+
+  @Field(() => Int, { description: "Non-trivial ones a no-memory answer matches at this k (left out)." })
+  floor: number;
+
+  @Field(() => Int, { description: "Non-trivial, outside the floor: the test's trials." })
+  eligible: number;
+
+  @Field(() => Int, { description: "Eligible and memorized." })
+  aboveFloor: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "One-sided exact binomial p against the allowance (raw).",
+  })
+  pValue: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The control dataset's eligible instances at this k." })
+  controlEligible: number | null;
+
+  @Field(() => Int, { nullable: true })
+  controlAboveFloor: number | null;
+
+  @Field(() => Float, { nullable: true, description: "One-sided Fisher p: above the control's rate (raw)." })
+  controlPValue: number | null;
+}
+
+@ObjectType({
+  description:
+    "Replication under full information above its no-memory floor, beside the general instruction.",
+})
+export class ReplicationEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Int)
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Int)
+  floorInstances: number;
+
+  @Field(() => Float, { nullable: true })
+  floorRate: number | null;
+
+  @Field(() => Int)
+  aboveFloor: number;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorRate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  aboveFloorCiHigh: number | null;
+
+  @Field({
+    deprecationReason: "Not a test (true for any count above the floor): read verdict.",
+    description: "The above-floor rate's 95% interval excludes 0.",
+  })
+  signal: boolean;
+
+  @Field(() => ContaminationVerdict, {
+    description:
+      "The decision: memorized above the no-memory floor on non-trivial targets beyond a no-memory allowance " +
+      "(and beyond the control dataset, where the experiment has one), at alpha, Bonferroni over the k tested.",
+  })
+  verdict: ContaminationVerdict;
+
+  @Field(() => Float)
+  alpha: number;
+
+  @Field(() => Float, {
+    description: "The eligible share a model without memory may reach (the null's rate).",
+  })
+  allowance: number;
+
+  @Field(() => Int, { description: "The k values tested: the Bonferroni family." })
+  family: number;
+
+  @Field(() => Float, { nullable: true, description: "The smallest Bonferroni-adjusted p over the family." })
+  pValue: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The k of that p." })
+  verdictShots: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The smallest rate the test detects with 80% power; null when no count could reject.",
+  })
+  minimumDetectableRate: number | null;
+
+  @Field(() => [ReplicationTest])
+  tests: ReplicationTest[];
+
+  @Field({ description: "Why this verdict, in one sentence." })
+  reason: string;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The general instruction's rate at the same k (the control).",
+  })
+  generalInstructionRate: number | null;
+
+  @Field(() => Int, { nullable: true })
+  generalInstructionInstances: number | null;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({ description: "Time Travel's Algorithm 1 at the smallest k: guided vs general, by ROUGE-L." })
+export class GuidedGeneralEvidence {
+  @Field(() => Int)
+  shots: number;
+
+  @Field(() => Int)
+  instances: number;
+
+  @Field(() => Float)
+  guidedMean: number;
+
+  @Field(() => Float)
+  generalMean: number;
+
+  @Field(() => Float, { nullable: true })
+  pValuePaired: number | null;
+
+  @Field(() => Float, { nullable: true })
+  pValueUnpaired: number | null;
+
+  @Field()
+  significant: boolean;
+
+  @Field(() => Int)
+  resamples: number;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({ description: "The Data Contamination Quiz's range with its runs." })
+export class QuizEvidence {
+  @Field(() => QuizRangeRow)
+  range: QuizRangeRow;
+
+  @Field(() => [ID])
+  runIds: string[];
+
+  @Field()
+  cannotTell: string;
+}
+
+@ObjectType({
+  description:
+    "Every method's evidence of contamination for one sample (a dataset and split), side by side, each with its " +
+    "counts, its runs and what it cannot tell; null where the experiment did not run the method. Not a score.",
+  implements: SampleScoped,
+})
+export class ContaminationSummaryRow extends SampleScoped {
+  @Field()
+  dataset: string;
+
+  @Field(() => String, { nullable: true })
+  split: string | null;
+
+  @Field(() => TimeTravelEvidence, { nullable: true })
+  timeTravel: TimeTravelEvidence | null;
+
+  @Field(() => ReplicationEvidence, { nullable: true })
+  replication: ReplicationEvidence | null;
+
+  @Field(() => GuidedGeneralEvidence, { nullable: true })
+  guidedGeneral: GuidedGeneralEvidence | null;
+
+  @Field(() => QuizEvidence, { nullable: true })
+  quiz: QuizEvidence | null;
+
+  @Field(() => LogprobEvidence, { nullable: true, description: "The LOGPROB method (open-weight models)." })
+  logprob: LogprobEvidence | null;
+}
+
+/** The LOGPROB method's cell of the summary: its verdict against the control, or what it has without one. */
+function logprobCell(evidence: LogprobEvidence | null): string {
+  if (!evidence) return "not run";
+  const scored = evidence.scores.find((score) => score.score === "minK")?.instances ?? 0;
+  const test = evidence.tests.find((t) => t.score === "minK");
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${num(test.pValue)}; n=${test.instances}/${test.controlInstances})`;
+  if (evidence.member !== null)
+    return `${evidence.member ? "member" : "non-member"} (labelled; ${scored} scored): see the calibration`;
+  return `${scored} scored; no control, no verdict`;
+}
+
+const CANNOT_TELL =
+  "What each method cannot tell: the replication verdict tests memorization above the no-memory floor on " +
+  "non-trivial targets and bounds contamination from below (a model that memorized but does not recite, or " +
+  "whose memorized targets are trivial or within the floor, is missed); Time Travel's rule is not a test, its " +
+  "false-positive rate is beside it; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
+  "(BLEURT-20 is not available here); the quiz's range depends on its generated options and has no error rate; " +
+  "the logprob scores see what a model will not recite but need prompt log-probabilities, and decide only " +
+  "against a control dataset (or describe a labelled calibration). The API's contaminationSummary carries each " +
+  "in full.";
+
+export const contaminationSummaryTable = defineTable<"contaminationSummary">({
+  field: "contaminationSummary",
+  type: () => [ContaminationSummaryRow],
+  description: "Every method's evidence per sample, side by side (see contaminationSummary).",
+  compute: async (inputs) => {
+    const [outcomes, instanceFloors, { trivial }, samples, contamination] = await Promise.all([
+      inputs.instances(),
+      inputs.floors(),
+      inputs.targets(),
+      inputs.samples(),
+      inputs.read("contamination"),
+    ]);
+    return contaminationSummary(
+      {
+        contamination: contamination.rows,
+        pools: contamination.pools,
+        floors: await inputs.table(noMemoryFloorTable),
+        guidedGeneral: await inputs.table(guidedVsGeneralTable),
+        quiz: await inputs.table(quizTable),
+        runs: await inputs.runs(),
+        verdicts: replicationVerdicts(outcomes, instanceFloors, trivial, samples),
+        instanceFloors,
+        logprob: await inputs.read("logprob"),
+      },
+      samples,
+    );
+  },
+  markdown: {
+    title: "Contamination summary (each method's evidence side by side; the verdict is replication's test)",
+    body: (rows) =>
+      (rows.length === 0
+        ? "No method's results yet."
+        : markdownTable(
+            [
+              "dataset",
+              "split",
+              "sample",
+              "replication verdict",
+              "why (level, power)",
+              "replication above floor",
+              "Time Travel rule (k, exact, near-exact / 10; its no-memory false-positive rate)",
+              "Algorithm 1 (paired p, unpaired p)",
+              "quiz range (authors' [lower, upper]; only kappa is bias-corrected)",
+              "logprob (Min-K% against the control, one-sided)",
+            ],
+            rows.map((row) => [
+              row.dataset,
+              row.split ?? "",
+              sampleLabel(row),
+              row.replication ? verdictWord(row.replication.verdict) : "not run",
+              row.replication
+                ? `${row.replication.reason}; minimum detectable rate ${pct(row.replication.minimumDetectableRate) || "none"}`
+                : "",
+              row.replication
+                ? `${pct(row.replication.aboveFloorRate)} ${interval(row.replication.aboveFloorCiLow, row.replication.aboveFloorCiHigh)} ` +
+                  `(k=${row.replication.shots}: ${row.replication.aboveFloor}/${row.replication.instances}, floor ${pct(row.replication.floorRate)}; ` +
+                  `general instruction ${pct(row.replication.generalInstructionRate)})`
+                : "not run",
+              row.timeTravel
+                ? `${row.timeTravel.contaminated ? "rule met" : "rule not met"} (k=${row.timeTravel.shots}, ` +
+                  `${row.timeTravel.exact}, ${row.timeTravel.nearExact} / ${row.timeTravel.subsetJudged} of ` +
+                  `${row.timeTravel.pool} non-trivial; false positives ${pct(row.timeTravel.falsePositiveRate) || "n/a"})`
+                : "not run",
+              row.guidedGeneral
+                ? `${row.guidedGeneral.significant ? "significant" : "not significant"} (${num(row.guidedGeneral.pValuePaired)}, ` +
+                  `${num(row.guidedGeneral.pValueUnpaired)}; n=${row.guidedGeneral.instances})`
+                : "not run",
+              row.quiz && row.quiz.range.lower !== null
+                ? `[${pct(row.quiz.range.lower)}, ${pct(row.quiz.range.upper)}] (n=${row.quiz.range.instances})`
+                : row.quiz
+                  ? "no range yet"
+                  : "not run",
+              logprobCell(row.logprob),
+            ]),
+          )) +
+      "\n\n" +
+      CANNOT_TELL,
+  },
+  statistics: [
+    "replication_contaminated",
+    "replication_cannot_tell",
+    "replication_p",
+    "replication_minimum_detectable_rate",
+    "replication_test_p",
+    "time_travel_rule_met",
+    "time_travel_false_positive_rate",
+    "logprob_mean",
+    "logprob_auc",
+    "logprob_p",
+    "logprob_contaminated",
+  ],
+  flat: (rows, emit) => {
+    for (const row of rows) {
+      const replication = row.replication;
+      if (replication) {
+        const scope = {
+          ...row,
+          setting: MemorizationSetting.FULL_INFORMATION,
+          shots: replication.verdictShots,
+          judge: EFFECTIVE_JUDGE,
+        };
+        emit("replication_contaminated", scope, replication.verdict === "CONTAMINATED");
+        emit("replication_cannot_tell", scope, replication.verdict === "CANNOT_TELL");
+        emit("replication_p", scope, replication.pValue, { denominator: replication.family });
+        emit("replication_minimum_detectable_rate", scope, replication.minimumDetectableRate);
+        for (const test of replication.tests)
+          emit("replication_test_p", { ...scope, shots: test.shots }, test.pValue, {
+            numerator: test.aboveFloor,
+            denominator: test.eligible,
+          });
+      }
+      if (row.timeTravel) {
+        const scope = {
+          ...row,
+          setting: MemorizationSetting.FULL_INFORMATION,
+          shots: row.timeTravel.shots,
+          judge: EFFECTIVE_JUDGE,
+        };
+        emit("time_travel_rule_met", scope, row.timeTravel.contaminated, {
+          denominator: row.timeTravel.subsetJudged,
+        });
+        emit("time_travel_false_positive_rate", scope, row.timeTravel.falsePositiveRate, {
+          denominator: row.timeTravel.pool,
+        });
+      }
+      if (row.logprob) {
+        for (const score of row.logprob.scores)
+          emit("logprob_mean", { ...row, group: `score=${score.score}` }, score.mean, {
+            denominator: score.instances,
+          });
+        for (const test of row.logprob.tests) {
+          const scope = { ...row, group: `score=${test.score}`, otherDataset: test.controlDataset };
+          const counts = { numerator: test.instances, denominator: test.instances + test.controlInstances };
+          emit("logprob_auc", scope, test.auc, counts);
+          emit("logprob_p", scope, test.pValue, counts);
+        }
+        if (row.logprob.verdict) emit("logprob_contaminated", row, row.logprob.verdict === "CONTAMINATED");
+      }
+    }
+  },
+  formerNames: {
+    "replication_verdict.contaminated": "replication_contaminated",
+    "replication_verdict.cannot_tell": "replication_cannot_tell",
+    "replication_verdict.p_value": "replication_p",
+    "replication_verdict.minimum_detectable_rate": "replication_minimum_detectable_rate",
+    "contamination.rule_false_positive_rate": "time_travel_false_positive_rate",
+  },
+});

@@ -1,0 +1,264 @@
+import { Field, Float, Int, ObjectType } from "type-graphql";
+import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
+import { Regime } from "../../study/regime";
+import { MemorizationSetting } from "../../study/settings";
+import type { StudyReport } from "../study-report";
+import { SampleScoped } from "./scope";
+import {
+  defineTable,
+  EFFECTIVE_JUDGE,
+  type Emit,
+  interval,
+  intervalMethod,
+  markdownTable,
+  num,
+  pct,
+  sampleLabel,
+} from "./table";
+
+declare module "./table" {
+  interface ReportTables {
+    memorization: MemorizationBreakdownRow[];
+    memorizationExactOnly: MemorizationBreakdownRow[];
+    memorizationByRegime: MemorizationBreakdownRow[];
+  }
+}
+
+@ObjectType({
+  description:
+    "Memorization of a group of instances: the share of judged completions whose effective verdict is exact or " +
+    "near-exact (or exact only), with a 95% interval: Wilson when each instance counts once, else a cluster " +
+    "bootstrap over instances. Unjudged completions are counted apart, not in n. Grouped by sample, a dataset " +
+    "with several samples also gets a pooled row (sampleId null) with the spread between its samples.",
+  implements: SampleScoped,
+})
+export class MemorizationBreakdownRow extends SampleScoped {
+  @Field({
+    description:
+      "When the results this row counts were read. Older than the latest writes only while a run is going (by at " +
+      "most about 24 times (MEMICL_RESULTS_SPACING_FACTOR) what its experiment's report and breakdowns take to " +
+      "compute, at least 1 s, plus one " +
+      "computation; `fresh: true` waits for " +
+      "the current state); once the runs are done, never.",
+  })
+  computedAt: Date;
+
+  @Field(() => String, { nullable: true })
+  dataset: string | null;
+
+  @Field(() => MemorizationSetting, { nullable: true })
+  setting: MemorizationSetting | null;
+
+  @Field(() => Int, { nullable: true })
+  shots: number | null;
+
+  @Field(() => Regime, { nullable: true })
+  regime: Regime | null;
+
+  @Field(() => Int, { description: "Judged completions (exact + near-exact + inexact): the denominator." })
+  n: number;
+
+  @Field(() => Int)
+  exact: number;
+
+  @Field(() => Int)
+  nearExact: number;
+
+  @Field(() => Int)
+  inexact: number;
+
+  @Field(() => Int, { description: "Completions without a readable verdict yet." })
+  unjudged: number;
+
+  @Field(() => Int, { description: "The numerator: exact + near-exact, or exact only." })
+  memorized: number;
+
+  @Field(() => Float, { nullable: true })
+  rate: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciLow: number | null;
+
+  @Field(() => Float, { nullable: true })
+  ciHigh: number | null;
+
+  @Field(() => IntervalMethod, { nullable: true })
+  intervalMethod: IntervalMethod | null;
+
+  @Field(() => Int, { description: "Samples the row pools." })
+  samples: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Sample standard deviation of the rate between the pooled samples (null for one sample).",
+  })
+  betweenSampleStandardDeviation: number | null;
+}
+
+const BY_CELL = [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.SHOTS];
+const BY_REGIME = [
+  BreakdownGroup.DATASET,
+  BreakdownGroup.SAMPLE,
+  BreakdownGroup.SETTING,
+  BreakdownGroup.REGIME,
+];
+
+const VERDICT_SHARES = ["exact_share", "near_exact_share", "inexact_share", "unjudged"] as const;
+
+/** A breakdown's flat rows: its rate (with the measure), the spread between samples, and the verdict shares. */
+function breakdownRows(
+  rows: MemorizationBreakdownRow[],
+  measure: MemorizationMeasure,
+  emit: Emit,
+  shares: boolean,
+) {
+  for (const row of rows) {
+    const scope = { ...row, measure, judge: EFFECTIVE_JUDGE };
+    emit("rate", scope, row.rate, {
+      numerator: row.memorized,
+      denominator: row.n,
+      ciLow: row.ciLow,
+      ciHigh: row.ciHigh,
+    });
+    if (row.betweenSampleStandardDeviation !== null)
+      emit("between_sample_sd", scope, row.betweenSampleStandardDeviation, { denominator: row.samples });
+    // The verdict counts do not depend on the measure: written once, with the main measure's rows.
+    if (!shares) continue;
+    const counts = { ...row, measure: null, judge: EFFECTIVE_JUDGE };
+    for (const [statistic, count] of [
+      ["exact_share", row.exact],
+      ["near_exact_share", row.nearExact],
+      ["inexact_share", row.inexact],
+    ] as const)
+      emit(statistic, counts, row.n > 0 ? count / row.n : null, { numerator: count, denominator: row.n });
+    emit("unjudged", counts, row.unjudged);
+  }
+}
+
+/** The headline table: each cell's rate with what qualifies it (floor, non-trivial rate, control's rate). */
+function breakdownMarkdown(rows: MemorizationBreakdownRow[], report: StudyReport, key: "shots" | "regime") {
+  const cell = (sampleId: string | null, setting: string | null, shots: number | null | undefined) =>
+    `${sampleId}|${setting}|${shots}`;
+  const floors = new Map(
+    (report.noMemoryFloor ?? []).map((row) => [cell(row.sampleId, row.setting, row.shots), row]),
+  );
+  const nonTrivial = new Map(
+    (report.memorizationNonTrivial ?? []).map((row) => [cell(row.sampleId, row.setting, row.shots), row]),
+  );
+  const controls = new Map(
+    (report.versusControl ?? []).map((row) => [`${row.dataset}|${row.setting}|${row.shots}`, row]),
+  );
+  const qualified = key === "shots";
+  return markdownTable(
+    [
+      "dataset",
+      "sample",
+      "setting",
+      qualified ? "k" : "regime",
+      "n",
+      "exact",
+      "near-exact",
+      "inexact",
+      "unjudged",
+      "rate",
+      "95% CI",
+      "interval",
+      "sd between samples",
+      ...(qualified ? ["no-memory floor", "above floor (95% CI)", "non-trivial rate", "control rate"] : []),
+    ],
+    rows.map((row) => {
+      const floor = floors.get(cell(row.sampleId, row.setting, row.shots));
+      const plain = nonTrivial.get(cell(row.sampleId, row.setting, row.shots));
+      const control = controls.get(`${row.dataset}|${row.setting}|${row.shots}`);
+      return [
+        row.dataset,
+        sampleLabel(row),
+        row.setting,
+        qualified ? row.shots : row.regime,
+        row.n,
+        row.exact,
+        row.nearExact,
+        row.inexact,
+        row.unjudged,
+        pct(row.rate),
+        interval(row.ciLow, row.ciHigh),
+        intervalMethod(row.intervalMethod),
+        num(row.betweenSampleStandardDeviation),
+        ...(qualified
+          ? [
+              pct(floor?.floorRate),
+              floor
+                ? `${pct(floor.aboveFloorRate)} (${interval(floor.aboveFloorCiLow, floor.aboveFloorCiHigh)})`
+                : "",
+              plain ? `${pct(plain.rate)} (${plain.trivialInstances} trivial left out)` : "",
+              control ? `${pct(control.controlRate)} (${control.controlDataset})` : "",
+            ]
+          : []),
+      ];
+    }),
+  );
+}
+
+export const memorizationTable = defineTable<"memorization">({
+  field: "memorization",
+  type: () => [MemorizationBreakdownRow],
+  description: "dataset x setting x k, exact or near-exact.",
+  compute: (inputs) => inputs.breakdown(BY_CELL, MemorizationMeasure.EXACT_OR_NEAR_EXACT),
+  markdown: {
+    title: "Memorization (exact or near-exact) by dataset, sample, setting and k",
+    body: (rows, report) => breakdownMarkdown(rows, report, "shots"),
+  },
+  statistics: ["rate", "between_sample_sd", ...VERDICT_SHARES],
+  flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_OR_NEAR_EXACT, emit, true),
+  formerNames: {
+    "memorization.rate.between_sample_sd": "between_sample_sd",
+  },
+});
+
+export const memorizationExactOnlyTable = defineTable<"memorizationExactOnly">({
+  field: "memorizationExactOnly",
+  name: "memorization", // the same rate, measure EXACT_ONLY
+  type: () => [MemorizationBreakdownRow],
+  description: "dataset x setting x k, exact only.",
+  compute: (inputs) => inputs.breakdown(BY_CELL, MemorizationMeasure.EXACT_ONLY),
+  markdown: {
+    title: "Memorization (exact only)",
+    body: (rows) =>
+      markdownTable(
+        ["dataset", "sample", "setting", "k", "n", "exact", "rate", "95% CI"],
+        rows.map((row) => [
+          row.dataset,
+          sampleLabel(row),
+          row.setting,
+          row.shots,
+          row.n,
+          row.memorized,
+          pct(row.rate),
+          interval(row.ciLow, row.ciHigh),
+        ]),
+      ),
+  },
+  statistics: ["rate", "between_sample_sd"],
+  flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_ONLY, emit, false),
+});
+
+export const memorizationByRegimeTable = defineTable<"memorizationByRegime">({
+  field: "memorizationByRegime",
+  type: () => [MemorizationBreakdownRow],
+  description: "dataset x setting x regime, exact or near-exact.",
+  compute: (inputs) => inputs.breakdown(BY_REGIME, MemorizationMeasure.EXACT_OR_NEAR_EXACT),
+  markdown: {
+    title: "Memorization by regime",
+    body: (rows, report) => breakdownMarkdown(rows, report, "regime"),
+  },
+  statistics: ["rate", "between_sample_sd", ...VERDICT_SHARES],
+  flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_OR_NEAR_EXACT, emit, true),
+  formerNames: {
+    "memorization.rate_by_regime": "rate",
+    "memorization.rate_by_regime.between_sample_sd": "between_sample_sd",
+    "memorization.by_regime.exact_share": "exact_share",
+    "memorization.by_regime.near_exact_share": "near_exact_share",
+    "memorization.by_regime.inexact_share": "inexact_share",
+    "memorization.by_regime.unjudged": "unjudged",
+  },
+});
