@@ -1,7 +1,7 @@
 import { DataSource } from "typeorm";
 import * as sql from "./completion.sql";
 
-/** One stored answer: the values `completeCompletion` takes, by name (see `COMPLETED_COLUMNS`). */
+/** One stored answer, by name (see `COMPLETED_COLUMNS`). */
 export interface CompletedRow {
   id: string;
   lease_token: string;
@@ -92,11 +92,11 @@ export class CompletionWriter {
   }
 
   private async writeBatch(batch: Waiting[]): Promise<void> {
+    const store = (entries: Waiting[]) =>
+      this.dataSource.query(sql.completeCompletions, [JSON.stringify(entries.map((entry) => entry.row))]);
     if (batch.length > 1) {
       try {
-        await this.dataSource.query(sql.completeCompletions, [
-          JSON.stringify(batch.map((entry) => entry.row)),
-        ]);
+        await store(batch);
         for (const entry of batch) entry.resolve();
         return;
       } catch {
@@ -105,7 +105,7 @@ export class CompletionWriter {
     }
     for (const entry of batch) {
       try {
-        await this.dataSource.query(sql.completeCompletion, singleParameters(entry.row));
+        await store([entry]);
         entry.resolve();
       } catch (error) {
         entry.reject(error as Error);
@@ -114,34 +114,3 @@ export class CompletionWriter {
   }
 }
 
-/** The positional parameters of `completeCompletion`. */
-function singleParameters(row: CompletedRow): unknown[] {
-  return [
-    row.id,
-    row.lease_token,
-    row.output,
-    row.finish_reason,
-    row.prompt_tokens,
-    row.completion_tokens,
-    row.cached_tokens,
-    row.latency_ms,
-    row.attempts,
-    row.reported_model,
-    row.system_fingerprint,
-    row.cache_hit,
-    row.parsed_label,
-    row.correct,
-    row.prompt_hash,
-    row.cost_usd,
-    row.cache_key,
-    row.provider,
-    row.model,
-    row.response === null ? null : JSON.stringify(row.response),
-    row.verdict,
-    row.judge_version,
-    row.details === null ? null : JSON.stringify(row.details),
-    row.extracted_answer,
-    row.extraction_rule,
-    row.rouge_l,
-  ];
-}

@@ -59,46 +59,7 @@ export const releaseAfterError = `
 
 export const runStatus = `SELECT status FROM run WHERE id = $1`;
 
-/**
- * Stores a successful call (only by the claim holder, never over a success), adds it to the run's counters
- * and, when the run is complete, ends it. Also fills the response cache when asked.
- */
-export const completeCompletion = `
-  WITH done AS (
-    UPDATE completion
-    SET status = 'SUCCEEDED', output = $3, finish_reason = $4, prompt_tokens = $5, completion_tokens = $6,
-        cached_tokens = $7, latency_ms = $8, attempts = attempts + $9, error = NULL, reported_model = $10,
-        system_fingerprint = $11, cache_hit = $12, parsed_label = $13, correct = $14, prompt_hash = $15,
-        cost_usd = $16, extracted_answer = $24, extraction_rule = $25, rouge_l = $26,
-        lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
-    WHERE id = $1 AND lease_token = $2 AND status = 'RUNNING'
-    RETURNING run_id
-  ), cached AS (
-    INSERT INTO response_cache (key, provider, model, response)
-    SELECT $17, $18, $19, $20::jsonb FROM done WHERE $17::char(64) IS NOT NULL
-    ON CONFLICT (key) DO NOTHING
-  ), judged AS (
-    INSERT INTO judgment (completion_id, verdict, judge_kind, judge_name, judge_version, details, extraction_rule)
-    SELECT $1, $21::judgment_verdict_enum, 'HEURISTIC', 'heuristic', $22, $23::jsonb, $25 FROM done WHERE $21::text IS NOT NULL
-  )
-  UPDATE run
-  SET done_count = done_count + 1, consecutive_failures = 0,
-      prompt_tokens = prompt_tokens + coalesce($5, 0), completion_tokens = completion_tokens + coalesce($6, 0),
-      cached_tokens = cached_tokens + coalesce($7, 0), cost_usd = cost_usd + coalesce($16, 0),
-      cache_hit_count = cache_hit_count + CASE WHEN $12 THEN 1 ELSE 0 END,
-      reported_model = coalesce(reported_model, $10),
-      -- A run that ends with every item done has no error that still applies.
-      last_error = CASE WHEN status IN ('QUEUED', 'RUNNING') AND failed_count = 0
-                             AND done_count + 1 >= expected_count THEN NULL ELSE last_error END,
-      status = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + 1 + failed_count >= expected_count
-                    THEN (CASE WHEN failed_count = 0 THEN 'SUCCEEDED' ELSE 'FAILED' END)::run_status_enum
-                    ELSE status END,
-      finished_at = CASE WHEN status IN ('QUEUED', 'RUNNING') AND done_count + 1 + failed_count >= expected_count
-                         THEN clock_timestamp() ELSE finished_at END
-  FROM done WHERE run.id = done.run_id
-  RETURNING run.status`;
-
-/** The columns of one stored answer, for `completeCompletions` (the same values `completeCompletion` takes). */
+/** The columns of one stored answer, for `completeCompletions`. */
 export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, finish_reason text, prompt_tokens int,
   completion_tokens int, cached_tokens int, latency_ms int, attempts int, reported_model text,
   system_fingerprint text, cache_hit boolean, parsed_label text, correct boolean, prompt_hash text,
@@ -106,8 +67,9 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
   details jsonb, extracted_answer text, extraction_rule text, rouge_l real`;
 
 /**
- * Stores many answers in one statement (and one commit): what `completeCompletion` does per item, with each
- * run's counters moved once. Runs are locked in id order, and judgments inserted in (run, id) order, so that two
+ * Stores answers, one or many, in one statement (and one commit): each successful call (only by its claim holder,
+ * never over a success) with its heuristic judgment, the response cache filled when asked, and each run's counters
+ * moved once (a run whose items are all done ends). Runs are locked in id order, and judgments inserted in (run, id) order, so that two
  * such statements never wait on each other in a cycle. Returns the ids written (an item whose lease was lost is
  * left alone).
  */
