@@ -6,7 +6,7 @@ import { FUNCTION as PREVIOUS_FUNCTION } from "./1764442800000-InstanceVerdictCo
  * per reviewer name); when they tie, the latest readable automatic verdict stands (the latest human one when
  * there is none) until another review breaks the tie. Without reviewers, as before. Counts as before.
  */
-const FUNCTION = `
+export const FUNCTION = `
   CREATE OR REPLACE FUNCTION memicl_apply_judgment() RETURNS trigger LANGUAGE plpgsql AS $fn$
   DECLARE
     previous varchar(20);

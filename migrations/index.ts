@@ -29,6 +29,7 @@ import { BatchSubmitFailures1764514800000 } from "./1764514800000-BatchSubmitFai
 import { PendingIndex1764518400000 } from "./1764518400000-PendingIndex";
 import { BlindReviewKeys1764522000000 } from "./1764522000000-BlindReviewKeys";
 import { LogprobRuns1764525600000 } from "./1764525600000-LogprobRuns";
+import { EffectiveJudgment1764529200000 } from "./1764529200000-EffectiveJudgment";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -64,4 +65,5 @@ export const MIGRATIONS: Function[] = [
   PendingIndex1764518400000,
   BlindReviewKeys1764522000000,
   LogprobRuns1764525600000,
+  EffectiveJudgment1764529200000,
 ];

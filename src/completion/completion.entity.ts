@@ -172,6 +172,10 @@ export class Completion {
   @Column({ name: "effective_verdict", type: "varchar", length: 20, nullable: true })
   effectiveVerdict: string | null;
 
+  /** The judgment that gives the effective verdict, kept by the same trigger (the rule lives only there). */
+  @Column({ name: "effective_judgment_id", type: "bigint", nullable: true })
+  effectiveJudgmentId: string | null;
+
   @CreateDateColumn({ name: "created_at", type: "timestamptz" })
   createdAt: Date;
 

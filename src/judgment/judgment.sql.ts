@@ -5,33 +5,15 @@ export const judgmentsByCompletions = `
   SELECT * FROM judgment WHERE completion_id = ANY($1::bigint[]) ORDER BY completion_id, created_at DESC, id DESC`;
 
 /**
- * The effective judgment of each completion, by the rule of the trigger that keeps `completion.effective_verdict`:
- * with reviewers, the latest judgment of one of the reviewers whose latest verdict is the majority's; when the
- * reviewers tie, the latest readable automatic one (else the latest human one); without reviewers, the latest
- * readable automatic one, else (nothing readable yet) the latest.
+ * The effective judgment of each completion: the one the trigger `memicl_apply_judgment` chose as it arrived
+ * (`completion.effective_judgment_id`; the rule lives only in the trigger, last replaced by
+ * migrations/1764529200000-EffectiveJudgment.ts): with reviewers, the latest judgment of one of the reviewers
+ * whose latest verdict is the majority's; when the reviewers tie, the latest readable automatic one (else the
+ * latest human one); without reviewers, the latest readable automatic one, else (nothing readable yet) the latest.
  */
 export const effectiveJudgments = `
-  WITH humans AS (
-    SELECT DISTINCT ON (completion_id, judge_name) id, completion_id, verdict FROM judgment
-    WHERE completion_id = ANY($1::bigint[]) AND judge_kind = 'HUMAN'
-    ORDER BY completion_id, judge_name, created_at DESC, id DESC
-  ), tally AS (
-    SELECT completion_id, verdict, count(*) AS n FROM humans GROUP BY completion_id, verdict
-  ), majority AS (
-    SELECT t.completion_id, min(t.verdict::text) AS verdict FROM tally t
-    WHERE t.n = (SELECT max(n) FROM tally u WHERE u.completion_id = t.completion_id)
-    GROUP BY t.completion_id HAVING count(*) = 1
-  )
-  SELECT DISTINCT ON (j.completion_id) j.*
-  FROM judgment j
-  LEFT JOIN majority m ON m.completion_id = j.completion_id
-  LEFT JOIN humans h ON h.id = j.id
-  WHERE j.completion_id = ANY($1::bigint[])
-  ORDER BY j.completion_id,
-    coalesce(h.id IS NOT NULL AND j.verdict::text = m.verdict, false) DESC,
-    (m.verdict IS NULL AND j.judge_kind <> 'HUMAN') DESC,
-    (j.judge_kind = 'HUMAN') DESC,
-    (j.verdict <> 'UNPARSEABLE') DESC, j.created_at DESC, j.id DESC`;
+  SELECT j.* FROM completion c JOIN judgment j ON j.id = c.effective_judgment_id
+  WHERE c.id = ANY($1::bigint[])`;
 
 /**
  * Succeeded memorization completions in scope (`$1` run ids), with their references, their stored extraction and

@@ -1,7 +1,7 @@
 // Named, parameterised SQL of the study's results. Verdicts are effective verdicts (with reviewers, their
 // majority of each one's latest verdict; when they tie or none reviewed, the latest readable automatic verdict:
-// `effectiveJudgments` in src/judgment/judgment.sql.ts says the rule in full), which a trigger on `judgment` writes to
-// `completion.effective_verdict` and counts per run in `run_verdict_count` as each judgment arrives: a review
+// the rule lives in the trigger `memicl_apply_judgment`, migrations/1764529200000-EffectiveJudgment.ts), which writes
+// to `completion.effective_verdict` (and which judgment gave it to `effective_judgment_id`) and counts per run in `run_verdict_count` as each judgment arrives: a review
 // or a rejudge shows in every figure at once, and reads never scan judgments. `$1` is the experiment id.
 
 /** The samples of the experiment's runs, with their dataset. */
@@ -207,7 +207,7 @@ export const exportPage = `
          c.output, c.extracted_answer, c.extraction_rule, c.parsed_label, c.correct, c.prompt_hash, c.prompt_tokens, c.completion_tokens, c.cached_tokens,
          c.latency_ms, c.attempts, c.error, c.reported_model, c.cache_hit, c.cost_usd::text AS cost_usd,
          c.effective_verdict,
-         effective.judge_kind AS effective_judge_kind, effective.judge_name AS effective_judge_name,
+         effective.judge_kind::text AS effective_judge_kind, effective.judge_name AS effective_judge_name,
          (SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'HEURISTIC'
           ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS heuristic_verdict,
          (SELECT j.verdict::text FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind = 'LLM'
@@ -225,12 +225,8 @@ export const exportPage = `
   JOIN sample s ON s.id = r.sample_id
   JOIN dataset d ON d.id = s.dataset_id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
-  -- Who gave the effective verdict: a human's judgment wins, else the latest automatic one with that verdict.
-  LEFT JOIN LATERAL (
-    SELECT j.judge_kind::text AS judge_kind, j.judge_name FROM judgment j
-    WHERE j.completion_id = c.id AND j.verdict::text = c.effective_verdict
-    ORDER BY (j.judge_kind = 'HUMAN') DESC, j.created_at DESC, j.id DESC LIMIT 1
-  ) AS effective ON true
+  -- Who gave the effective verdict: the judgment the trigger chose.
+  LEFT JOIN judgment effective ON effective.id = c.effective_judgment_id
   WHERE r.experiment_id = $1 AND c.id > $2::bigint
   ORDER BY c.id
   LIMIT $3`;
