@@ -45,17 +45,17 @@ def csv(base, path):
     return pd.read_csv(io.StringIO(request(f"{base}{path}")))
 
 
-METRICS = """query($filter: MetricFilter!, $after: String) {
-  metrics(filter: $filter, first: 500, after: $after) {
+ROWS = """query($filter: ReportRowFilter!, $after: String) {
+  reportRows(filter: $filter, first: 500, after: $after) {
     edges { node { name value numerator denominator ciLow ciHigh
       scope { dataset sampleId setting shots regime measure otherSetting otherShots otherDataset group } } }
     pageInfo { hasNextPage endCursor } } }"""
 
 
-def metric_rows(base, experiment):
+def report_rows(base, experiment):
     rows, after = [], None
     while True:
-        page = graphql(base, METRICS, {"filter": {"experimentId": experiment}, "after": after})["metrics"]
+        page = graphql(base, ROWS, {"filter": {"experimentId": experiment}, "after": after})["reportRows"]
         for edge in page["edges"]:
             node = edge["node"]
             rows.append({**{k: v for k, v in node.items() if k != "scope"}, **node["scope"]})
@@ -107,11 +107,11 @@ def main():
 
     report = csv(base, f"/export/experiments/{args.experiment}/report.csv")
     completions = csv(base, f"/export/experiments/{args.experiment}/completions.csv")
-    metrics = metric_rows(base, args.experiment)
+    rows = report_rows(base, args.experiment)
     tables = sorted(report["name"].str.split(".").str[0].unique())
     print(f"report: {len(report)} rows, tables {', '.join(tables)}")
     print(f"completions: {len(completions)} rows, {completions['effective_verdict'].notna().sum()} with a verdict")
-    print(f"metrics: {len(metrics)} rows, {metrics['name'].nunique()} names")
+    print(f"report rows: {len(rows)} rows, {rows['name'].nunique()} names")
     if args.compare:
         ids = urllib.parse.quote(f"{args.experiment},{args.compare}")
         comparison = csv(base, f"/export/comparison.csv?experiments={ids}")

@@ -12,7 +12,7 @@ export async function runWorker(config: Config, options: { concurrency?: number 
     concurrency,
     logger: command.logger,
   });
-  // Metric rows are kept current by every process that makes results change.
+  // Report rows are kept current by every process that makes results change.
   const metricRefresher = startReportRowRefresher(command.services.reportRows, command.logger);
   process.stderr.write(
     `memicl: worker (pid ${process.pid}) making up to ${concurrency} calls at once; database: ${command.database.description}\n`,

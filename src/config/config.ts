@@ -57,7 +57,7 @@ export interface Config {
   /**
    * While a study's results keep changing (a run going), its report and breakdowns are computed again for readers
    * at most once per this many times what computing them took (at least 1 s): lower, fresher dashboards and more
-   * of the server's time (report/results-cache.ts `spacingOf`).
+   * of the server's time (report/report-cache.ts `spacingOf`).
    */
   resultsSpacingFactor: number;
 }

@@ -11,7 +11,7 @@ import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
 import { QuizOption, QuizOptionSet } from "../option-set/option-set.entity";
 import { InstanceVerdictCount } from "../report/instance-verdict-count.entity";
-import { Metric, MetricState } from "../report/report-row.entity";
+import { ReportRow, ReportRowState } from "../report/report-row.entity";
 import { RunVerdictCount } from "../report/run-verdict-count.entity";
 import { Run } from "../run/run.entity";
 import { Demonstration } from "../sample/demonstration.entity";
@@ -34,8 +34,8 @@ export const ENTITIES = [
   Run,
   Completion,
   Judgment,
-  Metric,
-  MetricState,
+  ReportRow,
+  ReportRowState,
   ResponseCacheEntry,
   ProviderRateBucket,
   ProviderCallSlot,

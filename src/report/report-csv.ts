@@ -1,9 +1,9 @@
 import { stringify } from "csv-stringify/sync";
 import { ExperimentComparison } from "./report.types";
-import { metricRowsOf } from "./report-rows";
+import { reportRowsOf } from "./report-rows";
 import type { StudyReport } from "./study-report";
 
-/** The report CSV's columns: the flat rows' (docs/METRICS.md), the experiment's name beside its id. */
+/** The report CSV's columns: the flat rows' (docs/REPORT-ROWS.md), the experiment's name beside its id. */
 export const REPORT_CSV_COLUMNS = [
   "experiment_id",
   "experiment",
@@ -31,7 +31,7 @@ export const REPORT_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The study's figures in one long CSV: the flat rows (metricRowsOf), one number a row with its counts, interval
+ * The study's figures in one long CSV: the flat rows (reportRowsOf), one number a row with its counts, interval
  * and scope; tidy for notebooks, and each row says which experiment and model it is of, so that the CSVs of
  * several experiments can be concatenated.
  */
@@ -39,7 +39,7 @@ export function reportCsv(report: StudyReport): string {
   const experiment = report.subject?.experimentName ?? null;
   return stringify([
     [...REPORT_CSV_COLUMNS],
-    ...metricRowsOf(report).map(({ scope, ...row }) => [
+    ...reportRowsOf(report).map(({ scope, ...row }) => [
       scope.experimentId,
       experiment,
       scope.provider,

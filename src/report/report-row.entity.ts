@@ -4,12 +4,12 @@ import { Experiment } from "../experiment/experiment.entity";
 import { MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
 import { MemorizationSetting } from "../study/settings";
-import type { MetricScope as MetricScopeValues } from "./report-rows";
+import type { FlatRowScope } from "./report-rows";
 
 @ObjectType({
-  description: "What a metric covers. Null fields do not apply (or, for the sample, pool samples).",
+  description: "What a report row covers. Null fields do not apply (or, for the sample, pool samples).",
 })
-export class MetricScope implements MetricScopeValues {
+export class ReportRowScope implements FlatRowScope {
   @Field(() => ID)
   experimentId: string;
 
@@ -76,12 +76,12 @@ export class MetricScope implements MetricScopeValues {
 @ObjectType({
   description:
     "One number of an experiment's study report as a flat row: its value, counts and interval, and the scope it " +
-    "covers. Rewritten whenever the experiment's results change; docs/METRICS.md lists the names.",
+    "covers. Rewritten whenever the experiment's results change; docs/REPORT-ROWS.md lists the names.",
 })
 @Entity("metric")
 @Index("IDX_metric_experiment", ["experimentId", "name", "id"])
 @Index("IDX_metric_scope_gin", { synchronize: false })
-export class Metric {
+export class ReportRow {
   @PrimaryColumn({ type: "bigint", generated: "identity", generatedIdentity: "ALWAYS" })
   @Field(() => ID)
   id: string;
@@ -98,8 +98,8 @@ export class Metric {
   name: string;
 
   @Column({ type: "jsonb" })
-  @Field(() => MetricScope)
-  scope: MetricScope;
+  @Field(() => ReportRowScope)
+  scope: ReportRowScope;
 
   @Column({ type: "double precision", nullable: true })
   @Field(() => Float, { nullable: true })
@@ -129,9 +129,9 @@ export class Metric {
   computedAt: Date;
 }
 
-/** Which state of an experiment's results its metric rows were computed from. */
+/** Which state of an experiment's results its report rows were computed from. */
 @Entity("metric_state")
-export class MetricState {
+export class ReportRowState {
   @PrimaryColumn({ name: "experiment_id", type: "uuid", primaryKeyConstraintName: "PK_metric_state" })
   experimentId: string;
 

@@ -7,35 +7,35 @@ import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { Logger } from "../logging/logger";
 import { ReportService } from "./report.service";
 import { resultsState } from "./report.sql";
-import { Metric } from "./report-row.entity";
-import { MetricFilter, MetricsAcrossFilter } from "./report-row.types";
-import { FORMER_METRIC_NAMES, METRIC_NAMES, metricRowsOf } from "./report-rows";
+import { ReportRow } from "./report-row.entity";
+import { ReportRowFilter, ReportRowsAcrossFilter } from "./report-row.types";
+import { FORMER_ROW_NAMES, ROW_NAMES, reportRowsOf } from "./report-rows";
 
-const KNOWN_NAMES = new Set<string>(METRIC_NAMES);
+const KNOWN_NAMES = new Set<string>(ROW_NAMES);
 
 /**
  * The names a filter asks for, a former name (deprecated) read as the name it became; refuses names that are not
- * metrics, naming them.
+ * report rows, naming them.
  */
 function checkNames(names: readonly string[] | undefined): string[] | null {
   if (!names) return null;
-  const current = names.map((name) => FORMER_METRIC_NAMES.get(name) ?? name);
+  const current = names.map((name) => FORMER_ROW_NAMES.get(name) ?? name);
   const unknown = current.filter((name) => !KNOWN_NAMES.has(name));
   if (unknown.length > 0)
     throw new BadInputError(
-      `unknown metric name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/METRICS.md`,
+      `unknown report row name ${unknown.map((name) => `"${name}"`).join(", ")}; the names are listed in docs/REPORT-ROWS.md`,
       { field: "names" },
     );
   return current;
 }
 
 /** A stored `metric` row as the API serves it. */
-function metricOf(row: Record<string, unknown>, experimentId: string): Metric {
+function metricOf(row: Record<string, unknown>, experimentId: string): ReportRow {
   return {
     id: String(row.id),
     experimentId,
     name: row.name as string,
-    scope: row.scope as Metric["scope"],
+    scope: row.scope as ReportRow["scope"],
     value: row.value as number | null,
     numerator: row.numerator as number | null,
     denominator: row.denominator as number | null,
@@ -45,7 +45,7 @@ function metricOf(row: Record<string, unknown>, experimentId: string): Metric {
   };
 }
 
-/** An experiment's results as the metric rows see them. */
+/** An experiment's results as the report rows see them. */
 interface ResultsState {
   id: string;
   /** Of every run's lastUpdatedAt, now. */
@@ -61,7 +61,7 @@ interface ResultsState {
 }
 
 /**
- * What the rows are made of: bump it when `metricRowsOf` writes other rows or scopes, so rows written by an
+ * What the rows are made of: bump it when `reportRowsOf` writes other rows or scopes, so rows written by an
  * earlier version are stale and rewritten on the next read.
  */
 export const METRIC_ROWS_VERSION = "rows-3";
@@ -81,8 +81,8 @@ export class ReportRowService {
     private readonly results: ReportService,
   ) {}
 
-  /** The metrics of an experiment, brought up to date first when its results changed since they were written. */
-  async list(filter: MetricFilter, first: number, after: string | null): Promise<Page<Metric>> {
+  /** The report rows of an experiment, brought up to date first when its results changed since they were written. */
+  async list(filter: ReportRowFilter, first: number, after: string | null): Promise<Page<ReportRow>> {
     checkPageSize(first);
     const names = checkNames(filter.names);
     await this.ensureFresh(filter.experimentId);
@@ -113,17 +113,23 @@ export class ReportRowService {
       ],
     );
     const metrics = rows.map((row) => metricOf(row, filter.experimentId));
-    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
+    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id])); // the cursor's tag predates the name;
   }
 
   /**
-   * The metrics of several experiments at once, chosen by provider, model or id (at most 50 experiments), each
+   * The report rows of several experiments at once, chosen by provider, model or id (at most 50 experiments), each
    * brought up to date first: "model A against model B" across the experiments that ran them.
    */
-  async listAcross(filter: MetricsAcrossFilter, first: number, after: string | null): Promise<Page<Metric>> {
+  async listAcross(
+    filter: ReportRowsAcrossFilter,
+    first: number,
+    after: string | null,
+  ): Promise<Page<ReportRow>> {
     checkPageSize(first);
     if (!filter.providers && !filter.models && !filter.experimentIds)
-      throw new BadInputError("metricsAcross: name providers, models or experimentIds", { field: "filter" });
+      throw new BadInputError("reportRowsAcross: name providers, models or experimentIds", {
+        field: "filter",
+      });
     const names = checkNames(filter.names);
     const experiments: { id: string }[] = await this.dataSource.query(
       `SELECT id::text FROM experiment
@@ -133,7 +139,7 @@ export class ReportRowService {
       [filter.providers ?? null, filter.models ?? null, filter.experimentIds ?? null],
     );
     if (experiments.length > 50)
-      throw new BadInputError("metricsAcross: more than 50 experiments match; narrow the filter", {
+      throw new BadInputError("reportRowsAcross: more than 50 experiments match; narrow the filter", {
         field: "filter",
       });
     for (const { id } of experiments) await this.ensureFresh(id);
@@ -160,10 +166,10 @@ export class ReportRowService {
       ],
     );
     const metrics = rows.map((row) => metricOf(row, row.experiment_id as string));
-    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id]));
+    return toPage(metrics, first, (metric) => encodeCursor("Metric", [metric.id])); // the cursor's tag predates the name;
   }
 
-  /** Recomputes the experiment's metric rows unless they were computed from its runs' current state. */
+  /** Recomputes the experiment's report rows unless they were computed from its runs' current state. */
   async ensureFresh(experimentId: string): Promise<void> {
     const [state] = isUuid(experimentId) ? await this.states(experimentId) : [];
     if (!state) throw new NotFoundError("Experiment", experimentId);
@@ -182,7 +188,7 @@ export class ReportRowService {
     if (!state) throw new NotFoundError("Experiment", experimentId);
     if (!state.stale) return null;
     // The rows reflect at least the state read above, maybe a newer one (then the next check computes them again).
-    const rows = metricRowsOf(await this.results.studyReport(experimentId, { fresh: true }));
+    const rows = reportRowsOf(await this.results.studyReport(experimentId, { fresh: true }));
     return this.dataSource.transaction(async (manager) => {
       await manager.query("SELECT pg_advisory_xact_lock(hashtext('memicl.metric'), hashtext($1))", [
         experimentId,
@@ -266,11 +272,11 @@ export class ReportRowService {
   }
 }
 
-/** How long a metric refresh's lease lasts: longer than a refresh of the largest experiment takes. */
+/** How long a report rows refresh's lease lasts: longer than a refresh of the largest experiment takes. */
 const REFRESH_LEASE_SECONDS = 120;
 
 /**
- * Keeps metric rows current in the background: every `intervalMs`, experiments whose results changed are
+ * Keeps report rows current in the background: every `intervalMs`, experiments whose results changed are
  * recomputed; while one of an experiment's runs is still going, at most every `activeEveryMs` (a report of a
  * large experiment costs up to half a second).
  */

@@ -4,13 +4,13 @@ import { ConnectionType } from "../graphql/connection";
 import { MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
 import { ReportFilter } from "./report.types";
-import { Metric } from "./report-row.entity";
+import { ReportRow } from "./report-row.entity";
 
-@InputType({ description: "Which metrics of one experiment; every list given narrows the rows." })
-export class MetricFilter extends ReportFilter {
+@InputType({ description: "Which report rows of one experiment; every list given narrows the rows." })
+export class ReportRowFilter extends ReportFilter {
   @Field(() => [String], {
     nullable: true,
-    description: "Metric names (docs/METRICS.md); a former name is read as the name it became (deprecated).",
+    description: "Row names (docs/REPORT-ROWS.md); a former name is read as the name it became (deprecated).",
   })
   @IsOptional()
   @ArrayMaxSize(100)
@@ -35,10 +35,10 @@ export class MetricFilter extends ReportFilter {
 
 @InputType({
   description:
-    "Which metrics of several experiments: those of the providers, models or experiments named (at most 50 " +
+    "Which report rows of several experiments: those of the providers, models or experiments named (at most 50 " +
     "experiments), narrowed by every other list given.",
 })
-export class MetricsAcrossFilter {
+export class ReportRowsAcrossFilter {
   @Field(() => [String], { nullable: true, description: "Providers (as experiments name them)." })
   @IsOptional()
   @ArrayMaxSize(50)
@@ -56,7 +56,7 @@ export class MetricsAcrossFilter {
 
   @Field(() => [String], {
     nullable: true,
-    description: "Metric names (docs/METRICS.md); a former name is read as the name it became (deprecated).",
+    description: "Row names (docs/REPORT-ROWS.md); a former name is read as the name it became (deprecated).",
   })
   @IsOptional()
   @ArrayMaxSize(100)
@@ -81,4 +81,14 @@ export class MetricsAcrossFilter {
   measures?: MemorizationMeasure[];
 }
 
-export const MetricConnection = ConnectionType("Metric", Metric);
+export const ReportRowConnection = ConnectionType("ReportRow", ReportRow);
+
+/** `metrics`' filter, under its former name (`reportRows` takes `ReportRowFilter`). */
+@InputType({ description: "The filter of the deprecated `metrics`: the same as ReportRowFilter." })
+export class MetricFilter extends ReportRowFilter {}
+
+/** `metricsAcross`' filter, under its former name. */
+@InputType({
+  description: "The filter of the deprecated `metricsAcross`: the same as ReportRowsAcrossFilter.",
+})
+export class MetricsAcrossFilter extends ReportRowsAcrossFilter {}

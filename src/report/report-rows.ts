@@ -10,10 +10,10 @@ export { EFFECTIVE_JUDGE };
 /**
  * The study report as flat rows: one number per row with its counts, interval and scope, named
  * `<table>.<statistic>` (the table's name is its report field in snake case: `zeroVsK` -> `zero_vs_k`). Each table
- * writes its own (tables/); this is the loop over them. The report's CSV is these rows. docs/METRICS.md lists every
+ * writes its own (tables/); this is the loop over them. The report's CSV is these rows. docs/REPORT-ROWS.md lists every
  * name.
  */
-export interface MetricScope {
+export interface FlatRowScope {
   experimentId: string;
   /** The experiment's provider and requested model: rows of several experiments stay apart. */
   provider: string | null;
@@ -38,19 +38,19 @@ export interface MetricScope {
   group: string | null;
 }
 
-export interface MetricRow {
+export interface FlatRow {
   name: string;
   value: number | null;
   numerator: number | null;
   denominator: number | null;
   ciLow: number | null;
   ciHigh: number | null;
-  scope: MetricScope;
+  scope: FlatRowScope;
 }
 
 /** Every table's flat rows, in the report's order. */
-export function metricRowsOf(report: StudyReport): MetricRow[] {
-  const rows: MetricRow[] = [];
+export function reportRowsOf(report: StudyReport): FlatRow[] {
+  const rows: FlatRow[] = [];
   for (const table of REPORT_TABLES) {
     const value = report[table.field];
     // A report read through GraphQL holds the fields its query asked for.
@@ -92,14 +92,14 @@ export function metricRowsOf(report: StudyReport): MetricRow[] {
 }
 
 /** Every flat name the tables can write (for documentation, filters and tests). */
-export const METRIC_NAMES: readonly string[] = [
+export const ROW_NAMES: readonly string[] = [
   ...new Set(
     REPORT_TABLES.flatMap((table) => table.statistics.map((statistic) => `${tableName(table)}.${statistic}`)),
   ),
 ];
 
 /** Names flat rows had before each was named `<table>.<statistic>`: still accepted by filters, deprecated. */
-export const FORMER_METRIC_NAMES: ReadonlyMap<string, string> = new Map(
+export const FORMER_ROW_NAMES: ReadonlyMap<string, string> = new Map(
   REPORT_TABLES.flatMap((table) =>
     Object.entries(table.formerNames ?? {}).map(([former, statistic]) => [
       former,

@@ -40,7 +40,7 @@ import {
 } from "./analyses";
 import * as sql from "./report.sql";
 import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
-import { ReadOptions, ResultsCache, ResultsVersion } from "./results-cache";
+import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
 import { ContaminationRow } from "./tables/contamination";
@@ -233,9 +233,9 @@ export const DEFAULT_BREAKDOWN_GROUPS = [
 export class ReportService {
   /**
    * The report, breakdowns and comparisons computed, each kept until a write changes the results it came from
-   * (results-cache.ts): a finished experiment's report is computed once, not once per read.
+   * (report-cache.ts): a finished experiment's report is computed once, not once per read.
    */
-  private readonly cache: ResultsCache;
+  private readonly cache: ReportCache;
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
@@ -246,7 +246,7 @@ export class ReportService {
     /** `spacingOf`'s factor (`MEMICL_RESULTS_SPACING_FACTOR`); the default when not given. */
     spacingFactor?: number,
   ) {
-    this.cache = new ResultsCache({
+    this.cache = new ReportCache({
       spacingFactor,
       computed: (ms, failed) => {
         resultsComputations.inc({ outcome: failed ? "error" : "ok" });

@@ -9,7 +9,7 @@ import { MemorizationSetting, RunKind } from "../study/settings";
 
 /**
  * What narrows the report of one experiment: the fields every report filter shares. `ResultFilter` (the report's
- * tables) and `MetricFilter` (its flat rows) extend it; GraphQL keeps their two names, the code has one filter.
+ * tables) and `ReportRowFilter` (its flat rows) extend it.
  */
 @InputType()
 export class ReportFilter {

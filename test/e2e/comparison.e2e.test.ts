@@ -136,8 +136,8 @@ describe("comparing experiments (embedded database)", () => {
   });
 
   it("serves the flat rows of several experiments by model, each row naming its provider and model", async () => {
-    const query = `query($filter: MetricsAcrossFilter!, $after: String) {
-      metricsAcross(filter: $filter, first: 100, after: $after) {
+    const query = `query($filter: ReportRowsAcrossFilter!, $after: String) {
+      reportRowsAcross(filter: $filter, first: 100, after: $after) {
         edges { node { name value scope { experimentId provider model dataset setting shots measure } } }
         pageInfo { hasNextPage endCursor } } }`;
     const rows: any[] = [];
@@ -147,9 +147,9 @@ describe("comparing experiments (embedded database)", () => {
         after,
       });
       expect(page.errors).toBeUndefined();
-      rows.push(...page.data.metricsAcross.edges.map((edge: any) => edge.node));
-      if (!page.data.metricsAcross.pageInfo.hasNextPage) break;
-      after = page.data.metricsAcross.pageInfo.endCursor;
+      rows.push(...page.data.reportRowsAcross.edges.map((edge: any) => edge.node));
+      if (!page.data.reportRowsAcross.pageInfo.hasNextPage) break;
+      after = page.data.reportRowsAcross.pageInfo.endCursor;
     }
     // Per model: 2 k x 2 measures of memorization.rate on the one sample (the by-regime rows have another name).
     expect(rows).toHaveLength(2 * 4);

@@ -150,12 +150,12 @@ describe("a control dataset (embedded database)", () => {
     }
 
     const metrics = await api.gql(
-      `query($id: ID!) { metrics(filter: { experimentId: $id, names: ["versus_control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
+      `query($id: ID!) { reportRows(filter: { experimentId: $id, names: ["versus_control.difference"] }) { edges { node { value ciLow scope { dataset otherDataset setting shots } } } } }`,
       { id: experimentId },
     );
     expect(metrics.errors).toBeUndefined();
-    expect(metrics.data!.metrics.edges).toHaveLength(4);
-    expect(metrics.data!.metrics.edges[0].node.scope).toMatchObject({
+    expect(metrics.data!.reportRows.edges).toHaveLength(4);
+    expect(metrics.data!.reportRows.edges[0].node.scope).toMatchObject({
       dataset: "studied",
       otherDataset: "fresh",
     });

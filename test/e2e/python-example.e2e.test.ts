@@ -32,7 +32,7 @@ describePython("the Python example (examples/notebook.py)", () => {
   });
   afterAll(() => api?.close());
 
-  it("builds the report, completions, metrics and comparison DataFrames, and draws a figure", async () => {
+  it("builds the report, completions, report rows and comparison DataFrames, and draws a figure", async () => {
     const sampleId = await classificationSample(api, "notebook", {
       rows: 120,
       instances: 20,
@@ -63,7 +63,7 @@ describePython("the Python example (examples/notebook.py)", () => {
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: "" });
     expect(result.stdout).toMatch(/^report: \d+ rows, tables .*memorization/m);
     expect(result.stdout).toMatch(/^completions: \d+ rows, \d+ with a verdict$/m);
-    expect(result.stdout).toMatch(/^metrics: \d+ rows, \d+ names$/m);
+    expect(result.stdout).toMatch(/^report rows: \d+ rows, \d+ names$/m);
     expect(result.stdout).toMatch(/^comparison: \d+ rows, [1-9]\d* paired cells$/m);
     const png = fs.readFileSync(path.join(out, "memorization.png"));
     expect(png.subarray(1, 4).toString()).toBe("PNG");

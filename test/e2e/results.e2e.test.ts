@@ -3,7 +3,7 @@ import { resultsState } from "../../src/report/report.sql";
 import { REPORT_CSV_COLUMNS, reportCsv } from "../../src/report/report-csv";
 import { reportMarkdown } from "../../src/report/report-markdown";
 import { METRIC_ROWS_VERSION } from "../../src/report/report-row.service";
-import { METRIC_NAMES } from "../../src/report/report-rows";
+import { ROW_NAMES } from "../../src/report/report-rows";
 import { fisherExact, holmAdjust, mcnemarExact } from "../../src/statistics/tests";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
@@ -42,7 +42,7 @@ function pearsonReference(xs: number[], ys: number[]): number {
   return cov / (sx * sy);
 }
 
-const METRICS = `query($filter: MetricFilter!, $after: String) { metrics(filter: $filter, first: 500, after: $after) {
+const ROWS = `query($filter: ReportRowFilter!, $after: String) { reportRows(filter: $filter, first: 500, after: $after) {
   edges { node { id name value numerator denominator ciLow ciHigh computedAt
     scope { experimentId sampleId sampleSeed dataset setting shots regime measure judge otherSetting otherShots otherDataset group } } }
   pageInfo { hasNextPage endCursor } } }`;
@@ -52,11 +52,11 @@ async function allMetrics(api: TestServer, filter: Record<string, unknown>): Pro
   const rows: any[] = [];
   let after: string | null = null;
   for (;;) {
-    const response: any = await api.gql(METRICS, { filter, after });
+    const response: any = await api.gql(ROWS, { filter, after });
     expect(response.errors).toBeUndefined();
-    rows.push(...response.data.metrics.edges.map((edge: any) => edge.node));
-    if (!response.data.metrics.pageInfo.hasNextPage) return rows;
-    after = response.data.metrics.pageInfo.endCursor;
+    rows.push(...response.data.reportRows.edges.map((edge: any) => edge.node));
+    if (!response.data.reportRows.pageInfo.hasNextPage) return rows;
+    after = response.data.reportRows.pageInfo.endCursor;
   }
 }
 
@@ -571,7 +571,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
   it("serves every number of the report as flat metric rows with the report's values", async () => {
     const metrics = await allMetrics(api, { experimentId });
     expect(new Set(metrics.map((metric) => metric.scope.experimentId))).toEqual(new Set([experimentId]));
-    for (const metric of metrics) expect(METRIC_NAMES).toContain(metric.name);
+    for (const metric of metrics) expect(ROW_NAMES).toContain(metric.name);
     const ids = metrics.map((metric) => Number(metric.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     // A row is its name and scope: one row each, so a rewrite can keep every row's id (and a cursor's place).
@@ -728,7 +728,7 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
       },
     );
     expect(unknown.errors?.[0]).toMatchObject({
-      message: expect.stringContaining('unknown metric name "memorization.rates"'),
+      message: expect.stringContaining('unknown report row name "memorization.rates"'),
       extensions: { code: "BAD_USER_INPUT" },
     });
     // A name from before every name was <table>.<statistic> still reads, as the name it became.

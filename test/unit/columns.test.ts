@@ -2,14 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { EXPORT_COLUMNS } from "../../src/report/export.service";
 import { comparisonCsv, REPORT_CSV_COLUMNS, reportCsv } from "../../src/report/report-csv";
-import { FORMER_METRIC_NAMES, METRIC_NAMES } from "../../src/report/report-rows";
+import { FORMER_ROW_NAMES, ROW_NAMES } from "../../src/report/report-rows";
 import { StudyReport } from "../../src/report/study-report";
 import { REPORT_TABLES } from "../../src/report/tables";
 
-const METRICS_DOC = fs.readFileSync(path.resolve(__dirname, "../../docs/METRICS.md"), "utf8");
+const METRICS_DOC = fs.readFileSync(path.resolve(__dirname, "../../docs/REPORT-ROWS.md"), "utf8");
 const section = METRICS_DOC.slice(METRICS_DOC.indexOf("## Every column a notebook sees"));
 
-/** docs/METRICS.md names every column of the flat forms that leave memicl: the page and the code agree. */
+/** docs/REPORT-ROWS.md names every column of the flat forms that leave memicl: the page and the code agree. */
 describe("the documented columns", () => {
   it("list the completions export's columns, in order", () => {
     const listed = section.slice(section.indexOf("**The completions export**"));
@@ -29,8 +29,8 @@ describe("the documented columns", () => {
   });
 
   it("name every statistic of the flat rows and the CSV, and every former name", () => {
-    for (const name of METRIC_NAMES) expect(METRICS_DOC).toContain(`\`${name}\``);
-    for (const former of FORMER_METRIC_NAMES.keys()) expect(METRICS_DOC).toContain(`\`${former}\``);
+    for (const name of ROW_NAMES) expect(METRICS_DOC).toContain(`\`${name}\``);
+    for (const former of FORMER_ROW_NAMES.keys()) expect(METRICS_DOC).toContain(`\`${former}\``);
   });
 
   it("list the comparison CSV's header", () => {

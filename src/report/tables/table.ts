@@ -130,7 +130,7 @@ export interface ReportTable<F extends string = string, V = unknown> {
   tests?: { family: string; slots(value: V): HolmSlot[] };
   /** Its Markdown section: a heading and a body (a table, or a sentence when there is nothing to show). */
   markdown?: { title: string; body(value: V, report: StudyReport): string };
-  /** Every statistic its flat rows may carry (the names docs/METRICS.md lists), and how it writes them. */
+  /** Every statistic its flat rows may carry (the names docs/REPORT-ROWS.md lists), and how it writes them. */
   statistics: readonly string[];
   flat?(value: V, emit: Emit): void;
   /** Flat names this table's statistics had before, deprecated: old name -> statistic. */

@@ -1,4 +1,4 @@
-import { ResultsCache, ResultsVersion, spacingOf } from "../../src/report/results-cache";
+import { ReportCache, ResultsVersion, spacingOf } from "../../src/report/report-cache";
 
 const at = (fingerprint: string, seconds: number): ResultsVersion => ({
   fingerprint,
@@ -24,7 +24,7 @@ function clocked(limit: number) {
   let clock = 0;
   const computed: string[] = [];
   return {
-    cache: new ResultsCache({ limit, now: () => clock, spacingFactor: 9 }),
+    cache: new ReportCache({ limit, now: () => clock, spacingFactor: 9 }),
     computed,
     costing: (ms: number, value: string) => async () => {
       computed.push(value);
@@ -39,7 +39,7 @@ function clocked(limit: number) {
 
 describe("the results cache", () => {
   it("computes once per fingerprint, however many read, and freezes what it shares", async () => {
-    const cache = new ResultsCache();
+    const cache = new ReportCache();
     let calls = 0;
     const compute = async () => ({ rows: [{ n: ++calls }] });
     const reads = await Promise.all([1, 2, 3].map(() => cache.read("report", at("a", 1), compute)));
@@ -65,7 +65,7 @@ describe("the results cache", () => {
 
   it("returns the last value while a newer one computes, unless asked for a fresh one", async () => {
     let clock = 0;
-    const cache = new ResultsCache({ limit: 10, now: () => clock });
+    const cache = new ReportCache({ limit: 10, now: () => clock });
     await cache.read("report", at("a", 1), async () => "A");
     clock += 60_000; // long past the spacing: a reader that may lag starts the next computation
     const slow = deferred<string>();
@@ -87,7 +87,7 @@ describe("the results cache", () => {
   });
 
   it("makes the first readers of changing results wait for the one computation under way", async () => {
-    const cache = new ResultsCache();
+    const cache = new ReportCache();
     const first = deferred<string>();
     let started = 0;
     const compute = (value: Promise<string>) => () => {
@@ -108,7 +108,7 @@ describe("the results cache", () => {
 
   it("spaces the computations of readers that may lag by a factor of their cost, at least a second", async () => {
     let clock = 0;
-    const cache = new ResultsCache({ limit: 10, now: () => clock, spacingFactor: 9 });
+    const cache = new ReportCache({ limit: 10, now: () => clock, spacingFactor: 9 });
     let calls = 0;
     const slow = async () => {
       calls += 1;
@@ -170,7 +170,7 @@ describe("the results cache", () => {
   it("spaces by 24 times the cost by default, and says what each computation took", async () => {
     let clock = 0;
     const told: [number, boolean][] = [];
-    const cache = new ResultsCache({ now: () => clock, computed: (ms, failed) => told.push([ms, failed]) });
+    const cache = new ReportCache({ now: () => clock, computed: (ms, failed) => told.push([ms, failed]) });
     const costing = (ms: number, value: string) => async () => {
       clock += ms;
       return value;
@@ -200,7 +200,7 @@ describe("the results cache", () => {
   });
 
   it("keeps nothing of a failed computation", async () => {
-    const cache = new ResultsCache();
+    const cache = new ReportCache();
     const failing = deferred<string>();
     const read = cache.read("report", at("a", 1), () => failing.promise);
     failing.reject(new Error("database went away"));
@@ -209,7 +209,7 @@ describe("the results cache", () => {
   });
 
   it("forgets the least recently read key beyond its limit", async () => {
-    const cache = new ResultsCache({ limit: 2 });
+    const cache = new ReportCache({ limit: 2 });
     let calls = 0;
     const compute = async () => ++calls;
     await cache.read("x", at("a", 1), compute);

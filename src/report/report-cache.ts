@@ -49,7 +49,7 @@ export const DEFAULT_SPACING_FACTOR = 24;
 export const spacingOf = (computingMs: number, factor = DEFAULT_SPACING_FACTOR) =>
   Math.max(1_000, factor * computingMs);
 
-export interface ResultsCacheOptions {
+export interface ReportCacheOptions {
   /** Values kept at most (the least recently read go first). */
   limit?: number;
   /** The clock (ms), a test's own. */
@@ -79,7 +79,7 @@ interface Entry {
  * stop changing). Nothing expires by time: a finished experiment's report is computed once. Values are frozen,
  * since readers share them.
  */
-export class ResultsCache {
+export class ReportCache {
   private readonly entries = new Map<string, Entry>();
   /** Each group's entries, whose last computing times make the group's cost. */
   private readonly groups = new Map<string, Set<Entry>>();
@@ -89,7 +89,7 @@ export class ResultsCache {
   private readonly spacingFactor: number;
   private readonly computed: (ms: number, failed: boolean) => void;
 
-  constructor(options: ResultsCacheOptions = {}) {
+  constructor(options: ReportCacheOptions = {}) {
     this.limit = options.limit ?? 500;
     this.now = options.now ?? (() => Date.now());
     this.spacingFactor = options.spacingFactor ?? DEFAULT_SPACING_FACTOR;
