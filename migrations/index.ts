@@ -30,6 +30,7 @@ import { PendingIndex1764518400000 } from "./1764518400000-PendingIndex";
 import { BlindReviewKeys1764522000000 } from "./1764522000000-BlindReviewKeys";
 import { LogprobRuns1764525600000 } from "./1764525600000-LogprobRuns";
 import { EffectiveJudgment1764529200000 } from "./1764529200000-EffectiveJudgment";
+import { RunExperimentKind1764532800000 } from "./1764532800000-RunExperimentKind";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -66,4 +67,5 @@ export const MIGRATIONS: Function[] = [
   BlindReviewKeys1764522000000,
   LogprobRuns1764525600000,
   EffectiveJudgment1764529200000,
+  RunExperimentKind1764532800000,
 ];

@@ -34,7 +34,7 @@ import {
   ReviewRating,
   reviewSummary,
   SampleInfo,
-  SummaryRun,
+  SummaryRuns,
   sharedDatasets,
   TargetInfo,
 } from "./analyses";
@@ -732,7 +732,7 @@ export class ReportService {
     const targets = once(async () => this.targetsOf(await data.samples()));
     const floors = once(async () => this.floors.of([...(await data.samples()).keys()]));
     const runs = once(
-      () => this.dataSource.query(sql.runsOfExperiment, [data.experimentId]) as Promise<SummaryRun[]>,
+      () => this.dataSource.query(sql.runsOfExperiment, [data.experimentId]) as Promise<SummaryRuns[]>,
     );
     const own: { [K in OwnRead]: () => Promise<OwnReads[K]> } = {
       performance: once(() => this.performanceOf(data)),

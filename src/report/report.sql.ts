@@ -15,26 +15,28 @@ export const samplesOfExperiment = `
   WHERE r.experiment_id = $1`;
 
 /**
- * Verdict counts per sample x setting x k of the experiment's memorization runs, from the per-run counts the
- * judgment trigger keeps (`run_verdict_count`): a few rows per run, whatever the number of completions.
- * Stored completions without a readable verdict are `unjudged`. `runs` and `max_repeats` tell whether an instance
+ * Verdict counts per sample x setting x k of the experiment's memorization runs, from the per-instance counts the
+ * judgment trigger keeps (`instance_verdict_count`: a row per instance of a cell, whatever the number of runs and
+ * completions), beside the runs' stored completions. Stored completions without a readable verdict are
+ * `unjudged`. `runs` and `max_repeats` tell whether an instance
  * can count more than once in a cell.
  */
 export const memorizationCounts = `
-  SELECT sample_id, setting, shots, count(*)::int AS runs, max(repeats)::int AS max_repeats,
-         sum(stored)::int AS n, sum(exact)::int AS exact, sum(near_exact)::int AS near_exact,
-         sum(inexact)::int AS inexact, sum(stored - exact - near_exact - inexact)::int AS unjudged
+  SELECT r.sample_id, r.setting, r.shots, r.runs, r.max_repeats, r.stored AS n,
+         coalesce(v.exact, 0) AS exact, coalesce(v.near_exact, 0) AS near_exact, coalesce(v.inexact, 0) AS inexact,
+         r.stored - coalesce(v.exact + v.near_exact + v.inexact, 0) AS unjudged
   FROM (
-    SELECT r.sample_id::text AS sample_id, r.setting::text AS setting, r.shots, r.repeats, r.done_count AS stored,
-           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'EXACT'), 0) AS exact,
-           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'NEAR_EXACT'), 0) AS near_exact,
-           coalesce(sum(v.count) FILTER (WHERE v.verdict = 'INEXACT'), 0) AS inexact
-    FROM run r
-    LEFT JOIN run_verdict_count v ON v.run_id = r.id
-    WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION'
-    GROUP BY r.id
-  ) AS per_run
-  GROUP BY sample_id, setting, shots`;
+    SELECT sample_id::text AS sample_id, setting::text AS setting, shots, count(*)::int AS runs,
+           max(repeats)::int AS max_repeats, sum(done_count)::int AS stored
+    FROM run WHERE experiment_id = $1 AND kind = 'MEMORIZATION'
+    GROUP BY sample_id, setting, shots
+  ) AS r
+  LEFT JOIN (
+    SELECT sample_id::text AS sample_id, setting, shots, sum(exact)::int AS exact,
+           sum(near_exact)::int AS near_exact, sum(inexact)::int AS inexact
+    FROM instance_verdict_count WHERE experiment_id = $1
+    GROUP BY sample_id, setting, shots
+  ) AS v ON v.sample_id = r.sample_id AND v.setting = r.setting AND v.shots = r.shots`;
 
 /** Per repeat of the experiment's performance runs, per sample x k: answered, correct, unparseable, failed. */
 export const performanceByRepeat = `
@@ -104,7 +106,8 @@ export const guidedGeneralAnswers = `
 
 /** What Algorithm 1's rows depend on: the experiment's guided and general memorization runs and their last updates. */
 export const guidedGeneralState = `
-  SELECT md5(coalesce(string_agg(r.id::text || '@' || r.updated_at::text, ',' ORDER BY r.id), '')) AS state
+  SELECT md5(count(*)::text || ':' || coalesce(
+           sum(uuid_hash_extended(r.id, (extract(epoch FROM r.updated_at) * 1000000)::bigint))::text, '')) AS state
   FROM run r
   WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND r.setting IN ('FULL_INFORMATION', 'GENERAL_INSTRUCTION')`;
 
@@ -279,7 +282,6 @@ export const quizAnswers = `
   WHERE r.experiment_id = $1 AND r.kind = 'QUIZ'
   GROUP BY r.id`;
 
-/** The experiment's runs, as the contamination summary links them. */
 /**
  * The LOGPROB method's scored texts of an experiment (`$1`): every succeeded LOGPROB completion with its run's
  * model and the instance's text as its run's template wrote it (an NLI pair on two lines); and the experiment's
@@ -297,6 +299,10 @@ export const logprobItems = `
 
 export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;
 
+/** The experiment's runs per cell (sample, kind, setting, k), as the contamination summary links them. */
 export const runsOfExperiment = `
-  SELECT id::text AS id, sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots
-  FROM run WHERE experiment_id = $1 ORDER BY created_at, id`;
+  SELECT sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots,
+         array_agg(id::text ORDER BY created_at, id) AS ids
+  FROM run WHERE experiment_id = $1
+  GROUP BY sample_id, kind, setting, shots
+  ORDER BY min(created_at), sample_id, kind, setting, shots`;

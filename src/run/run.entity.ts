@@ -35,7 +35,7 @@ export type RunJudge =
 /** One (sample, kind, setting, k, model, parameters, repeats): a domain record with its own status. */
 @ObjectType({ description: "One run: a sample, a kind, a setting, k and a model, with its own status." })
 @Entity("run")
-@Index("IDX_run_experiment", ["experimentId"])
+@Index("IDX_run_experiment", ["experimentId", "kind"])
 @Index("IDX_run_sample", ["sampleId", "kind", "shots"])
 @Index("IDX_run_status", ["status"])
 @Index("IDX_run_option_set", ["optionSetId"])

@@ -231,7 +231,7 @@ describe("the quiz's result per sample", () => {
         floors: [],
         guidedGeneral: [],
         quiz: [quizRow],
-        runs: [{ id: "r1", sampleId: "s1", kind: RunKind.QUIZ, setting: null, shots: 0 }],
+        runs: [{ ids: ["r1"], sampleId: "s1", kind: RunKind.QUIZ, setting: null, shots: 0 }],
       },
       samples,
     );

@@ -36,13 +36,13 @@ export const METHOD_LIMITS = {
     "perturbation too close to or too far from the original moves it) and cannot be compared across option sets.",
 } as const;
 
-/** One run of the experiment, as the summary links it. */
-export interface SummaryRun {
-  id: string;
+/** The experiment's runs of one cell (sample, kind, setting, k), as the summary links them. */
+export interface SummaryRuns {
   sampleId: string;
   kind: RunKind;
   setting: MemorizationSetting | null;
   shots: number;
+  ids: string[];
 }
 
 /**
@@ -56,7 +56,7 @@ export function contaminationSummary(
     floors: readonly NoMemoryFloorRow[];
     guidedGeneral: readonly GuidedGeneralRow[];
     quiz: readonly QuizRangeRow[];
-    runs: readonly SummaryRun[];
+    runs: readonly SummaryRuns[];
     /** The replication verdict of each sample (analyses/verdict.ts). */
     verdicts?: ReadonlyMap<string, ReplicationVerdict>;
     /** Each instance's no-memory floor, and each sample's non-trivial instances (the rule's pool). */
@@ -69,8 +69,8 @@ export function contaminationSummary(
 ): ContaminationSummaryRow[] {
   const rows: ContaminationSummaryRow[] = [];
   for (const [sampleId, info] of samples) {
-    const runsOf = (pick: (run: SummaryRun) => boolean) =>
-      input.runs.filter((run) => run.sampleId === sampleId && pick(run)).map((run) => run.id);
+    const runsOf = (pick: (runs: SummaryRuns) => boolean) =>
+      input.runs.filter((runs) => runs.sampleId === sampleId && pick(runs)).flatMap((runs) => runs.ids);
     const guided = input.contamination
       .filter((row) => row.sampleId === sampleId && row.setting === MemorizationSetting.FULL_INFORMATION)
       .sort((a, b) => a.shots - b.shots)[0];

@@ -7,7 +7,7 @@ import type {
   InstanceOutcome,
   InstancePerformance,
   SampleInfo,
-  SummaryRun,
+  SummaryRuns,
   TargetInfo,
 } from "../analyses";
 import type { StudyReport } from "../study-report";
@@ -36,7 +36,7 @@ export interface ReportInputs {
   /** The version of the no-memory floors read. */
   readonly floorVersion: string;
   /** The experiment's runs, as the contamination summary links them. */
-  runs(): Promise<SummaryRun[]>;
+  runs(): Promise<SummaryRuns[]>;
   /** A memorization breakdown of the whole experiment (kept where a breakdown reader finds it). */
   breakdown(groupBy: BreakdownGroup[], measure: MemorizationMeasure): Promise<ReportValue<"memorization">>;
   /** Reads of one table's own (answers' texts, quiz letters, log-probabilities, reviews): see report.service.ts. */
