@@ -16,7 +16,7 @@ import { percentile } from "./percentile";
  * instances each, every completion judged, plus performance runs; and a second experiment of 100,000 rows
  * to export. All generated in SQL, so the figures are about reading, not writing.
  */
-async function generate(client: Client, runsPerCell: number, exportRuns: number) {
+export async function generate(client: Client, runsPerCell: number, exportRuns: number) {
   await client.query(`
     INSERT INTO dataset (id, name, task_kind, text_fields, label_verbalizers, instance_count)
     SELECT gen_random_uuid(), 'bench-' || d, 'CLASSIFICATION', '["text"]', '[{"label":"a","verbalizer":"a"},{"label":"b","verbalizer":"b"}]', 200

@@ -41,6 +41,7 @@ import {
 import * as sql from "./report.sql";
 import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
 import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
+import { SampledInstanceFacts, SampleInstances } from "./sample-instances";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
 import { ContaminationRow } from "./tables/contamination";
@@ -107,11 +108,21 @@ class ExperimentData {
   private instancesRead?: Promise<InstanceOutcome[]>;
   private repeatsRead?: Promise<RepeatPerformance[]>;
   private instancePerformanceRead?: Promise<InstancePerformance[]>;
+  private sampledInstancesRead?: Promise<Map<string, SampledInstanceFacts[]>>;
 
   constructor(
     private readonly dataSource: DataSource,
     readonly experimentId: string,
+    private readonly sampleInstances: SampleInstances,
   ) {}
+
+  /** The sampled instances of the experiment's samples (read once per process: they never change). */
+  sampledInstances(): Promise<Map<string, SampledInstanceFacts[]>> {
+    this.sampledInstancesRead ??= this.samples().then((samples) =>
+      this.sampleInstances.of([...samples.keys()]),
+    );
+    return this.sampledInstancesRead;
+  }
 
   samples(): Promise<Map<string, SampleInfo>> {
     this.samplesRead ??= this.dataSource.query(sql.samplesOfExperiment, [this.experimentId]).then(
@@ -164,14 +175,11 @@ class ExperimentData {
   instances(): Promise<InstanceOutcome[]> {
     this.instancesRead ??= Promise.all([
       this.dataSource.query(sql.memorizationByInstance, [this.experimentId]) as Promise<InstanceOutcomeRow[]>,
-      this.samples().then(
-        (samples) =>
-          this.dataSource.query(sql.instanceIdsOfSamples, [[...samples.keys()]]) as Promise<
-            { sampled_instance_id: string; instance_id: string }[]
-          >,
-      ),
-    ]).then(([rows, ids]) => {
-      const instanceOf = new Map(ids.map((row) => [row.sampled_instance_id, row.instance_id]));
+      this.sampledInstances(),
+    ]).then(([rows, sampled]) => {
+      const instanceOf = new Map<string, string>();
+      for (const facts of sampled.values())
+        for (const fact of facts) instanceOf.set(fact.sampledInstanceId, fact.instanceId);
       return rows.map((row) => ({
         sampleId: row.sample_id,
         setting: row.setting,
@@ -236,6 +244,8 @@ export class ReportService {
    * (report-cache.ts): a finished experiment's report is computed once, not once per read.
    */
   private readonly cache: ReportCache;
+  /** The sampled instances of the samples reports read, kept: they never change. */
+  private readonly sampleInstances: SampleInstances;
   /** Algorithm 1's rows per experiment, with the state of the runs they were computed from. */
   private readonly guidedGeneral = new Map<string, { state: string; rows: GuidedGeneralRow[] }>();
 
@@ -246,6 +256,7 @@ export class ReportService {
     /** `spacingOf`'s factor (`MEMICL_RESULTS_SPACING_FACTOR`); the default when not given. */
     spacingFactor?: number,
   ) {
+    this.sampleInstances = new SampleInstances(dataSource);
     this.cache = new ReportCache({
       spacingFactor,
       computed: (ms, failed) => {
@@ -260,7 +271,7 @@ export class ReportService {
       ? await this.dataSource.query("SELECT 1 FROM experiment WHERE id = $1", [id])
       : [];
     if (rows.length === 0) throw new NotFoundError("Experiment", id);
-    return new ExperimentData(this.dataSource, id);
+    return new ExperimentData(this.dataSource, id, this.sampleInstances);
   }
 
   /** The state of an experiment's results now (report.sql.ts `resultsVersion`); NotFoundError when there is none. */
@@ -290,7 +301,7 @@ export class ReportService {
       experimentId,
       key,
       version,
-      () => compute(new ExperimentData(this.dataSource, experimentId), version),
+      () => compute(new ExperimentData(this.dataSource, experimentId, this.sampleInstances), version),
       options.fresh || !version.active,
     );
   }
@@ -396,7 +407,7 @@ export class ReportService {
     data: ExperimentData,
   ): Promise<{ rows: ContaminationRow[]; pools: Map<string, string[]> }> {
     const [outcomes, samples] = await Promise.all([data.instances(), data.samples()]);
-    const pools = await this.rulePools(samples);
+    const pools = await this.rulePools(data);
     const subsets = new Map<string, Set<string>>();
     for (const [sampleId, info] of samples)
       subsets.set(sampleId, contaminationSubset(info.sampleSeed, pools.get(sampleId) ?? []));
@@ -404,47 +415,29 @@ export class ReportService {
   }
 
   /** Each sample's non-trivial sampled instances in their order: what Time Travel's rule draws its 10 from. */
-  private async rulePools(samples: ReadonlyMap<string, SampleInfo>): Promise<Map<string, string[]>> {
-    const [rows, { trivial }] = await Promise.all([
-      this.dataSource.query(sql.sampledInstancesInOrder, [[...samples.keys()]]) as Promise<
-        { sample_id: string; sampled_instance_id: string }[]
-      >,
-      this.targetsOf(samples),
-    ]);
+  private async rulePools(data: ExperimentData): Promise<Map<string, string[]>> {
     const pools = new Map<string, string[]>();
-    for (const row of rows) {
-      if (trivial.has(row.sampled_instance_id)) continue;
-      const pool = pools.get(row.sample_id) ?? [];
-      pool.push(row.sampled_instance_id);
-      pools.set(row.sample_id, pool);
-    }
+    for (const [sampleId, facts] of await data.sampledInstances())
+      pools.set(
+        sampleId,
+        facts.filter((fact) => !fact.trivial).map((fact) => fact.sampledInstanceId),
+      );
     return pools;
   }
 
   /** The reference and label of each sampled instance of the experiment's samples. */
   private async targetsOf(
-    samples: ReadonlyMap<string, SampleInfo>,
+    data: ExperimentData,
   ): Promise<{ trivial: Set<string>; targets: Map<string, TargetInfo> }> {
-    const rows: {
-      sampled_instance_id: string;
-      reference: string;
-      label: string;
-      min_target_words: number | null;
-    }[] = await this.dataSource.query(sql.referencesOfSamples, [[...samples.keys()]]);
-    return {
-      // Trivial references (src/study/targets.ts), by the sample's own minimum where it has one.
-      trivial: new Set(
-        rows
-          .filter((row) => isTrivialTarget(row.reference, row.min_target_words ?? TRIVIAL_TARGET_WORDS))
-          .map((row) => row.sampled_instance_id),
-      ),
-      targets: new Map(
-        rows.map((row) => [
-          row.sampled_instance_id,
-          { label: row.label, words: targetWords(row.reference).length },
-        ]),
-      ),
-    };
+    const trivial = new Set<string>();
+    const targets = new Map<string, TargetInfo>();
+    for (const facts of (await data.sampledInstances()).values())
+      for (const fact of facts) {
+        // Trivial references (src/study/targets.ts), by the sample's own minimum where it has one.
+        if (fact.trivial) trivial.add(fact.sampledInstanceId);
+        targets.set(fact.sampledInstanceId, { label: fact.label, words: fact.words });
+      }
+    return { trivial, targets };
   }
 
   /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
@@ -603,7 +596,7 @@ export class ReportService {
   private async computeComparison(ids: string[], computedAt: Date): Promise<ExperimentComparison> {
     const compared: ComparedData[] = [];
     for (const id of ids) {
-      const data = new ExperimentData(this.dataSource, id);
+      const data = new ExperimentData(this.dataSource, id, this.sampleInstances);
       const [outcomes, performance, samples] = await Promise.all([
         data.instances(),
         data.instancePerformance(),
@@ -729,10 +722,17 @@ export class ReportService {
         return value;
       };
     };
-    const targets = once(async () => this.targetsOf(await data.samples()));
+    const targets = once(() => this.targetsOf(data));
     const floors = once(async () => this.floors.of([...(await data.samples()).keys()]));
-    const runs = once(
-      () => this.dataSource.query(sql.runsOfExperiment, [data.experimentId]) as Promise<SummaryRuns[]>,
+    const runs = once(async () =>
+      (
+        (await this.dataSource.query(sql.runsOfExperiment, [data.experimentId])) as (Omit<
+          SummaryRuns,
+          "ids"
+        > & {
+          ids: string;
+        })[]
+      ).map((row) => ({ ...row, ids: row.ids.split(",") })),
     );
     const own: { [K in OwnRead]: () => Promise<OwnReads[K]> } = {
       performance: once(() => this.performanceOf(data)),

@@ -75,12 +75,16 @@ export const performanceByInstance = `
   GROUP BY r.sample_id, r.shots, c.sampled_instance_id
   ORDER BY r.sample_id, r.shots, c.sampled_instance_id`;
 
-/** The references (subsequent segments) and labels of the instances under test of some samples (`$1`). */
-export const referencesOfSamples = `
-  SELECT si.id::text AS sampled_instance_id, si.subsequent_segment AS reference, si.label,
-         s.min_target_words
+/**
+ * The instances under test of some samples (`$1`), in their sample's order: each one's dataset instance, reference
+ * (subsequent segment) and label, with its sample's minimum of words for a non-trivial reference.
+ */
+export const sampledInstancesOfSamples = `
+  SELECT si.sample_id::text AS sample_id, si.id::text AS sampled_instance_id, si.instance_id::text AS instance_id,
+         si.subsequent_segment AS reference, si.label, s.min_target_words
   FROM sampled_instance si JOIN sample s ON s.id = si.sample_id
-  WHERE si.sample_id = ANY($1::uuid[])`;
+  WHERE si.sample_id = ANY($1::uuid[])
+  ORDER BY si.sample_id, si.position, si.id`;
 
 /**
  * The answers and references of the guided (full-information) and general-instruction memorization completions,
@@ -111,12 +115,6 @@ export const guidedGeneralState = `
   FROM run r
   WHERE r.experiment_id = $1 AND r.kind = 'MEMORIZATION' AND r.setting IN ('FULL_INFORMATION', 'GENERAL_INSTRUCTION')`;
 
-/** The dataset instance of each sampled instance of some samples (`$1` = sample ids). */
-export const instanceIdsOfSamples = `
-  SELECT id::text AS sampled_instance_id, instance_id::text AS instance_id
-  FROM sampled_instance
-  WHERE sample_id = ANY($1::uuid[])`;
-
 /**
  * Each reviewer's latest verdict on the experiment's (`$1`) memorization completions, with the completion's latest
  * automatic verdict (a readable one first).
@@ -135,13 +133,6 @@ export const reviewRatings = `
     ORDER BY j.completion_id, j.judge_name, j.created_at DESC, j.id DESC
   ) AS h
   ORDER BY h.completion_id, h.judge_name`;
-
-/** The sampled instances of some samples (`$1` = sample ids), in their sample's order. */
-export const sampledInstancesInOrder = `
-  SELECT sample_id::text AS sample_id, id::text AS sampled_instance_id
-  FROM sampled_instance
-  WHERE sample_id = ANY($1::uuid[])
-  ORDER BY sample_id, position, id`;
 
 /**
  * Instances near-exact at some k and exact at a larger k in the same setting (every such pair of k), at most 1,000
@@ -299,10 +290,10 @@ export const logprobItems = `
 
 export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;
 
-/** The experiment's runs per cell (sample, kind, setting, k), as the contamination summary links them. */
+/** The experiment's runs per cell (sample, kind, setting, k), their ids joined by commas, as the summary links them. */
 export const runsOfExperiment = `
   SELECT sample_id::text AS "sampleId", kind::text AS kind, setting::text AS setting, shots,
-         array_agg(id::text ORDER BY created_at, id) AS ids
+         string_agg(id::text, ',' ORDER BY created_at, id) AS ids
   FROM run WHERE experiment_id = $1
   GROUP BY sample_id, kind, setting, shots
   ORDER BY min(created_at), sample_id, kind, setting, shots`;
