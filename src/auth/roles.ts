@@ -3,7 +3,6 @@ import {
   GraphQLSchema,
   getNamedType,
   isObjectType,
-  OperationTypeNode,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -158,9 +157,3 @@ export function requiredRole(
   );
   return { role, unknownMutations, outsideBlind: [...outsideBlind] };
 }
-
-export const isMutation = (document: DocumentNode) =>
-  document.definitions.some(
-    (definition) =>
-      definition.kind === "OperationDefinition" && definition.operation === OperationTypeNode.MUTATION,
-  );

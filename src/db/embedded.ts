@@ -668,5 +668,3 @@ function readFrom(file: string, offset: number): string {
     return "";
   }
 }
-
-export const EMBEDDED_DATABASE = DATABASE;

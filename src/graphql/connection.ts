@@ -1,4 +1,4 @@
-import { ClassType, Field, Int, ObjectType } from "type-graphql";
+import { ClassType, Field, ObjectType } from "type-graphql";
 import { BadInputError } from "../common/errors";
 
 @ObjectType()
@@ -52,6 +52,3 @@ export function checkPageSize(first: number): void {
     throw new BadInputError(`"first" must be between 0 and ${MAX_PAGE_SIZE}`, { field: "first" });
   }
 }
-
-/** `first` argument shared by every connection field. */
-export const firstArg = { type: () => Int, defaultValue: 20, description: `Page size, 0-${MAX_PAGE_SIZE}.` };

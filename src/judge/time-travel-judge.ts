@@ -11,7 +11,6 @@ export const TIME_TRAVEL_JUDGE_VERSION = "time-travel-1";
 
 /** The judge versions an LLM judge can be: memicl's own (a versioned prompt) or the authors' (fixed). */
 export const LLM_JUDGE_VERSIONS = ["llm-judge-1", TIME_TRAVEL_JUDGE_VERSION] as const;
-export type LlmJudgeVersion = (typeof LLM_JUDGE_VERSIONS)[number];
 
 const PROMPT = `INSTRUCTION:
 You are provided with a reference text and a candidate text.
