@@ -8,7 +8,6 @@ import { checkPageSize, Page, toPage } from "../graphql/connection";
 import { agreement, interAnnotatorAgreement, Rating } from "../judge/agreement";
 import { answerForJudging, StoredAnswer } from "../judge/answer-extraction";
 import {
-  DEFAULT_THRESHOLDS,
   defaultThresholds,
   HEURISTIC_JUDGE_VERSION,
   HeuristicJudgeVersion,

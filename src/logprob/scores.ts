@@ -36,7 +36,7 @@ export interface TokenLogprobs {
 
 /** The stored payload of a scoring call (the completion's `output`), or null when it is not one. */
 export function readTokenLogprobs(output: string | null): TokenLogprobs | null {
-  if (!output || !output.startsWith('{"version":1')) return null;
+  if (!output?.startsWith('{"version":1')) return null;
   try {
     const value = JSON.parse(output) as TokenLogprobs;
     return Array.isArray(value.logprobs) ? value : null;

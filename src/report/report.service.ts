@@ -10,7 +10,6 @@ import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { OptionLetter } from "../study/quiz-letters";
 import { MemorizationSetting } from "../study/settings";
-import { isTrivialTarget, TRIVIAL_TARGET_WORDS, targetWords } from "../study/targets";
 import {
   breakdown,
   CellCount,
