@@ -139,7 +139,7 @@ describeWithSharedData("the README's examples, as written", () => {
         {
           Progress: { id: ids.run },
           Study: { id: ids.experiment },
-          Metrics: { id: ids.experiment },
+          ReportRows: { id: ids.experiment },
           Instances: { id: ids.dataset },
         }[operation ?? ""] ?? {};
       const response = await gql(text, variables);
