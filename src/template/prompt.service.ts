@@ -348,8 +348,9 @@ export async function estimateGrid(
       "Judging calls are not included (the heuristic judge makes none)." +
       (quiz
         ? " Quiz prompts are counted with the original standing in for each generated option (a perturbation is about " +
-          "as long); option generation counts once per sample, at the examined model's prices, and not at all where " +
-          "an existing option set of the same generator is reused; maxCalls and the cost bound count every regeneration."
+          "as long); option generation counts once per sample, at the examined model's prices, even where the sample's " +
+          "existing option set will be reused and nothing is generated (an upper bound); maxCalls and the cost bound " +
+          "count every regeneration."
         : ""),
   };
 }
