@@ -44,6 +44,8 @@ export async function runEstimate(
         outputPricePerMillionTokens: options.outputPrice,
       },
       provider,
+      undefined,
+      services.optionSets,
     );
     const out = process.stdout;
     out.write("sample\tkind\tsetting\tk\tcalls\tprompt_tokens\tmax_output_tokens\n");

@@ -89,7 +89,15 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       quizOptionsMaxOutputTokens: QUIZ_DEFAULTS.quizOptionsMaxOutputTokens,
       quizOptionGenerations: options.quizGenerations ?? QUIZ_DEFAULTS.optionGenerations,
     };
-    if (!(await preflight(command.services, options, grid))) {
+    const quizGenerator =
+      options.quizProvider || options.quizModel || options.quizGenerations
+        ? {
+            provider: options.quizProvider ?? options.provider,
+            model: options.quizModel ?? options.model,
+            generations: grid.quizOptionGenerations,
+          }
+        : undefined;
+    if (!(await preflight(command.services, options, { ...grid, quizGenerator }))) {
       process.stdout.write("not started\n");
       process.exitCode = 1;
       return;
@@ -104,14 +112,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       idempotencyKey: options.idempotencyKey,
       maxCostUsd: options.maxCost,
       batch: options.batch ? true : options.online ? false : undefined,
-      quizGenerator:
-        options.quizProvider || options.quizModel || options.quizGenerations
-          ? {
-              provider: options.quizProvider ?? options.provider,
-              model: options.quizModel ?? options.model,
-              generations: grid.quizOptionGenerations,
-            }
-          : undefined,
+      quizGenerator,
       logprobReference: options.logprobReference ? providerModel(options.logprobReference) : undefined,
       membership:
         options.members || options.nonMembers
@@ -237,6 +238,8 @@ async function preflight(
       outputPricePerMillionTokens: price?.outputPerMillion,
     },
     config,
+    undefined,
+    services.optionSets,
   );
   const out = process.stdout;
   out.write(

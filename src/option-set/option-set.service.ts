@@ -1,7 +1,7 @@
 import { DataSource } from "typeorm";
 import { isUuid } from "../common/ids";
 import { QuizOptionSet } from "./option-set.entity";
-import { optionSetCounts } from "./option-set.sql";
+import { optionSetCounts, reusedOptionSets } from "./option-set.sql";
 
 /** One instance's options in a set, as the API shows them. */
 export interface QuizOptionRow {
@@ -26,6 +26,25 @@ export interface OptionSetCounts {
 /** Reads the quiz's option sets: which a sample has, what each holds, and every instance's options. */
 export class OptionSetService {
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The samples whose quiz would reuse an option set already made with this prompt version (and generate nothing):
+   * by the generator named, else by the set every quiz of the sample takes (`reusedOptionSets`).
+   */
+  async reusedBy(
+    sampleIds: readonly string[],
+    templateVersion: number,
+    generator: { provider: string; model: string; generations: number } | null,
+  ): Promise<Set<string>> {
+    const rows: { sample_id: string }[] = await this.dataSource.query(reusedOptionSets, [
+      sampleIds.filter(isUuid),
+      templateVersion,
+      generator?.provider ?? null,
+      generator?.model ?? null,
+      generator?.generations ?? null,
+    ]);
+    return new Set(rows.map((row) => row.sample_id));
+  }
 
   /** A sample's option sets (or every one), newest first. */
   list(sampleId: string | null): Promise<QuizOptionSet[]> {

@@ -103,6 +103,35 @@ export const recordOptions = `
   RETURNING final`;
 
 /**
+ * Per sample (`$1`), the option set a quiz without a named generator takes: the first made of the newest prompt
+ * version, whichever model generated it, so every examined model answers the same quiz.
+ */
+export const defaultOptionSets = `
+  SELECT DISTINCT ON (sample_id) id, sample_id::text AS sample_id, provider, model, template_version,
+         max_generations
+  FROM quiz_option_set
+  WHERE sample_id = ANY($1::uuid[])
+  ORDER BY sample_id, template_version DESC, created_at, id`;
+
+/**
+ * The samples (`$1`) whose quiz would take an option set already made and generate nothing: the default set
+ * (`defaultOptionSets`), or with a generator named (`$3` provider, `$4` model, `$5` generations) that generator's
+ * set, of the prompt version `$2`, with its generation run still there (`findOrCreateOptionSet` makes a set again
+ * when its run was deleted with its experiment).
+ */
+export const reusedOptionSets = `
+  WITH chosen AS (
+    SELECT * FROM (${defaultOptionSets}) AS d WHERE $3::text IS NULL
+    UNION ALL
+    SELECT id, sample_id::text, provider, model, template_version, max_generations FROM quiz_option_set
+    WHERE $3::text IS NOT NULL AND sample_id = ANY($1::uuid[]) AND provider = $3 AND model = $4
+      AND template_version = $2 AND max_generations = $5
+  )
+  SELECT c.sample_id FROM chosen c
+  WHERE c.template_version = $2
+    AND EXISTS (SELECT 1 FROM run WHERE run.option_set_id = c.id AND run.kind = 'QUIZ_OPTIONS')`;
+
+/**
  * The sample's option set by this generator, prompt version and generations, made when there is none; `created`
  * when this call made it (or it has lost its generation run, which was deleted with its experiment): the caller
  * then starts a generation run for it.

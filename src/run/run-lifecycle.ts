@@ -9,7 +9,12 @@ import {
 } from "../judge/heuristic-judge";
 import { batchOptionsOf, logprobRefusal, ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
-import { findOrCreateOptionSet, insertQuizItems, quizItemsReady } from "../option-set/option-set.sql";
+import {
+  defaultOptionSets,
+  findOrCreateOptionSet,
+  insertQuizItems,
+  quizItemsReady,
+} from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
@@ -220,11 +225,7 @@ export class RunLifecycle {
     const generators = new Map<string, NonNullable<typeof generator>>();
     if (generator && !input.quizGenerator) {
       const existing: { sample_id: string; provider: string; model: string; max_generations: number }[] =
-        await this.dataSource.query(
-          `SELECT DISTINCT ON (sample_id) sample_id, provider, model, max_generations FROM quiz_option_set
-           WHERE sample_id = ANY($1::uuid[]) ORDER BY sample_id, template_version DESC, created_at, id`,
-          [input.sampleIds],
-        );
+        await this.dataSource.query(defaultOptionSets, [input.sampleIds]);
       for (const row of existing)
         generators.set(row.sample_id, {
           provider: row.provider,

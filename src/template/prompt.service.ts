@@ -241,6 +241,8 @@ export interface GridEstimateRequest extends GridSpec {
   sampleIds: string[];
   /** The QUIZ method: generations an instance's options may take. */
   quizOptionGenerations?: number;
+  /** The QUIZ method: the options' generator, when one is named (else a sample's existing set is taken). */
+  quizGenerator?: { provider: string; model: string; generations: number };
   inputPricePerMillionTokens?: number;
   outputPricePerMillionTokens?: number;
 }
@@ -251,13 +253,26 @@ export interface GridEstimateProvider {
   tokensPerMinute: number | null;
 }
 
-/** Calls, prompt tokens and a cost bound for a whole grid, computed from the prompts a run would send. */
+/** Which samples' quizzes would take an option set already made (OptionSetService.reusedBy). */
+export interface OptionSetReuse {
+  reusedBy(
+    sampleIds: readonly string[],
+    templateVersion: number,
+    generator: { provider: string; model: string; generations: number } | null,
+  ): Promise<ReadonlySet<string>>;
+}
+
+/**
+ * Calls, prompt tokens and a cost bound for a whole grid, computed from the prompts a run would send. With
+ * `optionSets`, a sample whose quiz would take an option set already made counts no option generation.
+ */
 export async function estimateGrid(
   prompts: PromptService,
   samples: SampleService,
   request: GridEstimateRequest,
   provider: GridEstimateProvider | null = null,
   budget: RenderBudget = { remaining: MAX_ESTIMATE_RENDERS },
+  optionSets: OptionSetReuse | null = null,
 ) {
   const rows: {
     sample: Sample;
@@ -289,9 +304,25 @@ export async function estimateGrid(
       { field: "sampleIds" },
     );
   budget.remaining -= renders;
+  // Per prompt version of the options' template: the samples whose option set is already made.
+  const reused = new Map<number, ReadonlySet<string>>();
   for (const cell of cells) {
     const spec = { sampleId: cell.sample.id, kind: cell.kind, setting: cell.setting, shots: cell.shots };
-    const { prompts: instances, promptTokens, largestPromptTokens } = await prompts.estimateRunTokens(spec);
+    const estimated = await prompts.estimateRunTokens(spec);
+    const { largestPromptTokens } = estimated;
+    let { prompts: instances, promptTokens } = estimated;
+    if (cell.kind === RunKind.QUIZ_OPTIONS && optionSets) {
+      const version = estimated.prepared.template.version;
+      if (!reused.has(version))
+        reused.set(
+          version,
+          await optionSets.reusedBy(request.sampleIds, version, request.quizGenerator ?? null),
+        );
+      if (reused.get(version)!.has(cell.sample.id)) {
+        instances = 0;
+        promptTokens = 0;
+      }
+    }
     // Other requests are served between cells.
     await new Promise((resolve) => setImmediate(resolve));
     // Option generation: the first generation, and at most every regeneration an instance may take.
@@ -348,9 +379,10 @@ export async function estimateGrid(
       "Judging calls are not included (the heuristic judge makes none)." +
       (quiz
         ? " Quiz prompts are counted with the original standing in for each generated option (a perturbation is about " +
-          "as long); option generation counts once per sample, at the examined model's prices, even where the sample's " +
-          "existing option set will be reused and nothing is generated (an upper bound); maxCalls and the cost bound " +
-          "count every regeneration."
+          "as long); option generation counts once per sample, at the examined model's prices, and not at all for a " +
+          "sample whose quiz takes an option set already made" +
+          (optionSets ? "" : " (not looked up here: every sample's generation is counted, an upper bound)") +
+          "; maxCalls and the cost bound count every regeneration."
         : ""),
   };
 }

@@ -158,6 +158,13 @@ export class TemplateResolver {
             outputPricePerMillionTokens: price.outputPerMillion,
           }
         : input;
-    return estimateGrid(services.prompts, services.samples, priced, provider, estimateBudget);
+    return estimateGrid(
+      services.prompts,
+      services.samples,
+      priced,
+      provider,
+      estimateBudget,
+      services.optionSets,
+    );
   }
 }

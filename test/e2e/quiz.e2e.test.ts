@@ -1,3 +1,4 @@
+import { OptionSetService } from "../../src/option-set/option-set.service";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, providersFile } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -172,7 +173,16 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     expect(summary.quiz.cannotTell).toMatch(/option/);
 
     // Another examined model on the same sample reuses the option set by default (no generator named): no
-    // generation run, the same quizzes.
+    // generation run, the same quizzes; the estimate counts no generation either.
+    const estimateAgain = (
+      await api.gql(
+        `query($input: EstimateGridInput!) { estimateGrid(input: $input) {
+          calls maxCalls rows { kind quizPosition calls maxCalls } } }`,
+        { input: { sampleIds: [sampleId], methods: ["QUIZ"] } },
+      )
+    ).data!.estimateGrid;
+    expect(estimateAgain.rows[0]).toMatchObject({ kind: "QUIZ_OPTIONS", calls: 0, maxCalls: 0 });
+    expect([estimateAgain.calls, estimateAgain.maxCalls]).toEqual([400, 400]);
     const again = await api.gql(START, {
       input: {
         name: "quiz, unseen",
@@ -228,6 +238,20 @@ describe.each(BACKENDS)("the Data Contamination Quiz (%s)", (backend) => {
     });
     expect(row.upper).toBeNull();
     expect(row.notes.join(" ")).toMatch(/10 instance\(s\) had no usable options after 2 generation\(s\)/);
+
+    // Which quizzes an estimate counts no generation for: the named generator's set, of the prompt version it was
+    // made with; another generator, generation count or version has none yet.
+    const reuse = new OptionSetService(api.database.dataSource);
+    const [{ version }] = await api.database.dataSource.query(
+      "SELECT template_version AS version FROM quiz_option_set WHERE sample_id = $1",
+      [sampleId],
+    );
+    const named = (provider: string, generations: number) => ({ provider, model: "g", generations });
+    expect(await reuse.reusedBy([sampleId], version, named("careless", 2))).toEqual(new Set([sampleId]));
+    expect(await reuse.reusedBy([sampleId], version, null)).toEqual(new Set([sampleId]));
+    expect(await reuse.reusedBy([sampleId], version, named("careless", 3))).toEqual(new Set());
+    expect(await reuse.reusedBy([sampleId], version, named("seen", 2))).toEqual(new Set());
+    expect(await reuse.reusedBy([sampleId], version + 1, null)).toEqual(new Set());
 
     // Deleting the experiment, then the sample, takes the option set and its options with them.
     const removeExperiment = await api.gql(
