@@ -265,14 +265,6 @@ export class ReportService {
     });
   }
 
-  private async data(id: string): Promise<ExperimentData> {
-    const rows = isUuid(id)
-      ? await this.dataSource.query("SELECT 1 FROM experiment WHERE id = $1", [id])
-      : [];
-    if (rows.length === 0) throw new NotFoundError("Experiment", id);
-    return new ExperimentData(this.dataSource, id, this.sampleInstances);
-  }
-
   /** The state of an experiment's results now (report.sql.ts `resultsVersion`); NotFoundError when there is none. */
   async versionOf(experimentId: string): Promise<ResultsVersion & { active: boolean }> {
     const [row]: { found: boolean; read_at: Date; active: boolean; fingerprint: string }[] = isUuid(
@@ -376,8 +368,9 @@ export class ReportService {
    * computed from the experiment's rows as they are now.
    */
   async table<F extends ReportField>(experimentId: string, table: ReportTableOf<F>): Promise<ReportValue<F>> {
-    const data = await this.data(experimentId);
-    return this.inputsOf(data, { fingerprint: "", readAt: new Date() }).table(table);
+    const version = await this.versionOf(experimentId);
+    const data = new ExperimentData(this.dataSource, experimentId, this.sampleInstances);
+    return this.inputsOf(data, version).inputs.table(table);
   }
 
   private async performanceOf(data: ExperimentData): Promise<PerformanceRow[]> {
@@ -713,7 +706,14 @@ export class ReportService {
   }
 
   /** What the tables are computed from: each read at most once per report, each table computed once. */
-  private inputsOf(data: ExperimentData, version: ResultsVersion): ReportInputs {
+  /**
+   * What the tables are computed from, each read at most once (and each table computed once) per report; `prefetch`
+   * starts every read at once, so the database works while the tables compute.
+   */
+  private inputsOf(
+    data: ExperimentData,
+    version: ResultsVersion,
+  ): { inputs: ReportInputs; prefetch(): void } {
     const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
       let value: Promise<T> | undefined;
       return () => {
@@ -723,16 +723,13 @@ export class ReportService {
     };
     const targets = once(() => this.targetsOf(data));
     const floors = once(async () => this.floors.of([...(await data.samples()).keys()]));
-    const runs = once(async () =>
-      (
-        (await this.dataSource.query(sql.runsOfExperiment, [data.experimentId])) as (Omit<
-          SummaryRuns,
-          "ids"
-        > & {
-          ids: string;
-        })[]
-      ).map((row) => ({ ...row, ids: row.ids.split(",") })),
-    );
+    const runs = once(async () => {
+      const rows: (Omit<SummaryRuns, "ids"> & { ids: string })[] = await this.dataSource.query(
+        sql.runsOfExperiment,
+        [data.experimentId],
+      );
+      return rows.map((row) => ({ ...row, ids: row.ids.split(",") }));
+    });
     const own: { [K in OwnRead]: () => Promise<OwnReads[K]> } = {
       performance: once(() => this.performanceOf(data)),
       guidedVsGeneral: once(() => this.guidedVsGeneralOf(data)),
@@ -754,10 +751,7 @@ export class ReportService {
       targets,
       floors,
       runs,
-      breakdown: (groupBy, measure) =>
-        version.fingerprint
-          ? this.breakdownAt(data, {}, groupBy, measure, version)
-          : this.breakdownOf(data, {}, groupBy, measure, version.readAt),
+      breakdown: (groupBy, measure) => this.breakdownAt(data, {}, groupBy, measure, version),
       read: (what) => own[what](),
       table: <F extends ReportField>(table: ReportTableOf<F>) => {
         let value = tables.get(table.field) as Promise<ReportValue<F>> | undefined;
@@ -770,31 +764,24 @@ export class ReportService {
         return value;
       },
     };
-    return inputs;
+    const prefetch = () => {
+      const reads = [
+        inputs.instances,
+        inputs.instancePerformance,
+        inputs.cells,
+        runs,
+        targets,
+        ...Object.values(own),
+      ];
+      // Awaited by the tables that need them; this only keeps an early failure from being "unhandled".
+      for (const read of reads) read().catch(() => {});
+    };
+    return { inputs, prefetch };
   }
 
   private async computeStudyReport(data: ExperimentData, version: ResultsVersion): Promise<StudyReport> {
-    const inputs = this.inputsOf(data, version);
-    // Every read starts at once, so the database works while the tables compute.
-    const early = (read: () => Promise<unknown>) => read().catch(() => {}); // awaited by the tables that need them
-    for (const read of [
-      inputs.instances,
-      inputs.instancePerformance,
-      inputs.cells,
-      inputs.runs,
-      inputs.targets,
-    ])
-      early(read);
-    for (const what of [
-      "nearExactToExact",
-      "guidedVsGeneral",
-      "contamination",
-      "performance",
-      "review",
-      "quiz",
-      "logprob",
-    ] as const)
-      early(() => inputs.read(what));
+    const { inputs, prefetch } = this.inputsOf(data, version);
+    prefetch();
     const report = {
       experimentId: data.experimentId,
       computedAt: version.readAt,
