@@ -247,7 +247,7 @@ export function buildProgram(): Command {
     .option("--judge <judge>", "heuristic or llm:PROVIDER/MODEL", "heuristic")
     .option(
       "--judge-version <version>",
-      "heuristic: heuristic-7 (the default), heuristic-6 or heuristic-5; LLM: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
+      "heuristic: heuristic-8 (the default), heuristic-7, heuristic-6 or heuristic-5; LLM: llm-judge-1 (memicl's, the default) or time-travel-1 (the method's authors' own, word for word)",
     )
     .action((file, options) => commands.judgeAgreement().runJudgeAgreement(loadConfig(), file, options));
 

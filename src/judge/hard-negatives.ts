@@ -1,5 +1,5 @@
 import { copyAnswers } from "./no-memory";
-import { tokenize } from "./spans";
+import { tokenize } from "./tokens";
 
 /**
  * Hard negatives: answers that look like a recall of the reference and are not, built from a dataset's own rows so

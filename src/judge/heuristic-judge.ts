@@ -7,7 +7,7 @@ import {
   similarityScores,
   spanAwareScores,
 } from "./similarity";
-import { SlotContext } from "./spans";
+import { SlotContext, SpanReading } from "./spans";
 import { JudgeVerdict } from "./verdicts";
 
 /** The thresholds of the heuristic rule; fitted by `memicl calibrate-judge`, reported in docs/JUDGING.md. */
@@ -49,10 +49,16 @@ export interface HeuristicThresholds {
  * "killed" -> "injured"); number formatting ("250,000" / "250000"), a number word for its digits, words written
  * together or apart, and a typo inside a long word keep the match (meaning.ts).
  */
-export const HEURISTIC_JUDGE_VERSION = "heuristic-7";
+/**
+ * heuristic-8: by position. heuristic-7's rules on the two texts aligned as sequences by a word-level diff
+ * (positions.ts): a word is lost or gained by how often each text has it, so a noun replaced where it recurs, a
+ * year changed where it recurs and a name of the passage moved into another's place are changed facts; two words
+ * that trade places are a changed fact ("order"); a word with or without its accents is one spelling.
+ */
+export const HEURISTIC_JUDGE_VERSION = "heuristic-8";
 
 /** The heuristic versions a run or a rejudge can choose, oldest first; each stays as it was. */
-export const HEURISTIC_JUDGE_VERSIONS = ["heuristic-5", "heuristic-6", "heuristic-7"] as const;
+export const HEURISTIC_JUDGE_VERSIONS = ["heuristic-5", "heuristic-6", "heuristic-7", "heuristic-8"] as const;
 export type HeuristicJudgeVersion = (typeof HEURISTIC_JUDGE_VERSIONS)[number];
 
 export function isHeuristicJudgeVersion(value: string): value is HeuristicJudgeVersion {
@@ -79,8 +85,14 @@ export function scoresFor(
 ): SimilarityScores {
   return version === "heuristic-5"
     ? similarityScores(reference, candidate)
-    : spanAwareScores(reference, candidate, context, version === "heuristic-7");
+    : spanAwareScores(reference, candidate, context, READINGS[version]);
 }
+
+const READINGS: Record<Exclude<HeuristicJudgeVersion, "heuristic-5">, SpanReading> = {
+  "heuristic-6": "span",
+  "heuristic-7": "meaning",
+  "heuristic-8": "position",
+};
 
 /** References of at most this many normalized tokens get the short-reference rule. */
 export const SHORT_REFERENCE_TOKENS = 2;
@@ -124,7 +136,7 @@ export const HEURISTIC_6_THRESHOLDS: HeuristicThresholds = {
   contentPrecision: 0.65,
 };
 
-/** heuristic-7's: heuristic-6's (its new rules decide by kind of change, not by a threshold). */
+/** heuristic-7's and heuristic-8's: heuristic-6's (their new rules decide by kind of change, not by a threshold). */
 export const HEURISTIC_7_THRESHOLDS: HeuristicThresholds = HEURISTIC_6_THRESHOLDS;
 
 /** The thresholds of the current version. */

@@ -1,5 +1,5 @@
 import { isKnownWord } from "./lexicon";
-import type { Token } from "./spans";
+import type { Token } from "./tokens";
 
 /**
  * heuristic-7's reading of a changed span: is it a change of form (number formatting, a number word for its digits,

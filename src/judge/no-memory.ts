@@ -22,8 +22,10 @@ import { JudgeVerdict } from "./verdicts";
  * the best no-memory answer is exact (Time Travel's rule counts exact and near-exact apart).
  * floor-4: floor-3's answers judged by heuristic-7 (a number in another form or a copied clause with one content
  * word swapped is judged as heuristic-7 judges it).
+ * floor-5: floor-4's answers judged by heuristic-8 (a copied clause whose words trade places, or that replaces one
+ * occurrence of a recurring word, is judged as heuristic-8 judges it).
  */
-export const NO_MEMORY_FLOOR_VERSION = "floor-4";
+export const NO_MEMORY_FLOOR_VERSION = "floor-5";
 
 /** Where a no-memory answer comes from. */
 export type NoMemoryStrategy = "copy" | "constant" | "demonstration";

@@ -1,7 +1,7 @@
 import { RandomStream } from "../common/random";
 import { entityEdit, numberEdit, PairRow } from "./hard-negatives";
 import { areSynonyms, wordNetPoses } from "./lexicon";
-import { stemOf, tokenize } from "./spans";
+import { stemOf, tokenize } from "./tokens";
 
 /**
  * One-slot edits of a dataset's references, to measure a judge where it was not tuned (docs/JUDGING.md). Each edit

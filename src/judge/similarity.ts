@@ -2,18 +2,18 @@ import { distance } from "fastest-levenshtein";
 import { eng as ENGLISH_STOP_WORDS } from "stopword";
 import { lcsLength } from "./lcs";
 import { formCanonical, typoOf } from "./meaning";
+import { alignByDiff, withoutAccents } from "./positions";
 import {
   align,
   ChangedSlot,
   changedSlots,
   numberValue,
   SlotContext,
+  SpanReading,
   sameWord,
   scoredPrefix,
-  stemOf,
-  Token,
-  tokenize,
 } from "./spans";
+import { stemOf, type Token, tokenize } from "./tokens";
 
 /** The words of a text written together: "well known" and "wellknown" are one form. */
 const joined = (tokens: readonly Token[]) => tokens.map((token) => token.norm).join("");
@@ -132,15 +132,21 @@ export function spanAwareScores(
   originalReference: string,
   fullCandidate: string,
   context: SlotContext = {},
-  meaning = false,
+  reading: SpanReading = "span",
 ): SimilarityScores {
+  const meaning = reading !== "span";
   const scores = similarityScores(originalReference, judgedPart(originalReference, fullCandidate));
-  const reference = meaning ? formCanonical(originalReference) : originalReference;
-  const candidate = judgedPart(reference, meaning ? formCanonical(fullCandidate) : fullCandidate);
+  const canonical = (text: string) =>
+    reading === "position" ? withoutAccents(formCanonical(text)) : meaning ? formCanonical(text) : text;
+  const reference = canonical(originalReference);
+  const candidate = judgedPart(reference, canonical(fullCandidate));
   const referenceTokens = tokenize(reference);
   const candidateTokens = tokenize(candidate);
   const scored = scoredPrefix(candidateTokens, referenceTokens.length);
-  const pairs = align(referenceTokens, scored, meaning);
+  const pairs =
+    reading === "position"
+      ? alignByDiff(referenceTokens, scored, (a, b) => sameWord(a, b, true))
+      : align(referenceTokens, scored, meaning);
   const referenceContent = referenceTokens.filter((token) => token.content).length;
   const scoredContent = scored.filter((token) => token.content).length;
   const shared = sharedContentWithSynonyms(referenceTokens, scored, meaning);
@@ -165,7 +171,7 @@ export function spanAwareScores(
       sameNegation: negationCount(norms(referenceTokens)) === negationCount(norms(scored)),
       leadingReference: leading,
       boundaryAfterReference: boundary,
-      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs, meaning),
+      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs, reading),
       ...(meaning
         ? {
             formEqual:

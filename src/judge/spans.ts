@@ -1,79 +1,13 @@
-import { eng as ENGLISH_STOP_WORDS } from "stopword";
-import stem from "wink-porter2-stemmer";
 import { areAntonyms, areSynonyms } from "./lexicon";
 import { contentClass, sameLemma, sameLetters, tagOf, tagTokens, typoOf } from "./meaning";
+import { positionGaps, swappedWords } from "./positions";
+import { type Token, tokenize } from "./tokens";
 
 /**
  * heuristic-6's view of a pair: which spans of the answer differ from the reference, and whether a differing span
  * changes what the sentence claims (a number, a date, a named entity, a polarity, a referent) rather than how it
  * says it. Pure: the texts in, the evidence out.
  */
-
-/** One word of a text: as written, lower case, stemmed, and whether a sentence starts with it. */
-export interface Token {
-  readonly text: string;
-  readonly norm: string;
-  readonly stem: string;
-  readonly sentenceStart: boolean;
-  readonly content: boolean;
-}
-
-const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
-/** Longest token the stemmer is given: Porter2 is quadratic in a word's length, and no English word is longer. */
-const MAX_STEMMED_LENGTH = 64;
-
-const stems = new Map<string, string>();
-
-/** The Porter2 stem of a lower-case word, remembered (stemming is most of what judging a pair costs). */
-export function stemOf(word: string): string {
-  let found = stems.get(word);
-  if (found === undefined) {
-    found = stem(word.length > MAX_STEMMED_LENGTH ? word.slice(0, MAX_STEMMED_LENGTH) : word);
-    if (stems.size > 100_000) stems.clear();
-    stems.set(word, found);
-  }
-  return found;
-}
-
-/** Marks after which a sentence starts (a line break included). */
-const SENTENCE_END = new Set([".", "!", "?", "\n", ":", '"', "\u201c"]);
-
-/** Texts tokenized lately: a pair's reference and first piece are tokenized again for every answer judged against them. */
-const recent = new Map<string, readonly Token[]>();
-const RECENT_TEXTS = 256;
-
-/**
- * The judge's tokens (those of `normalizeForJudging`, in the same order), keeping their casing and position. The
- * same array for the same text while it is among the last few hundred tokenized: callers only read it.
- */
-export function tokenize(text: string): readonly Token[] {
-  let tokens = recent.get(text);
-  if (tokens === undefined) {
-    tokens = tokenizeNow(text);
-    if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value!);
-    recent.set(text, tokens);
-  }
-  return tokens;
-}
-
-function tokenizeNow(text: string): readonly Token[] {
-  const source = text.normalize("NFKC");
-  const tokens: Token[] = [];
-  for (const match of source.matchAll(/[^\s\p{P}\p{S}]+/gu)) {
-    // The last character before the word that is not a space or a tab (a line break counts).
-    let at = match.index - 1;
-    while (at >= 0 && (source[at] === " " || source[at] === "\t" || source[at] === "\r")) at -= 1;
-    const norm = match[0].toLowerCase();
-    tokens.push({
-      text: match[0],
-      norm,
-      stem: stemOf(norm),
-      sentenceStart: at < 0 || SENTENCE_END.has(source[at]),
-      content: !STOP_WORDS.has(norm),
-    });
-  }
-  return tokens;
-}
 
 const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
   [
@@ -151,8 +85,15 @@ const PRONOUNS = new Set(
   ),
 );
 
-/** What a changed span changes. */
-export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent" | "content";
+/** What a changed span changes ("order": heuristic-8's two words that traded places). */
+export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent" | "content" | "order";
+
+/**
+ * How a version reads a pair's spans: heuristic-6 by its changed slots ("span"), heuristic-7 also for form and fact
+ * ("meaning"), heuristic-8 also by position ("position": a word counts as lost or gained by how often each text
+ * has it, and two words that trade places are a changed slot).
+ */
+export type SpanReading = "span" | "meaning" | "position";
 
 export interface ChangedSlot {
   kind: SlotKind;
@@ -285,6 +226,16 @@ export interface SlotContext {
   nli?: boolean;
 }
 
+/** How often each number occurs, by value. */
+function numberCounts(tokens: readonly Token[]): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const token of tokens) {
+    const value = numberValue(token);
+    if (value !== null) found.set(value, (found.get(value) ?? 0) + 1);
+  }
+  return found;
+}
+
 /** How often each stem occurs. */
 function counts(tokens: readonly Token[]): Map<string, number> {
   const found = new Map<string, number>();
@@ -311,13 +262,27 @@ export function changedSlots(
   referenceTokens = tokenize(reference),
   candidateTokens = tokenize(candidate),
   pairs = align(referenceTokens, candidateTokens),
-  meaning = false,
+  reading: SpanReading = "span",
 ): ChangedSlot[] {
-  const gaps = substitutions(referenceTokens, candidateTokens, pairs);
+  const meaning = reading !== "span";
+  const counted = reading === "position";
+  const gaps = counted
+    ? positionGaps(referenceTokens, candidateTokens, pairs)
+    : substitutions(referenceTokens, candidateTokens, pairs);
   const inCandidate = counts(candidateTokens);
   const inReference = counts(referenceTokens);
-  const referenceNumbers = new Set(referenceTokens.map(numberValue).filter((value) => value !== null));
-  const candidateNumbers = new Set(candidateTokens.map(numberValue).filter((value) => value !== null));
+  const referenceNumbers = numberCounts(referenceTokens);
+  const candidateNumbers = numberCounts(candidateTokens);
+  // heuristic-8 counts: a number the answer has fewer times than the reference was changed somewhere, even where the
+  // answer keeps it elsewhere ("From 1895 to 1898 ... in 1898" -> "... in 1922").
+  const lostNumber = (value: string) =>
+    counted
+      ? (candidateNumbers.get(value) ?? 0) < (referenceNumbers.get(value) ?? 0)
+      : !candidateNumbers.has(value);
+  const gainedNumber = (value: string) =>
+    counted
+      ? (referenceNumbers.get(value) ?? 0) < (candidateNumbers.get(value) ?? 0)
+      : !referenceNumbers.has(value);
   const entities = entityWords(reference, referenceTokens, context.firstPiece);
   const firstPiece =
     context.nli && context.firstPiece ? new Set(tokenize(context.firstPiece).map((t) => t.norm)) : null;
@@ -333,29 +298,33 @@ export function changedSlots(
     const added = gap.candidate.filter((token) => fewer(inReference, inCandidate, token));
     const removedNumber = removed.some((token) => {
       const value = numberValue(token);
-      return value !== null && !candidateNumbers.has(value);
+      return value !== null && lostNumber(value);
     });
     const addedNumber = added.some((token) => {
       const value = numberValue(token);
-      return value !== null && !referenceNumbers.has(value);
+      return value !== null && gainedNumber(value);
     });
     if (removedNumber && addedNumber) add("number");
     else if (removed.some(isDate) && added.some(isDate)) add("date");
     else if (
       removed.some((token) => entities.has(token.norm)) &&
       // The new entity is a capitalised word the reference does not have at all ("Iowa" for "the Hawkeyes" of
-      // "Iowa State" names the same team).
+      // "Iowa State" names the same team); heuristic-8: or has fewer times where one word takes another's place
+      // (a name of the passage moved in: "Reinhard Reff" -> "Reinhard Reinhard"; `added` holds only such words).
       added.some(
         (token) =>
           token.content &&
           numberValue(token) === null &&
           /^\p{Lu}/u.test(token.text) &&
-          !inReference.has(token.stem),
+          (!inReference.has(token.stem) || (counted && gap.reference.length === gap.candidate.length)),
       )
     )
       add("entity");
     else if (
-      gap.reference.some((a) => gap.candidate.some((b) => a.norm !== b.norm && areAntonyms(a.norm, b.norm)))
+      // heuristic-8 pairs only words one text has more often than the other: a word both keep opposes nothing.
+      (counted ? removed : gap.reference).some((a) =>
+        (counted ? added : gap.candidate).some((b) => a.norm !== b.norm && areAntonyms(a.norm, b.norm)),
+      )
     )
       add("antonym");
     else if (firstPiece) {
@@ -385,8 +354,19 @@ export function changedSlots(
         tagTokens(candidate, candidateTokens);
         tagged = true;
       }
-      if (contentReplaced(removed, added, referenceTokens, candidateTokens)) add("content");
+      if (contentReplaced(removed, added, referenceTokens, candidateTokens, counted)) add("content");
     }
+  }
+  if (counted && slots.length === 0) {
+    // Two words that trade places say another thing with the same words ("Tributaries include the Chiwawa River"
+    // with the river names exchanged): no gap loses a word, so only their positions show it.
+    const swap = swappedWords(
+      referenceTokens,
+      candidateTokens,
+      pairs,
+      (token) => token.content || numberValue(token) !== null,
+    );
+    if (swap) slots.push({ kind: "order", reference: swap[0].text, candidate: swap[1].text });
   }
   if (firstPiece && !slots.some((slot) => slot.kind === "referent")) {
     // Sentence 2 of an NLI pair names what sentence 1's pronoun refers to. An answer that keeps the pronoun
@@ -421,14 +401,26 @@ function contentReplaced(
   added: readonly Token[],
   referenceTokens: readonly Token[],
   candidateTokens: readonly Token[],
+  counted = false,
 ): boolean {
-  const lemmas = (tokens: readonly Token[]) =>
-    new Set(tokens.map((token) => tagOf(token)?.lemma ?? token.norm));
+  const lemma = (token: Token) => tagOf(token)?.lemma ?? token.norm;
+  const lemmas = (tokens: readonly Token[]) => {
+    const found = new Map<string, number>();
+    for (const token of tokens) found.set(lemma(token), (found.get(lemma(token)) ?? 0) + 1);
+    return found;
+  };
   const inReference = lemmas(referenceTokens);
   const inCandidate = lemmas(candidateTokens);
-  const lemma = (token: Token) => tagOf(token)?.lemma ?? token.norm;
-  const lost = removed.filter((token) => numberValue(token) === null && !inCandidate.has(lemma(token)));
-  const gained = added.filter((token) => numberValue(token) === null && !inReference.has(lemma(token)));
+  // heuristic-7: a lemma the other text has anywhere is not lost; heuristic-8: one it has fewer times is (the
+  // newspaper named twice, once replaced by "magazine").
+  const fewerIn = (other: Map<string, number>, own: Map<string, number>, token: Token) =>
+    counted ? (other.get(lemma(token)) ?? 0) < (own.get(lemma(token)) ?? 0) : !other.has(lemma(token));
+  const lost = removed.filter(
+    (token) => numberValue(token) === null && fewerIn(inCandidate, inReference, token),
+  );
+  const gained = added.filter(
+    (token) => numberValue(token) === null && fewerIn(inReference, inCandidate, token),
+  );
   return lost.some((a) => {
     const kind = contentClass(a);
     return (

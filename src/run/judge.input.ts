@@ -30,14 +30,13 @@ export class JudgeInput {
   @Field(() => String, {
     nullable: true,
     description:
-      "Which version of the judge. HEURISTIC: `heuristic-7` (meaning over form, the default), `heuristic-6` (span-aware) or `heuristic-5`. LLM: " +
+      "Which version of the judge. HEURISTIC: `heuristic-8` (meaning over form, read by position; the default), `heuristic-7` (meaning over form), `heuristic-6` (span-aware) or `heuristic-5`. LLM: " +
       "`llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's " +
       "authors' own judge, word for word, answers read strictly).",
   })
   @IsOptional()
-  @IsIn(["heuristic-5", "heuristic-6", "heuristic-7", "llm-judge-1", "time-travel-1"], {
-    message:
-      "judge.judgeVersion: heuristic-5, heuristic-6 or heuristic-7 (HEURISTIC), llm-judge-1 or time-travel-1 (LLM)",
+  @IsIn(["heuristic-5", "heuristic-6", "heuristic-7", "heuristic-8", "llm-judge-1", "time-travel-1"], {
+    message: "judge.judgeVersion: heuristic-5 to heuristic-8 (HEURISTIC), llm-judge-1 or time-travel-1 (LLM)",
   })
   judgeVersion?: string;
 }

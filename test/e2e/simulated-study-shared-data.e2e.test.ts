@@ -158,7 +158,7 @@ describeWithSharedData("a simulated study on the shared TREC data", () => {
       expect(row.aboveFloor).toBe(0);
       expect(row.aboveFloorCiLow).toBe(0);
       expect(row.aboveFloorCiHigh).toBeGreaterThan(0);
-      expect(row.floorVersion).toBe("floor-4");
+      expect(row.floorVersion).toBe("floor-5");
     }
   }, 180_000);
 

@@ -14,7 +14,8 @@ import {
   judgeHeuristically,
 } from "../../src/judge/heuristic-judge";
 import { areAntonyms, areSynonyms } from "../../src/judge/lexicon";
-import { changedSlots, scoredPrefix, tokenize } from "../../src/judge/spans";
+import { changedSlots, scoredPrefix } from "../../src/judge/spans";
+import { tokenize } from "../../src/judge/tokens";
 
 const judge = (reference: string, candidate: string, context = {}) =>
   judgeHeuristically(reference, candidate, undefined, [], { context });
@@ -194,8 +195,8 @@ describe("what of a long answer is scored", () => {
 });
 
 describe("versions", () => {
-  it("records heuristic-7 for new runs and reads heuristic-5 for runs that recorded none", () => {
-    expect(HEURISTIC_JUDGE_VERSION).toBe("heuristic-7");
+  it("records heuristic-8 for new runs and reads heuristic-5 for runs that recorded none", () => {
+    expect(HEURISTIC_JUDGE_VERSION).toBe("heuristic-8");
     expect(heuristicVersionOf({ kind: "HEURISTIC" })).toBe("heuristic-5");
     expect(heuristicVersionOf({ kind: "HEURISTIC", version: "heuristic-6" })).toBe("heuristic-6");
   });

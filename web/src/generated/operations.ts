@@ -162,7 +162,7 @@ export type JudgeInput = {
   model?: string | null | undefined;
   /** LLM: the judge prompt version; the latest when absent. */
   promptVersion?: number | null | undefined;
-  /** Which version of the judge. HEURISTIC: `heuristic-7` (meaning over form, the default), `heuristic-6` (span-aware) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
+  /** Which version of the judge. HEURISTIC: `heuristic-8` (meaning over form, read by position; the default), `heuristic-7` (meaning over form), `heuristic-6` (span-aware) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
   judgeVersion?: string | null | undefined;
 };
 
