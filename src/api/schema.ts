@@ -9,7 +9,11 @@ import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
-import { CompletionJudgmentResolver, JudgmentResolver } from "../judgment/judgment.resolver";
+import {
+  CompletionJudgmentResolver,
+  JudgmentResolver,
+  JudgmentSpansResolver,
+} from "../judgment/judgment.resolver";
 import { OptionSetResolver } from "../option-set/option-set.resolver";
 import { ExperimentComparisonResolver, ReportResolver, StudyReportResolver } from "../report/report.resolver";
 import { ReportRowResolver } from "../report/report-row.resolver";
@@ -43,6 +47,7 @@ export const RESOLVERS = [
   RunCompletionsResolver,
   JudgmentResolver,
   CompletionJudgmentResolver,
+  JudgmentSpansResolver,
   ReportResolver,
   StudyReportResolver,
   ExperimentComparisonResolver,

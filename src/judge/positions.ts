@@ -93,12 +93,14 @@ const isName = (token: Token) => !token.sentenceStart && /^\p{Lu}/u.test(token.t
  * The gaps of an alignment, where a run only the reference has and a run only the answer has stand side by side or
  * one aligned word apart, as many words each, read as one substitution (the aligned word on both sides): a diff may align a recurring
  * word with either of its occurrences, and "Quiara Alegría Hudes" -> "Alegría Alegría Hudes" is the same edit
- * whichever it picks. Gaps where both texts have words are returned as they are.
+ * whichever it picks. Gaps where both texts have words are returned as they are; with `oneSided`, also the words only
+ * one text has (an insertion or a deletion).
  */
 export function positionGaps(
   reference: readonly Token[],
   candidate: readonly Token[],
   pairs: readonly [number, number][],
+  oneSided = false,
 ): { reference: Token[]; candidate: Token[] }[] {
   // Every gap between aligned words, with the aligned pair that ends it.
   const raw: { i: number; pi: number; j: number; pj: number }[] = [];
@@ -125,7 +127,7 @@ export function positionGaps(
     ) {
       gaps.push({ reference: reference.slice(gap.i, next.pi), candidate: candidate.slice(gap.j, next.pj) });
       k += 1;
-    } else if (gap.pi > gap.i && gap.pj > gap.j)
+    } else if ((gap.pi > gap.i && gap.pj > gap.j) || oneSided)
       gaps.push({ reference: reference.slice(gap.i, gap.pi), candidate: candidate.slice(gap.j, gap.pj) });
   }
   return gaps;

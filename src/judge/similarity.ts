@@ -6,6 +6,7 @@ import { alignByDiff, withoutAccents } from "./positions";
 import {
   align,
   ChangedSlot,
+  ClassedSpan,
   changedSlots,
   numberValue,
   SlotContext,
@@ -13,7 +14,9 @@ import {
   sameWord,
   scoredPrefix,
 } from "./spans";
-import { stemOf, type Token, tokenize } from "./tokens";
+import { negationCount, stemOf, type Token, tokenize } from "./tokens";
+
+export { negationCount };
 
 /** The words of a text written together: "well known" and "wellknown" are one form. */
 const joined = (tokens: readonly Token[]) => tokens.map((token) => token.norm).join("");
@@ -92,6 +95,11 @@ export interface SpanEvidence {
    * digits, a typo inside a long word, words written together or apart). Absent from earlier versions' evidence.
    */
   formEqual?: boolean;
+  /**
+   * heuristic-8: every span where the scored start differs from the reference, classed as a changed fact, a change of
+   * form, or unsure (a rewording or a clause the judge cannot class). Absent from earlier versions' evidence.
+   */
+  classedSpans?: ClassedSpan[];
 }
 
 /** The content tokens of each side matched: by stem first, then the rest by WordNet synonymy (greedy). */
@@ -161,6 +169,8 @@ export function spanAwareScores(
       next.sentenceStart ||
       /^[\s]*[,;:.!?\n)]/.test(textAfterTokens(candidate, referenceTokens.length)));
   const norms = (tokens: readonly Token[]) => tokens.map((token) => token.norm);
+  const classed: ClassedSpan[] | undefined = reading === "position" ? [] : undefined;
+  const slots = changedSlots(reference, candidate, context, referenceTokens, scored, pairs, reading, classed);
   return {
     ...scores,
     spans: {
@@ -171,9 +181,10 @@ export function spanAwareScores(
       sameNegation: negationCount(norms(referenceTokens)) === negationCount(norms(scored)),
       leadingReference: leading,
       boundaryAfterReference: boundary,
-      changedSlots: changedSlots(reference, candidate, context, referenceTokens, scored, pairs, reading),
+      changedSlots: slots,
       ...(meaning
         ? {
+            ...(classed ? { classedSpans: classed } : {}),
             formEqual:
               referenceTokens.length > 0 &&
               (referenceTokens.length === candidateTokens.length
@@ -201,27 +212,6 @@ const STOP_WORDS = new Set(ENGLISH_STOP_WORDS);
 /** The words that carry content, stemmed, so that "landings" meets "landing" and "raised" meets "raises". */
 export function contentWords(tokens: readonly string[]): string[] {
   return tokens.filter((token) => !STOP_WORDS.has(token)).map((token) => stemOf(token));
-}
-
-const NEGATIONS = new Set([
-  "not",
-  "no",
-  "never",
-  "cannot",
-  "nor",
-  "neither",
-  "nobody",
-  "nothing",
-  "none",
-  "nowhere",
-]);
-
-/** Negations among normalized tokens; "didn't" normalizes to "didn t", so a lone "t" after a word counts. */
-export function negationCount(tokens: readonly string[]): number {
-  let count = 0;
-  for (const [index, token] of tokens.entries())
-    if (NEGATIONS.has(token) || (token === "t" && index > 0 && tokens[index - 1].endsWith("n"))) count += 1;
-  return count;
 }
 
 /** How many of `b` find a partner in `a` (a multiset intersection). */

@@ -1,7 +1,7 @@
 import { areAntonyms, areSynonyms } from "./lexicon";
 import { contentClass, sameLemma, sameLetters, tagOf, tagTokens, typoOf } from "./meaning";
 import { positionGaps, swappedWords } from "./positions";
-import { type Token, tokenize } from "./tokens";
+import { negationCount, type Token, tokenize } from "./tokens";
 
 /**
  * heuristic-6's view of a pair: which spans of the answer differ from the reference, and whether a differing span
@@ -94,6 +94,18 @@ export type SlotKind = "number" | "date" | "entity" | "antonym" | "referent" | "
  * has it, and two words that trade places are a changed slot).
  */
 export type SpanReading = "span" | "meaning" | "position";
+
+/**
+ * heuristic-8's account of one span where the texts differ: a changed fact (with its slot kind), a change of form,
+ * or a span it cannot class (a rewording, a clause added or dropped): the verdict rests on the overlap rules there.
+ */
+export interface ClassedSpan {
+  reading: "form" | "fact" | "unsure";
+  /** A fact's kind: a changed slot's, or "negation" (a negation added or dropped). */
+  kind: SlotKind | "negation" | null;
+  reference: string;
+  candidate: string;
+}
 
 export interface ChangedSlot {
   kind: SlotKind;
@@ -263,11 +275,16 @@ export function changedSlots(
   candidateTokens = tokenize(candidate),
   pairs = align(referenceTokens, candidateTokens),
   reading: SpanReading = "span",
+  classed?: ClassedSpan[],
 ): ChangedSlot[] {
+  const found =
+    classed === undefined
+      ? undefined
+      : ([] as (Omit<ClassedSpan, "reading"> & { reading: ClassedSpan["reading"] | "moved" })[]);
   const meaning = reading !== "span";
   const counted = reading === "position";
   const gaps = counted
-    ? positionGaps(referenceTokens, candidateTokens, pairs)
+    ? positionGaps(referenceTokens, candidateTokens, pairs, classed !== undefined)
     : substitutions(referenceTokens, candidateTokens, pairs);
   const inCandidate = counts(candidateTokens);
   const inReference = counts(referenceTokens);
@@ -288,14 +305,51 @@ export function changedSlots(
     context.nli && context.firstPiece ? new Set(tokenize(context.firstPiece).map((t) => t.norm)) : null;
   const slots: ChangedSlot[] = [];
   let tagged = false;
+  // Gaps already named as a fact (a negation), not classed again.
+  const named = new Set<object>();
+  const classify = (
+    gap: { reference: Token[]; candidate: Token[] },
+    reading: ClassedSpan["reading"] | "moved",
+  ) => {
+    if (!named.has(gap))
+      found?.push({
+        reading,
+        kind: null,
+        reference: render(gap.reference),
+        candidate: render(gap.candidate),
+      });
+  };
   for (const gap of gaps) {
     // heuristic-7: the same letters written together or apart ("wellknown", "well-known") are one form.
-    if (meaning && sameLetters(gap.reference, gap.candidate)) continue;
+    if (meaning && sameLetters(gap.reference, gap.candidate)) {
+      classify(gap, "form");
+      continue;
+    }
     const before = slots.length;
-    const add = (kind: SlotKind) =>
+    const add = (kind: SlotKind) => {
       slots.push({ kind, reference: render(gap.reference), candidate: render(gap.candidate) });
+      found?.push({ ...slots[slots.length - 1], reading: "fact" });
+    };
     const removed = gap.reference.filter((token) => fewer(inCandidate, inReference, token));
     const added = gap.candidate.filter((token) => fewer(inReference, inCandidate, token));
+    const norms = (tokens: readonly Token[]) => tokens.map((token) => token.norm);
+    if (found && negationCount(norms(gap.reference)) !== negationCount(norms(gap.candidate))) {
+      // A negation added or dropped (the overlap rules' `sameNegation` decides the verdict; this names the span).
+      named.add(gap);
+      found.push({
+        reading: "fact",
+        kind: "negation",
+        reference: render(gap.reference),
+        candidate: render(gap.candidate),
+      });
+      if (gap.reference.length === 0 || gap.candidate.length === 0) continue;
+    }
+    if (gap.reference.length === 0 || gap.candidate.length === 0) {
+      // Words only one text has (`classed` only): a content word added or dropped is a clause the judge cannot
+      // class; a function word or a word that only moved is form.
+      classify(gap, [...removed, ...added].some((token) => token.content) ? "unsure" : "form");
+      continue;
+    }
     const removedNumber = removed.some((token) => {
       const value = numberValue(token);
       return value !== null && lostNumber(value);
@@ -356,6 +410,22 @@ export function changedSlots(
       }
       if (contentReplaced(removed, added, referenceTokens, candidateTokens, counted)) add("content");
     }
+    if (slots.length === before) {
+      // No changed fact: a swap of as many content words each that is not a changed fact is a lemma's other form,
+      // a synonym or a typo; a rewording (more content words on one side) is what the judge cannot class.
+      const changesContent = [...removed, ...added].some((token) => token.content);
+      const movesContent = [...gap.reference, ...gap.candidate].some((token) => token.content);
+      classify(
+        gap,
+        changesContent
+          ? contentOf(gap.reference) !== contentOf(gap.candidate)
+            ? "unsure"
+            : "form"
+          : movesContent
+            ? "moved"
+            : "form",
+      );
+    }
   }
   if (counted && slots.length === 0) {
     // Two words that trade places say another thing with the same words ("Tributaries include the Chiwawa River"
@@ -366,7 +436,12 @@ export function changedSlots(
       pairs,
       (token) => token.content || numberValue(token) !== null,
     );
-    if (swap) slots.push({ kind: "order", reference: swap[0].text, candidate: swap[1].text });
+    if (swap) {
+      slots.push({ kind: "order", reference: swap[0].text, candidate: swap[1].text });
+      // The words that moved are the spans to show; the pair itself where the alignment has no gap for them.
+      if (found && !found.some((span) => span.reading === "moved"))
+        found.push({ ...slots[slots.length - 1], reading: "fact" });
+    }
   }
   if (firstPiece && !slots.some((slot) => slot.kind === "referent")) {
     // Sentence 2 of an NLI pair names what sentence 1's pronoun refers to. An answer that keeps the pronoun
@@ -380,12 +455,25 @@ export function changedSlots(
       lead.some(
         (token) => token.content && firstPiece.has(token.norm) && fewer(inCandidate, inReference, token),
       );
-    if (pronouns(candidateTokens) > pronouns(referenceTokens) || leadDropped)
+    if (pronouns(candidateTokens) > pronouns(referenceTokens) || leadDropped) {
       slots.push({
         kind: "referent",
         reference: render(lead),
         candidate: render(candidateTokens.slice(0, 3)),
       });
+      found?.push({ ...slots[slots.length - 1], reading: "fact" });
+    }
+  }
+  if (classed && found) {
+    // Content words that only moved: part of the changed order where two words traded places, else a reordering
+    // the judge cannot class.
+    const order = slots.some((slot) => slot.kind === "order");
+    for (const span of found)
+      classed.push(
+        span.reading === "moved"
+          ? { ...span, reading: order ? "fact" : "unsure", kind: order ? "order" : null }
+          : (span as ClassedSpan),
+      );
   }
   return slots;
 }

@@ -72,3 +72,24 @@ function tokenizeNow(text: string): readonly Token[] {
   }
   return tokens;
 }
+
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "cannot",
+  "nor",
+  "neither",
+  "nobody",
+  "nothing",
+  "none",
+  "nowhere",
+]);
+
+/** Negations among normalized tokens; "didn't" normalizes to "didn t", so a lone "t" after a word counts. */
+export function negationCount(tokens: readonly string[]): number {
+  let count = 0;
+  for (const [index, token] of tokens.entries())
+    if (NEGATIONS.has(token) || (token === "t" && index > 0 && tokens[index - 1].endsWith("n"))) count += 1;
+  return count;
+}

@@ -10,6 +10,7 @@ import {
   isHeuristicJudgeVersion,
 } from "../judge/heuristic-judge";
 import { JudgeKind } from "../study/verdicts";
+import { JudgedSpan, judgedSpansOf } from "./judged-span";
 import { Judgment } from "./judgment.entity";
 import {
   BLIND_REASONS,
@@ -167,5 +168,17 @@ export class CompletionJudgmentResolver {
   })
   effectiveJudgment(@Root() completion: Completion, @Ctx() { loaders }: Context) {
     return loaders.effectiveJudgment.load(completion.id);
+  }
+}
+
+@Resolver(() => Judgment)
+export class JudgmentSpansResolver {
+  @FieldResolver(() => [JudgedSpan], {
+    nullable: true,
+    description:
+      "Why the heuristic judge decided as it did: each span where the answer differs from the reference, classed as a changed fact, a change of form, or unsure. Empty where the answer differs only in case, punctuation, accents, number format, contractions or a word's other form (the alignment meets them); null where the judge recorded none (heuristic-7 and earlier, LLM and human judgments).",
+  })
+  spans(@Root() judgment: Judgment): JudgedSpan[] | null {
+    return judgedSpansOf(judgment.details);
   }
 }

@@ -6,7 +6,7 @@ import { startTestServer, TestServer } from "../support/server";
 
 const COMPLETIONS = `query($id: ID!) { run(id: $id) { completions(first: 500) { edges { node {
   id output sampledInstance { subsequentSegment }
-  effectiveJudgment { id verdict judgeKind judgeName supersedesId details }
+  effectiveJudgment { id verdict judgeKind judgeName supersedesId details spans { reading kind reference candidate } }
   judgments { id verdict judgeKind judgeName judgeVersion note supersedesId details } } } } } }`;
 
 describe.each(BACKENDS)("judging (%s database)", (backend) => {
@@ -64,6 +64,12 @@ describe.each(BACKENDS)("judging (%s database)", (backend) => {
         judgeName: "heuristic",
       });
       expect(node.effectiveJudgment.details.scores.rougeL).toEqual(expect.any(Number));
+      // Why: the spans the verdict rests on. An exact answer differs nowhere; a near-exact one names no changed
+      // fact; an inexact one differs somewhere.
+      const spans: { reading: string; kind: string | null }[] = node.effectiveJudgment.spans;
+      if (expected === "EXACT") expect(spans).toEqual([]);
+      if (expected === "NEAR_EXACT") expect(spans.filter((span) => span.reading === "FACT")).toEqual([]);
+      if (expected === "INEXACT") expect(spans.length).toBeGreaterThan(0);
     }
     const verdicts = new Set(nodes.map((node: any) => node.effectiveJudgment.verdict));
     expect([...verdicts].sort()).toEqual(["EXACT", "INEXACT", "NEAR_EXACT"]);

@@ -1,5 +1,9 @@
 import fc from "fast-check";
-import { HEURISTIC_JUDGE_VERSION, type HeuristicJudgeVersion, judgeHeuristically } from "../../src/judge/heuristic-judge";
+import {
+  HEURISTIC_JUDGE_VERSION,
+  type HeuristicJudgeVersion,
+  judgeHeuristically,
+} from "../../src/judge/heuristic-judge";
 import {
   EDIT_KINDS,
   type EditKind,
@@ -69,6 +73,22 @@ describeWithSharedData(`${VERSION} on sentence edits fast-check draws`, () => {
         return editOf(kind, passages[draws.passage % passages.length], draws, pools);
       })
       .filter((edit): edit is SentenceEdit => edit !== null);
+
+  it("says why: a near-exact verdict shows no changed fact, an inexact one on an edit names the fact", () => {
+    const seed = Date.now() ^ (Math.random() * 2 ** 31);
+    fc.assert(
+      fc.property(fc.constantFrom(...EDIT_KINDS).chain(editsOf), (edit) => {
+        const { verdict, scores } = judgeHeuristically(edit.reference, edit.candidate, undefined, [], {
+          context: { firstPiece: edit.firstPiece, nli: edit.firstPiece !== "" },
+        });
+        const facts = (scores.spans?.classedSpans ?? []).filter((span) => span.reading === "fact");
+        if (verdict === "NEAR_EXACT") return facts.length === 0;
+        if (verdict === "INEXACT") return facts.length > 0 && facts.every((span) => span.kind !== null);
+        return true;
+      }),
+      { seed, numRuns: 500 },
+    );
+  });
 
   it.each(EDIT_KINDS)("%s: right on at least 90% of edits", (kind) => {
     const seed = process.env.MEMICL_EDIT_SEED

@@ -42,6 +42,12 @@ export type JudgeKind =
   | 'HEURISTIC'
   | 'HUMAN';
 
+/** How the heuristic judge classed a span where an answer differs from its reference. */
+export type SpanReading =
+  | 'FACT'
+  | 'FORM'
+  | 'UNSURE';
+
 export type ReviewReason =
   /** The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected); in a reviewer's own queue (`reviewer`), the automatic verdict, whatever other reviewers said. */
   | 'NEAR_EXACT'
@@ -340,7 +346,7 @@ export type ReviewQueueQueryVariables = Exact<{
 }>;
 
 
-export type ReviewQueueQuery = { completionsToReview: { edges: Array<{ node: { id: string, output: string | null, extractedAnswer: string | null, judgments: Array<{ id: string, verdict: Verdict, judgeKind: JudgeKind, judgeName: string, note: string | null, createdAt: string }>, effectiveJudgment: { verdict: Verdict, judgeKind: JudgeKind } | null, run: { setting: MemorizationSetting | null, shots: number }, sampledInstance: { initialSegment: string, subsequentSegment: string, label: string } } }> } };
+export type ReviewQueueQuery = { completionsToReview: { edges: Array<{ node: { id: string, output: string | null, extractedAnswer: string | null, judgments: Array<{ id: string, verdict: Verdict, judgeKind: JudgeKind, judgeName: string, note: string | null, createdAt: string, spans: Array<{ reading: SpanReading, kind: string | null, reference: string, candidate: string }> | null }>, effectiveJudgment: { verdict: Verdict, judgeKind: JudgeKind } | null, run: { setting: MemorizationSetting | null, shots: number }, sampledInstance: { initialSegment: string, subsequentSegment: string, label: string } } }> } };
 
 export type ReviewQueueBlindQueryVariables = Exact<{
   scope: JudgingScope;
@@ -403,7 +409,7 @@ export const RenderDocument = "query Render($input: RenderPromptInput!) {\n  ren
 export const EstimateDocument = "query Estimate($input: EstimateGridInput!) {\n  estimateGrid(input: $input) {\n    calls\n    promptTokens\n    maxOutputTokens\n    maxCostUsd\n    tokenizer\n    note\n  }\n}" as TypedDocument<EstimateQuery, EstimateQueryVariables>;
 export const SetBudgetDocument = "mutation SetBudget($input: SetBudgetInput!) {\n  setBudget(input: $input) {\n    resumedRuns\n  }\n}" as TypedDocument<SetBudgetMutation, SetBudgetMutationVariables>;
 export const StartExperimentDocument = "mutation StartExperiment($input: StartExperimentInput!) {\n  startExperiment(input: $input) {\n    experiment {\n      id\n    }\n    warnings\n  }\n}" as TypedDocument<StartExperimentMutation, StartExperimentMutationVariables>;
-export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!, $reviewer: String) {\n  completionsToReview(\n    scope: $scope\n    reason: $reason\n    reviewer: $reviewer\n    first: 50\n  ) {\n    edges {\n      node {\n        ...ReviewItem\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}\nfragment ReviewItem on Completion {\n  id\n  output\n  extractedAnswer\n  run {\n    setting\n    shots\n  }\n  sampledInstance {\n    initialSegment\n    subsequentSegment\n    label\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
+export const ReviewQueueDocument = "query ReviewQueue($scope: JudgingScope!, $reason: ReviewReason!, $reviewer: String) {\n  completionsToReview(\n    scope: $scope\n    reason: $reason\n    reviewer: $reviewer\n    first: 50\n  ) {\n    edges {\n      node {\n        ...ReviewItem\n        judgments {\n          id\n          verdict\n          judgeKind\n          judgeName\n          note\n          createdAt\n          spans {\n            reading\n            kind\n            reference\n            candidate\n          }\n        }\n        effectiveJudgment {\n          verdict\n          judgeKind\n        }\n      }\n    }\n  }\n}\nfragment ReviewItem on Completion {\n  id\n  output\n  extractedAnswer\n  run {\n    setting\n    shots\n  }\n  sampledInstance {\n    initialSegment\n    subsequentSegment\n    label\n  }\n}" as TypedDocument<ReviewQueueQuery, ReviewQueueQueryVariables>;
 export const ReviewQueueBlindDocument = "query ReviewQueueBlind($scope: JudgingScope!, $reason: ReviewReason!) {\n  completionsToReview(scope: $scope, reason: $reason, first: 50) {\n    edges {\n      node {\n        ...ReviewItem\n      }\n    }\n  }\n}\nfragment ReviewItem on Completion {\n  id\n  output\n  extractedAnswer\n  run {\n    setting\n    shots\n  }\n  sampledInstance {\n    initialSegment\n    subsequentSegment\n    label\n  }\n}" as TypedDocument<ReviewQueueBlindQuery, ReviewQueueBlindQueryVariables>;
 export const AgreementDocument = "query Agreement($scope: JudgingScope!, $judge: JudgeKind!) {\n  judgeAgreement(scope: $scope, judgeA: {kind: $judge}, judgeB: {kind: HUMAN}) {\n    n\n    total\n    coverage\n    agreed\n    percentAgreement\n    kappa\n    kappaBinary\n  }\n}" as TypedDocument<AgreementQuery, AgreementQueryVariables>;
 export const ReviewerAgreementDocument = "query ReviewerAgreement($scope: JudgingScope!) {\n  reviewerAgreement(scope: $scope) {\n    reviewers\n    items\n    excluded\n    statistic\n    kappa\n    kappaBinary\n    percentAgreement\n  }\n}" as TypedDocument<ReviewerAgreementQuery, ReviewerAgreementQueryVariables>;

@@ -15,6 +15,7 @@ import {
   ReviewQueueDocument,
   type ReviewQueueQuery,
   type ReviewReason,
+  type SpanReading,
   type Verdict,
 } from "../generated/operations";
 import { latestOnly } from "../latest";
@@ -45,6 +46,12 @@ const REASON_TEXT: Record<ReviewReason, string> = {
   REVIEWER_TIE: "reviewers tie: another review decides",
   UNREADABLE: "an automatic judge's answer was unreadable",
   SAMPLE: "a random sample",
+};
+/** How the heuristic judge classed a span it read (Judgment.spans). */
+const SPAN_READING_TEXT: Record<SpanReading, string> = {
+  FACT: "changed fact",
+  FORM: "same fact, other form",
+  UNSURE: "unsure (rewording or added clause)",
 };
 const REVIEWER_STORAGE = "memicl.reviewer";
 const BLIND_STORAGE = "memicl.blindReview";
@@ -295,6 +302,22 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
                       <li key={j.id}>
                         <strong>{j.verdict}</strong> by {judgeLabel(j.judgeKind, j.judgeName)}
                         {j.note ? ` — ${j.note}` : ""}
+                        {j.spans && j.spans.length > 0 ? (
+                          <ul class="judged-spans">
+                            {j.spans.map((span, i) => (
+                              <li key={i} data-reading={span.reading}>
+                                {SPAN_READING_TEXT[span.reading]}
+                                {span.kind ? ` (${span.kind})` : ""}: <del>{span.reference || "—"}</del> →{" "}
+                                <ins>{span.candidate || "—"}</ins>
+                              </li>
+                            ))}
+                          </ul>
+                        ) : j.spans ? (
+                          <span class="muted">
+                            {" "}
+                            (differs only in form: case, punctuation, numbers, accents, a word's other form)
+                          </span>
+                        ) : null}
                       </li>
                     ))}
                   </ul>
