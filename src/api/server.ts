@@ -10,7 +10,7 @@ import { Registry } from "prom-client";
 import { createContext } from "../app/context";
 import { createServices } from "../app/services";
 import { startWorkers } from "../app/workers";
-import { AuthLocals, authenticate, authorizationPlugin } from "../auth/guard";
+import { AuthLocals, authenticate, authorizationPlugin, refusingBlind } from "../auth/guard";
 import { Config, ConfigError } from "../config/config";
 import { Database } from "../db/database";
 import { Context } from "../graphql/context";
@@ -32,6 +32,8 @@ import { startSubscriptions } from "./subscriptions";
 export interface RunningServer {
   url: string;
   port: number;
+  /** Every route the app answers outside GraphQL and the dashboard's files, as `GET /path` (tests walk them). */
+  routes: readonly string[];
   close(): Promise<void>;
 }
 
@@ -96,8 +98,10 @@ export async function startServer(
     processRegistry,
     databaseRegistry(database.dataSource, async () => (await services.workers.live()).length),
   ]);
-  app.use(metricsRoute(config, metricsRegistry, requireKey, logger));
-  app.use(exportRoutes(database.dataSource, services.report, requireKey, logger));
+  // Data leaves outside GraphQL here: a blind reviewer's key reads none of it.
+  const requireSeeingKey = refusingBlind(requireKey);
+  app.use(metricsRoute(config, metricsRegistry, requireSeeingKey, logger));
+  app.use(exportRoutes(database.dataSource, services.report, requireSeeingKey, logger));
 
   app.use(
     "/graphql",
@@ -155,7 +159,27 @@ export async function startServer(
     throw error;
   }
   const port = (httpServer.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/graphql`, port, close };
+  return { url: `http://127.0.0.1:${port}/graphql`, port, routes: routesOf(app), close };
+}
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: RouterLayer[] };
+}
+
+/** The routes of an app and its routers, as `METHOD /path` (mounted middleware such as /graphql is not listed). */
+function routesOf(app: express.Express): string[] {
+  const found: string[] = [];
+  const walk = (stack: RouterLayer[]) => {
+    for (const layer of stack) {
+      if (layer.route)
+        for (const method of Object.keys(layer.route.methods))
+          found.push(`${method.toUpperCase()} ${layer.route.path}`);
+      else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: RouterLayer[] } }).router.stack);
+  return found;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { GraphQLResolveInfo, printSchema } from "graphql";
-import { Field, Info, ObjectType, Query, Resolver } from "type-graphql";
+import { Ctx, Field, Info, ObjectType, Query, Resolver } from "type-graphql";
 import { CODE_VERSION } from "../config/code-version";
+import type { Context } from "../graphql/context";
 
 @ObjectType({ description: "What is serving: the package, the code version runs record, and the schema." })
 export class ServiceVersion {
@@ -15,6 +16,23 @@ export class ServiceVersion {
   node: string;
 }
 
+@ObjectType({
+  description: "The API key a request is made with: who it reviews or runs as, and what it may read.",
+})
+export class CurrentKey {
+  @Field({ description: "The name the key records reviews under." })
+  name: string;
+
+  @Field({ description: "viewer, reviewer, runner or admin." })
+  role: string;
+
+  @Field({
+    description:
+      "A blind reviewer's key: it reads its review queue and records reviews, and nothing of other judges or the model.",
+  })
+  blind: boolean;
+}
+
 let schemaHash: string | null = null;
 
 @Resolver()
@@ -23,5 +41,14 @@ export class VersionResolver {
   version(@Info() info: GraphQLResolveInfo): ServiceVersion {
     schemaHash ??= createHash("sha256").update(printSchema(info.schema)).digest("hex");
     return { codeVersion: CODE_VERSION, schemaHash, node: process.version };
+  }
+
+  @Query(() => CurrentKey, {
+    nullable: true,
+    description:
+      "The key this request is made with (null with keys off): a dashboard asks first, so that a blind reviewer's page asks for nothing it may not read.",
+  })
+  currentKey(@Ctx() { principal }: Context): CurrentKey | null {
+    return principal ? { name: principal.name, role: principal.role, blind: principal.blind } : null;
   }
 }

@@ -39,6 +39,28 @@ export function authenticate(config: Config, keys: ApiKeyService): express.Reque
   };
 }
 
+/**
+ * `requireKey` for the routes outside GraphQL that serve study data (exports, metrics): a blind reviewer's key is
+ * refused there whole (403), since such a route serves verdicts, other reviewers and the model together, and
+ * counters that change with each review. A blind reviewer reads its queue through GraphQL, field by field.
+ */
+export function refusingBlind(requireKey: express.RequestHandler): express.RequestHandler {
+  return (request, response, next) =>
+    requireKey(request, response, (error?: unknown) => {
+      if (error) return next(error);
+      const principal = (response.locals as AuthLocals).principal;
+      if (principal?.blind)
+        return refuse(
+          response,
+          403,
+          `this key ("${principal.name}") reviews blind: it may not read ${request.path}. A blind reviewer reads ` +
+            "its review queue through /graphql and records reviews; exports and metrics carry verdicts.",
+          "FORBIDDEN",
+        );
+      next();
+    });
+}
+
 /** Why a principal may not run an operation (the role rules of roles.ts), or null when it may. */
 export function accessRefusal(
   schema: GraphQLSchema,

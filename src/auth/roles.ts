@@ -75,6 +75,15 @@ export const REVEALING_FIELD =
  * blind key's operation that selects anything else is refused, naming the fields.
  */
 export const BLIND_FIELDS: ReadonlySet<string> = new Set([
+  // Who the key is and what is serving: the key's own facts and the code version, nothing of the study.
+  "Query.currentKey",
+  "CurrentKey.name",
+  "CurrentKey.role",
+  "CurrentKey.blind",
+  "Query.version",
+  "ServiceVersion.codeVersion",
+  "ServiceVersion.schemaHash",
+  "ServiceVersion.node",
   "Query.completionsToReview",
   "Mutation.reviewCompletion",
   "CompletionConnection.edges",

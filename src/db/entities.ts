@@ -6,6 +6,7 @@ import { DatasetSource } from "../dataset/dataset-source.entity";
 import { Instance } from "../dataset/instance.entity";
 import { Experiment } from "../experiment/experiment.entity";
 import { Judgment } from "../judgment/judgment.entity";
+import { ReviewAssignment } from "../judgment/review-assignment.entity";
 import { ProviderCallSlot } from "../llm/call-slot.entity";
 import { ProviderRateBucket } from "../llm/rate-bucket.entity";
 import { ResponseCacheEntry } from "../llm/response-cache.entity";
@@ -48,4 +49,5 @@ export const ENTITIES = [
   QuizOption,
   NoMemoryFloor,
   MaintenanceLeaseRow,
+  ReviewAssignment,
 ];

@@ -41,7 +41,10 @@ export class JudgmentResolver {
       );
     const reviewer = principal?.name ?? input.reviewer?.trim();
     if (!reviewer) throw new BadInputError("reviewer is required (who reviewed)", { field: "reviewer" });
-    return services.judgments.review({ ...input, reviewer, note: input.note ?? undefined });
+    return services.judgments.review(
+      { ...input, reviewer, note: input.note ?? undefined },
+      principal?.blind ? principal.keyId : null,
+    );
   }
 
   @Mutation(() => RejudgePayload, {
@@ -128,7 +131,15 @@ export class JudgmentResolver {
         );
       own = principal.name;
     }
-    return services.judgments.toReview(scope, reason, first, after ?? null, seed, own);
+    return services.judgments.toReview(
+      scope,
+      reason,
+      first,
+      after ?? null,
+      seed,
+      own,
+      principal?.blind ? principal.keyId : null,
+    );
   }
 
   @Query(() => ReviewerAgreement, {

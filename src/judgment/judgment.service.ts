@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
 import { decodeCursor, encodeCursor } from "../common/cursor";
-import { BadInputError, NotFoundError } from "../common/errors";
+import { BadInputError, DomainError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
 import { rowToCompletion } from "../completion/completion.service";
 import { checkPageSize, Page, toPage } from "../graphql/connection";
@@ -89,11 +89,28 @@ export class JudgmentService {
   }
 
   /** Records a reviewer's verdict; it supersedes the completion's effective judgment and becomes the effective one. */
-  async review(input: { completionId: string; reviewer: string; verdict: JudgeVerdict; note?: string }) {
+  /**
+   * Records a human verdict. `servedTo` (a blind reviewer's key id): the completion must be one that key's queue
+   * served it, else the review is refused and nothing is recorded.
+   */
+  async review(
+    input: { completionId: string; reviewer: string; verdict: JudgeVerdict; note?: string },
+    servedTo: string | null = null,
+  ) {
     const completion = /^\d{1,18}$/.test(input.completionId)
       ? await this.dataSource.manager.findOneBy(Completion, { id: input.completionId })
       : null;
     if (!completion) throw new NotFoundError("Completion", input.completionId);
+    if (servedTo !== null) {
+      const [served] = await this.dataSource.query(sql.servedToKey, [servedTo, completion.id]);
+      if (!served)
+        throw new DomainError(
+          "FORBIDDEN",
+          `completion ${completion.id} was not served to this key's review queue: a blind reviewer reviews what ` +
+            "completionsToReview serves it",
+          { field: "completionId" },
+        );
+    }
     const run = await this.dataSource.manager.findOneByOrFail(Run, { id: completion.runId });
     if (run.kind !== RunKind.MEMORIZATION || completion.status !== CompletionStatus.SUCCEEDED) {
       throw new BadInputError("only succeeded memorization completions are judged");
@@ -251,6 +268,8 @@ export class JudgmentService {
     after: string | null,
     seed: string,
     reviewer: string | null = null,
+    /** A blind reviewer's key id: what this page serves is recorded as served to it (its reviews must be of these). */
+    servedTo: string | null = null,
   ): Promise<Page<Completion>> {
     checkPageSize(first);
     const runIds = await this.runIds(scope);
@@ -271,6 +290,11 @@ export class JudgmentService {
     const page = toPage(completions, first, (row) =>
       encodeCursor("Review", [row.sortKey, row.completion.id]),
     );
+    if (servedTo !== null && page.edges.length > 0)
+      await this.dataSource.query(sql.serveToKey, [
+        servedTo,
+        page.edges.map((edge) => edge.node.completion.id),
+      ]);
     return {
       edges: page.edges.map((edge) => ({ cursor: edge.cursor, node: edge.node.completion })),
       pageInfo: page.pageInfo,

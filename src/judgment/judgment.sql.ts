@@ -146,3 +146,13 @@ export const reviewerRatings = `
 export const touchRunsOfCompletions = `
   UPDATE run SET updated_at = clock_timestamp()
   WHERE id IN (SELECT DISTINCT run_id FROM completion WHERE id = ANY($1::bigint[]))`;
+
+/** Records completions a blind reviewer's queue served to its key ($1 key id, $2 completion ids). */
+export const serveToKey = `
+  INSERT INTO review_assignment (api_key_id, completion_id)
+  SELECT $1, id FROM unnest($2::bigint[]) AS id
+  ON CONFLICT DO NOTHING`;
+
+/** Was completion $2 served to key $1? */
+export const servedToKey = `
+  SELECT 1 FROM review_assignment WHERE api_key_id = $1 AND completion_id = $2`;

@@ -207,4 +207,94 @@ describe.each(BACKENDS)("blind, independent review through the API (%s database)
     const lead = await call(api, keys.admin, forbidden[2][0], forbidden[2][1]);
     expect(lead.errors).toBeUndefined();
   });
+
+  it("refuses a blind key on every route outside GraphQL that serves data, and serves a seeing key there", async () => {
+    // Liveness and readiness reveal nothing; everything else the app routes is walked, whatever is added later.
+    const open = new Set(["GET /health", "GET /ready", "GET /"]);
+    const walked = api.server.routes.filter((route) => !open.has(route));
+    expect(walked).toEqual(
+      expect.arrayContaining([
+        "GET /metrics",
+        "GET /export/experiments/:id/report.csv",
+        "GET /export/comparison.csv",
+        "GET /export/experiments/:id/completions.:format",
+      ]),
+    );
+    const base = api.server.url.replace(/\/graphql$/, "");
+    for (const route of walked) {
+      const [method, pattern] = route.split(" ");
+      const path = pattern
+        .replace(":id", scope.experimentId)
+        .replace(":format", "jsonl")
+        .concat(pattern.includes("comparison") ? `?experiments=${scope.experimentId}` : "");
+      const get = (key: string) =>
+        fetch(base + path, { method, headers: { authorization: `Bearer ${key}` } });
+      const blind = await get(keys.ana);
+      const body = await blind.text();
+      expect({
+        route,
+        status: blind.status,
+        leaks: /secret-model|NEAR_EXACT|HUMAN|"ana"|bo/.test(body),
+      }).toEqual({
+        route,
+        status: 403,
+        leaks: false,
+      });
+      expect(JSON.parse(body).errors[0].message).toMatch(/reviews blind/);
+      // A seeing key passes the guard (comparison.csv then asks for two experiments: 400, not a refusal).
+      const seeing = (await get(keys.admin)).status;
+      expect({ route, refused: seeing === 401 || seeing === 403 }).toEqual({ route, refused: false });
+    }
+  });
+
+  it("records a blind reviewer's verdict only on what its queue served it", async () => {
+    // An item of the experiment that ROUTED does not serve (a sample item a non-blind lead sees), and a made-up id.
+    const all = await call(
+      api,
+      keys.admin,
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: SAMPLE, first: 100) { edges { node { id } } } }`,
+      { scope },
+    );
+    const ids: string[] = all.data.completionsToReview.edges.map((edge: any) => edge.node.id);
+    const carl = (await new ApiKeyService(api.database.dataSource).create("carl", "reviewer", true)).key;
+    const before = await call(
+      api,
+      keys.admin,
+      `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { items } }`,
+      { scope },
+    );
+    for (const id of ids) {
+      const review = await call(api, carl, REVIEW, { input: { completionId: id, verdict: "EXACT" } });
+      expect({ id, code: code(review) }).toEqual({ id, code: "FORBIDDEN" });
+    }
+    expect(
+      (
+        await call(
+          api,
+          keys.admin,
+          `query($scope: JudgingScope!) { reviewerAgreement(scope: $scope) { items reviewers } }`,
+          { scope },
+        )
+      ).data.reviewerAgreement.reviewers,
+    ).not.toContain("carl");
+    expect(before.errors).toBeUndefined();
+    // Once served, the same item is reviewed.
+    const served = await call(
+      api,
+      carl,
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: SAMPLE, first: 1) { edges { node { id } } } }`,
+      { scope },
+    );
+    const [first] = served.data.completionsToReview.edges.map((edge: any) => edge.node.id);
+    const review = await call(api, carl, REVIEW, { input: { completionId: first, verdict: "EXACT" } });
+    expect(review.errors).toBeUndefined();
+    expect(review.data.reviewCompletion.judgment.judgeName).toBe("carl");
+  });
+
+  it("tells a blind key who it is, so a page asks for nothing it may not read", async () => {
+    const me = await call(api, keys.ana, `{ currentKey { name role blind } version { codeVersion } }`);
+    expect(me.errors).toBeUndefined();
+    expect(me.data.currentKey).toEqual({ name: "ana", role: "reviewer", blind: true });
+    expect((await call(api, keys.admin, `{ currentKey { blind } }`)).data.currentKey).toEqual({ blind: false });
+  });
 });

@@ -250,6 +250,11 @@ export type VersionQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type VersionQuery = { version: { codeVersion: string } };
 
+export type CurrentKeyQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CurrentKeyQuery = { currentKey: { name: string, role: string, blind: boolean } | null };
+
 export type ExperimentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -396,6 +401,7 @@ export type ContaminationQuery = { experiment: { id: string, name: string, provi
 export type TypedDocument<Result, Variables> = string & { readonly __types?: [Result, Variables] };
 
 export const VersionDocument = "query Version {\n  version {\n    codeVersion\n  }\n}" as TypedDocument<VersionQuery, VersionQueryVariables>;
+export const CurrentKeyDocument = "query CurrentKey {\n  currentKey {\n    name\n    role\n    blind\n  }\n}" as TypedDocument<CurrentKeyQuery, CurrentKeyQueryVariables>;
 export const ExperimentsDocument = "query Experiments {\n  experimentCount\n  experiments(first: 100) {\n    edges {\n      node {\n        id\n        name\n        provider\n        model\n        createdAt\n        lastUpdatedAt\n        progress {\n          ...Progress\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}" as TypedDocument<ExperimentsQuery, ExperimentsQueryVariables>;
 export const ExperimentsLiveDocument = "subscription ExperimentsLive($id: ID!) {\n  experimentProgress(experimentId: $id) {\n    experimentId\n    progress {\n      ...Progress\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}" as TypedDocument<ExperimentsLiveSubscription, ExperimentsLiveSubscriptionVariables>;
 export const ExperimentDocument = "query Experiment($id: ID!) {\n  experiment(id: $id) {\n    id\n    name\n    provider\n    model\n    createdAt\n    progress {\n      ...Progress\n    }\n    runs {\n      ...RunItem\n      sample {\n        id\n        name\n        seed\n        dataset {\n          name\n        }\n      }\n    }\n  }\n}\nfragment Progress on ExperimentProgress {\n  status\n  runs\n  activeRuns\n  expected\n  done\n  failed\n  cacheHits\n  costUsd\n  maxCostUsd\n  budgetRemainingUsd\n  pausedRuns\n  waitingReason\n  lastError\n}\nfragment RunItem on Run {\n  id\n  kind\n  quizPosition\n  setting\n  shots\n  status\n  expectedCount\n  doneCount\n  failedCount\n  cacheHitCount\n  costUsd\n  lastError\n  waitingReason\n}" as TypedDocument<ExperimentQuery, ExperimentQueryVariables>;

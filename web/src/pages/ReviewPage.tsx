@@ -7,6 +7,7 @@ import { judgeLabel } from "../format";
 import {
   AgreementDocument,
   type AgreementQuery,
+  CurrentKeyDocument,
   type JudgeKind,
   ReviewCompletionDocument,
   ReviewerAgreementDocument,
@@ -77,13 +78,29 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   const [blind, setBlind] = useState(localStorage.getItem(BLIND_STORAGE) !== "off");
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
-  // A blind reviewer's key: the server serves no verdict, no other reviewer and no model to it at all.
-  const [blindKey, setBlindKey] = useState(false);
+  // A blind reviewer's key: the server serves no verdict, no other reviewer and no model to it at all. The page
+  // asks who its key is first (null: not known yet), so that it asks for nothing such a key may not read.
+  const [blindKey, setBlindKey] = useState<boolean | null>(apiKey() ? null : false);
+  const [keyName, setKeyName] = useState<string | null>(null);
+  useEffect(() => {
+    if (!apiKey()) return;
+    gql(CurrentKeyDocument)
+      .then((data) => {
+        setBlindKey(data.currentKey?.blind ?? false);
+        setKeyName(data.currentKey?.name ?? null);
+        if (data.currentKey?.blind) setBlind(true);
+      })
+      .catch((e) => {
+        setBlindKey(false);
+        setError(e);
+      });
+  }, []);
 
   // The queue and the agreement shown answer the reason and the judge chosen, whatever order answers come in.
   const queues = useMemo(latestOnly, []);
   const agreements = useMemo(latestOnly, []);
   const loadQueue = () => {
+    if (blindKey === null) return;
     const asked = reason;
     // The reviewer's own queue: what they have not reviewed, whatever others did.
     const own = apiKey() ? null : reviewer.trim() || null;
@@ -115,7 +132,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
     );
   };
   const loadAgreement = () =>
-    blindKey
+    blindKey !== false
       ? Promise.resolve()
       : agreements(
           Promise.all([gql(AgreementDocument, { scope, judge }), gql(ReviewerAgreementDocument, { scope })]),
@@ -128,7 +145,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
   // Each reviewer's queue is their own: a new name loads that reviewer's.
   useEffect(() => {
     loadQueue();
-  }, [experimentId, reason, reviewer]);
+  }, [experimentId, reason, reviewer, blindKey]);
   useEffect(() => {
     loadAgreement();
   }, [experimentId, judge, blindKey]);
@@ -216,27 +233,33 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               ))}
             </select>
           </label>
-          <label>
-            Reviewer{" "}
-            <input
-              ref={reviewerInput}
-              value={reviewer}
-              disabled={apiKey() !== null}
-              title={apiKey() ? "With an API key, reviews are recorded under the key's name" : undefined}
-              placeholder="your name"
-              onInput={(e) => {
-                const value = (e.target as HTMLInputElement).value;
-                setReviewer(value);
-                localStorage.setItem(REVIEWER_STORAGE, value);
-              }}
-            />
-          </label>
+          {keyName !== null ? (
+            <span class="muted" data-field="reviewer">
+              Reviewing as {keyName}
+            </span>
+          ) : (
+            <label>
+              Reviewer{" "}
+              <input
+                ref={reviewerInput}
+                value={reviewer}
+                disabled={apiKey() !== null}
+                title={apiKey() ? "With an API key, reviews are recorded under the key's name" : undefined}
+                placeholder="your name"
+                onInput={(e) => {
+                  const value = (e.target as HTMLInputElement).value;
+                  setReviewer(value);
+                  localStorage.setItem(REVIEWER_STORAGE, value);
+                }}
+              />
+            </label>
+          )}
           <label title="The queue's name still says why an item is in it; the sample queue says nothing">
             <input
               type="checkbox"
               class="blind"
               checked={blind}
-              disabled={blindKey}
+              disabled={blindKey === true}
               onChange={(e) => {
                 const on = (e.target as HTMLInputElement).checked;
                 setBlind(on);
@@ -351,7 +374,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
           </div>
         ) : null}
       </Section>
-      {blindKey ? null : (
+      {blindKey !== false ? null : (
         <Section
           title="Judge vs human agreement"
           actions={
