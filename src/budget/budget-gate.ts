@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from "typeorm";
-import { BudgetDecision, BudgetUse, decideCall } from "./budget";
+import { BudgetDecision, BudgetUse, decideCall, KEPT_CALLS_COUNTED } from "./budget";
 
 /** The claim a call is made for (the columns of a claimed completion the gate needs). */
 export interface HeldClaim {
@@ -38,9 +38,28 @@ const budgetUse = `
          e.max_cost_usd AS experiment_limit,
          (SELECT coalesce(sum(cost_usd), 0) FROM run WHERE experiment_id = $2) AS experiment_spent,
          run_hold.usd AS run_held, run_hold.calls AS run_calls,
-         experiment_hold.usd AS experiment_held, experiment_hold.calls AS experiment_calls
+         experiment_hold.usd AS experiment_held, experiment_hold.calls AS experiment_calls,
+         run_kept.calls AS run_kept, experiment_kept.calls AS experiment_kept
   FROM run r
   LEFT JOIN experiment e ON e.id = $2
+  -- Calls stored within their max_tokens, counted up to KEPT_CALLS_COUNTED (budget.ts: the slow start); a call
+  -- that reported no usage was charged at its worst case, so it kept to what it held.
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS calls FROM (
+      SELECT 1 FROM completion c
+      WHERE c.run_id = r.id AND c.status = 'SUCCEEDED'
+        AND (c.completion_tokens IS NULL OR c.completion_tokens <= r.max_output_tokens)
+      LIMIT ${KEPT_CALLS_COUNTED}
+    ) kept
+  ) AS run_kept
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS calls FROM (
+      SELECT 1 FROM run r2 JOIN completion c ON c.run_id = r2.id
+      WHERE r2.experiment_id = $2 AND c.status = 'SUCCEEDED'
+        AND (c.completion_tokens IS NULL OR c.completion_tokens <= r2.max_output_tokens)
+      LIMIT ${KEPT_CALLS_COUNTED}
+    ) kept
+  ) AS experiment_kept
   CROSS JOIN LATERAL (
     SELECT coalesce(sum(c.reserved_usd), 0) AS usd, count(*)::int AS calls FROM completion c
     WHERE c.run_id = r.id AND ${LIVE_HOLD} AND c.id <> $3
@@ -196,6 +215,8 @@ export class BudgetGate {
       experiment_spent: string;
       experiment_held: string;
       experiment_calls: number;
+      run_kept: number;
+      experiment_kept: number;
     }[] = await manager.query(budgetUse, [claim.run_id, experimentId, claim.id]);
     // The run is gone (deleted meanwhile): nothing may start for it.
     if (!row) return { budgets: [], active: false };
@@ -207,6 +228,7 @@ export class BudgetGate {
         spentUsd: Number(row.experiment_spent),
         inFlightUsd: Number(row.experiment_held),
         inFlightCalls: row.experiment_calls,
+        keptCalls: row.experiment_kept,
       });
     if (row.run_limit !== null)
       budgets.push({
@@ -215,6 +237,7 @@ export class BudgetGate {
         spentUsd: Number(row.run_spent),
         inFlightUsd: Number(row.run_held),
         inFlightCalls: row.run_calls,
+        keptCalls: row.run_kept,
       });
     return { budgets, active: row.run_status === "QUEUED" || row.run_status === "RUNNING" };
   }

@@ -46,7 +46,18 @@ export interface BudgetUse {
   spentUsd: number;
   inFlightUsd: number;
   inFlightCalls: number;
+  /**
+   * Calls of this budget stored with no more output than their max_tokens (counted up to `KEPT_CALLS_COUNTED`):
+   * until a provider has shown it keeps to max_tokens, the budget admits one call more in flight than this.
+   */
+  keptCalls: number;
 }
+
+/**
+ * How many kept calls are counted: past this many, a budget admits that many calls in flight and one more, more than
+ * any worker pool here runs at once.
+ */
+export const KEPT_CALLS_COUNTED = 64;
 
 export type BudgetDecision =
   /** The call fits every budget with the calls in flight: it holds its worst case and starts. */
@@ -76,6 +87,18 @@ export function decideCall(budgets: readonly BudgetUse[], callUsd: number): Budg
       };
   }
   for (const budget of budgets) {
+    // Slow start: a call's worst case assumes the provider keeps to max_tokens, which one that ignores it does not
+    // (100,000 tokens for max_tokens 100). Until calls are seen to keep to it, a budget admits one call more in
+    // flight than it has seen kept: a provider that overruns every call is paused after one overrun, not after as
+    // many as the workers had in flight.
+    if (budget.inFlightCalls > budget.keptCalls)
+      return {
+        kind: "wait",
+        reason:
+          `budget: waiting for ${budget.inFlightCalls} call(s) in flight to be stored: the ${budget.scope}'s ` +
+          `budget admits one call more in flight than it has seen keep to max_tokens (${budget.keptCalls} so far), ` +
+          "so that a provider that overruns max_tokens is paused after one call",
+      };
     if (budget.spentUsd + budget.inFlightUsd + callUsd > budget.limitUsd + EPSILON)
       return {
         kind: "wait",

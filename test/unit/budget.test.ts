@@ -1,4 +1,12 @@
-import { chargeOf, decideCall, MAX_CALL_USD, usd, worstCaseCallUsd } from "../../src/budget/budget";
+import fc from "fast-check";
+import {
+  chargeOf,
+  decideCall,
+  KEPT_CALLS_COUNTED,
+  MAX_CALL_USD,
+  usd,
+  worstCaseCallUsd,
+} from "../../src/budget/budget";
 
 describe("a call's worst case", () => {
   it("prices every prompt token (with the margin) at the input price and every allowed output token", () => {
@@ -24,6 +32,7 @@ describe("whether a budgeted call may start", () => {
     spentUsd: 0.5,
     inFlightUsd: 0,
     inFlightCalls: 0,
+    keptCalls: KEPT_CALLS_COUNTED,
     ...over,
   });
 
@@ -56,6 +65,61 @@ describe("whether a budgeted call may start", () => {
     expect(decideCall([budget({ inFlightUsd: 0.4, inFlightCalls: 4 })], 0.6)).toMatchObject({
       kind: "pause",
     });
+  });
+
+  it("admits one call more in flight than it has seen keep to max_tokens (slow start)", () => {
+    expect(decideCall([budget({ keptCalls: 0 })], 0.01)).toEqual({ kind: "fits" });
+    const second = decideCall([budget({ keptCalls: 0, inFlightCalls: 1, inFlightUsd: 0.01 })], 0.01);
+    expect(second).toMatchObject({ kind: "wait" });
+    expect(second.kind === "wait" && second.reason).toMatch(/one call more in flight than it has seen keep/);
+    expect(decideCall([budget({ keptCalls: 3, inFlightCalls: 3, inFlightUsd: 0.03 })], 0.01)).toEqual({
+      kind: "fits",
+    });
+  });
+
+  it("holds a cap within one call's overrun when every call overruns max_tokens", () => {
+    // A simulated pool: W workers ask to start calls; each call, stored, costs `overrun` however small its worst
+    // case, and the budget pauses (as BudgetGate.pauseOverrun does) at the first overrun stored.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.double({ min: 0.01, max: 50, noNaN: true }),
+        fc.double({ min: 0.1, max: 100, noNaN: true }),
+        (workers, overrun, limit) => {
+          let spent = 0;
+          let inFlight = 0;
+          let paused = false;
+          while (!paused) {
+            let started = 0;
+            for (let w = 0; w < workers; w++) {
+              const decision = decideCall(
+                [
+                  {
+                    scope: "run",
+                    limitUsd: limit,
+                    spentUsd: spent,
+                    inFlightUsd: inFlight * 0.001,
+                    inFlightCalls: inFlight,
+                    keptCalls: 0,
+                  },
+                ],
+                0.001,
+              );
+              if (decision.kind === "pause") paused = true;
+              if (decision.kind !== "fits") break;
+              inFlight += 1;
+              started += 1;
+            }
+            if (started === 0 && inFlight === 0) break;
+            // Every call in flight is stored: each overran.
+            spent += inFlight * overrun;
+            inFlight = 0;
+            paused = true;
+          }
+          return spent <= overrun + 1e-9;
+        },
+      ),
+    );
   });
 
   it("lets a call that takes the budget exactly to its limit start (rounding aside)", () => {
