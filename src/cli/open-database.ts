@@ -96,7 +96,13 @@ export async function openReadOnly(
 
 async function open(config: Config, options: OpenOptions, runMigrations: boolean) {
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
-  const database = await openDatabase(config, logger, { runMigrations });
+  const database = await openDatabase(config, logger, {
+    runMigrations,
+    onRefused: (reason, seconds) =>
+      process.stderr.write(
+        `memicl: the database refused a connection (${reason}); trying again in ${seconds} s\n`,
+      ),
+  });
   const say = options.say === undefined ? process.stdout : options.say;
   say?.write(`database: ${database.description}\n`);
   return { database, logger };

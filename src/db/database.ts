@@ -4,6 +4,7 @@ import { DataDirSource, describeDataDirSource } from "../config/data-dir";
 import { Logger } from "../logging/logger";
 import { createDataSource } from "./data-source";
 import { EmbeddedCluster, joinCluster, serverPidOf } from "./embedded";
+import { databaseRefusal } from "./refusal";
 
 export type DatabaseMode =
   /** PostgreSQL at DATABASE_URL. */
@@ -25,6 +26,8 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   runMigrations?: boolean;
   onQuery?: (sql: string) => void;
+  /** Told each time the server refuses a connection at start (full, starting up) and how long until the next try. */
+  onRefused?: (reason: string, seconds: number) => void;
 }
 
 /** The pool every process opens, whichever the database: one engine, one configuration. */
@@ -115,10 +118,6 @@ export function describeCluster(cluster: EmbeddedCluster, source?: DataDirSource
  * The server refuses a connection for now: out of connections (53300, "too many clients"; 53000 for a pooler's
  * own limit) or starting up (57P03). A wrong address or password is not tried again.
  */
-function isServerFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "53300" || code === "57P03" || /too many (clients|connections)/i.test(String(error));
-}
 
 /** How many times a process tries to open its database at start before it gives up (about a minute in all). */
 const START_ATTEMPTS = 10;
@@ -151,8 +150,11 @@ export async function connect(
       break;
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy().catch(() => {});
-      if (isServerFull(error) && attempt < START_ATTEMPTS) {
-        await new Promise((resolve) => setTimeout(resolve, startBackoffMs(attempt)));
+      const refusal = databaseRefusal(error, false);
+      if (refusal && attempt < START_ATTEMPTS) {
+        const waitMs = startBackoffMs(attempt);
+        options.onRefused?.(refusal, Math.round(waitMs / 100) / 10);
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
         continue;
       }
       await cluster?.release();
