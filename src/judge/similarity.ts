@@ -153,7 +153,8 @@ export function spanAwareScores(
   const scored = scoredPrefix(candidateTokens, referenceTokens.length);
   const pairs =
     reading === "position"
-      ? alignByDiff(referenceTokens, scored, (a, b) => sameWord(a, b, true))
+      ? (alignByDiff(referenceTokens, scored, (a, b) => sameWord(a, b, true)) ??
+        align(referenceTokens, scored, meaning))
       : align(referenceTokens, scored, meaning);
   const referenceContent = referenceTokens.filter((token) => token.content).length;
   const scoredContent = scored.filter((token) => token.content).length;
