@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI, toFile } from "openai";
-import { tokenLogprobsOf } from "../logprob/scores";
+import { echoedLogprobsProblem, tokenLogprobsOf } from "../logprob/scores";
 import { BATCH_METADATA_KEY, BatchApi, chatResultOf, ProviderBatchStatus } from "./batch-api";
 import { createHttpFetch } from "./http-fetch";
 import {
@@ -87,6 +87,12 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
         null,
         false,
       );
+    const problem = echoedLogprobsProblem(
+      { tokenLogprobs: logprobs.token_logprobs, tokens: logprobs.tokens, textOffsets: logprobs.text_offset },
+      text,
+    );
+    // An answer that cannot be scored whole fails the item with the reason (not retried, not cached).
+    if (problem) throw new ProviderCallError(problem, null, false);
     const offsets = logprobs.text_offset ?? [];
     const promptTokens = response.usage?.prompt_tokens ?? null;
     const inPrompt = (i: number) =>

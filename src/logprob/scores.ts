@@ -142,3 +142,57 @@ export function tokenLogprobsOf(positions: readonly ScoredPosition[], top: numbe
     top,
   };
 }
+
+/**
+ * Below this a log-probability is a clamped infinity, not a value: vLLM answers -9999 for -inf. No token of a real
+ * model's distribution is this unlikely (e^-1000).
+ */
+export const CLAMPED_LOGPROB_FLOOR = -1000;
+
+/** A server's prompt log-probabilities as the completions endpoint returns them with `echo` (the parts checked). */
+export interface EchoedLogprobs {
+  tokenLogprobs: readonly unknown[];
+  /** `tokens`, when the server sends them. */
+  tokens?: readonly unknown[] | null;
+  /** `text_offset`, when the server sends it. */
+  textOffsets?: readonly unknown[] | null;
+}
+
+/**
+ * Why an echoed answer cannot be scored, or null when it can: it must echo the prompt (more than the one generated
+ * token, offsets starting at the prompt's start), with arrays of one length, and a finite value above the clamped
+ * floor at every position but the first (which has no context). A shorter or silently changed score is never made
+ * of such an answer: the item fails with the reason.
+ */
+export function echoedLogprobsProblem(answer: EchoedLogprobs, promptText: string): string | null {
+  const n = answer.tokenLogprobs.length;
+  if (n === 0) return "the server returned empty prompt log-probabilities (token_logprobs is [])";
+  for (const [name, array] of [
+    ["tokens", answer.tokens],
+    ["text_offset", answer.textOffsets],
+  ] as const)
+    if (Array.isArray(array) && array.length !== n)
+      return `the server's arrays differ in length (${array.length} ${name}, ${n} token_logprobs)`;
+  const offsets = Array.isArray(answer.textOffsets) ? answer.textOffsets : null;
+  const wordsInPrompt = promptText.trim().split(/\s+/).filter(Boolean).length;
+  if ((offsets && offsets.length > 0 && offsets[0] !== 0) || (n <= 1 && wordsInPrompt > 1))
+    return (
+      "this server does not echo prompt log-probabilities (it scored the generated token only): the LOGPROB " +
+      "method needs `echo` with `logprobs` on the completions endpoint"
+    );
+  for (let i = 1; i < n; i += 1) {
+    const value = answer.tokenLogprobs[i];
+    // Past the prompt (the generated token) nothing is checked.
+    if (offsets && typeof offsets[i] === "number" && (offsets[i] as number) >= promptText.length) break;
+    if (value === null || value === undefined)
+      return `the server returned no log-probability at prompt position ${i} (only the first token may have none)`;
+    if (typeof value !== "number" || !Number.isFinite(value))
+      return `the server returned a log-probability that is not a finite number at prompt position ${i}`;
+    if (value <= CLAMPED_LOGPROB_FLOOR)
+      return (
+        `the server returned ${value} at prompt position ${i}: a clamped -infinity (below ${CLAMPED_LOGPROB_FLOOR}), ` +
+        "not a log-probability"
+      );
+  }
+  return null;
+}
