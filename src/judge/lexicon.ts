@@ -230,6 +230,11 @@ function frequentSynsets(word: string): Set<string> {
   return keys;
 }
 
+/** The word's most frequent synsets as keys: two words are synonyms (`areSynonyms`) only where these meet. */
+export function synonymKeys(word: string): ReadonlySet<string> {
+  return frequentSynsets(word);
+}
+
 /**
  * True when two different lower-case words share one of their most frequent WordNet synsets ("film", "movie") and
  * are not opposed in another sense.

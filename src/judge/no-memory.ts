@@ -6,9 +6,15 @@ import {
   DEFAULT_THRESHOLDS,
   HeuristicThresholds,
   judgeHeuristically,
+  SPAN_AWARE_CONTENT_RULE_MIN_WORDS,
   wordCounts,
 } from "./heuristic-judge";
+import { synonymKeys } from "./lexicon";
+import { formCanonical } from "./meaning";
+import { withoutAccents } from "./positions";
 import { normalizeLightly } from "./similarity";
+import { numberValue } from "./spans";
+import { type Token, tokenize } from "./tokens";
 import { JudgeVerdict } from "./verdicts";
 
 /**
@@ -198,7 +204,10 @@ export function floorVerdict(
   ];
   let best: FloorVerdict = { verdict: "INEXACT", answer: null };
   const reference = wordCounts(instance.reference);
+  // Copies of a long input are hundreds of answers; where no copy could be near-exact, none is judged.
+  const copies = copiesCouldMatch(instance, thresholds);
   for (const answer of answers) {
+    if (answer.strategy === "copy" && !copies) continue;
     if (!couldBeNearExact(reference, wordCounts(answer.answer), thresholds)) continue;
     const verdict = judgeNoMemoryAnswer(instance, answer.answer, thresholds);
     if (RANK[verdict] > RANK[best.verdict]) best = { verdict, answer };
@@ -232,4 +241,68 @@ export function commonReferences(instances: readonly FloorInstance[]): (string |
     }
     return common;
   });
+}
+
+/** Every key a word's deletion of one letter leaves, and the word: two words one edit apart share one. */
+function deletionKeys(word: string): string[] {
+  const keys = [word];
+  for (let i = 0; i < word.length; i += 1) keys.push(`${word.slice(0, i)}\u0000${word.slice(i + 1)}`);
+  keys.push(...keys.slice(1).map((key) => key.replace("\u0000", "")));
+  return keys;
+}
+
+/**
+ * Whether any answer copied from the instance's input could be judged exact or near-exact by the default judge: an
+ * upper bound, never a verdict. Each reference word the input could match under any of the judge's equivalences
+ * (the same form or stem, number, one edit, a shared WordNet synset) counts as matched; every rule that makes an
+ * answer near-exact needs more of them than that (all of them for containment, a leading reference or the same
+ * form; ROUGE-L F1 t needs t/(2-t) of the reference's words; the content rule its recall of content words). False
+ * only where none of the rules could be met; true where a rule cannot be bounded so (a character-similarity
+ * threshold in use).
+ */
+export function copiesCouldMatch(
+  instance: Pick<FloorInstance, "input" | "reference">,
+  thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
+): boolean {
+  if (thresholds.charSimilarity <= 1) return true;
+  const forms = (text: string) => [tokenize(text), tokenize(withoutAccents(formCanonical(text)))];
+  const inputTokens = forms(instance.input).flat();
+  const norms = new Set<string>();
+  const stems = new Set<string>();
+  const numbers = new Set<string>();
+  const keys = new Set<string>();
+  const synsets = new Set<string>();
+  for (const token of inputTokens) {
+    if (norms.has(token.norm)) continue;
+    norms.add(token.norm);
+    stems.add(token.stem);
+    const value = numberValue(token);
+    if (value !== null) numbers.add(value);
+    for (const key of deletionKeys(token.norm)) keys.add(key);
+    if (token.content) for (const key of synonymKeys(token.norm)) synsets.add(key);
+  }
+  const matchable = (token: Token) => {
+    if (norms.has(token.norm) || stems.has(token.stem)) return true;
+    const value = numberValue(token);
+    if (value !== null && numbers.has(value)) return true;
+    if (deletionKeys(token.norm).some((key) => keys.has(key))) return true;
+    for (const key of synonymKeys(token.norm)) if (synsets.has(key)) return true;
+    return false;
+  };
+  // The reference in each of the judge's readings: the bound must fail in every one to rule the copies out.
+  for (const reference of forms(instance.reference)) {
+    const n = reference.length;
+    if (n === 0) return true;
+    const matched = reference.filter(matchable);
+    if (matched.length === n) return true;
+    const rougeL = thresholds.rougeL;
+    if (rougeL < 2 && matched.length >= (rougeL * n) / (2 - rougeL) - 1e-9) return true;
+    const content = reference.filter((token) => token.content).length;
+    if (
+      content >= SPAN_AWARE_CONTENT_RULE_MIN_WORDS &&
+      matched.filter((token) => token.content).length >= thresholds.contentRecall * content - 1e-9
+    )
+      return true;
+  }
+  return false;
 }

@@ -1,0 +1,47 @@
+import fc from "fast-check";
+import { judgeHeuristically } from "../../src/judge/heuristic-judge";
+import { copiesCouldMatch, copyAnswers } from "../../src/judge/no-memory";
+import { type Passage, sharedPassages } from "../support/sentence-edits";
+import { describeWithSharedData } from "../support/shared-data";
+
+/**
+ * The no-memory floor skips an instance's copied answers where `copiesCouldMatch` says none could be near-exact:
+ * the bound must never skip an answer the judge would call exact or near-exact. Instances are cut from the shared
+ * texts at any point, also from a text and its near-copy (the reference's words moved into the input).
+ */
+describeWithSharedData("the no-memory floor's bound on copied answers", () => {
+  let passages: Passage[];
+  beforeAll(() => {
+    passages = sharedPassages().filter((passage) => passage.text.split(/\s+/).length >= 8);
+  });
+
+  it("never rules out a copy the judge would match", () => {
+    let ruledOut = 0;
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        fc.double({ min: 0.3, max: 0.9, noNaN: true }),
+        fc.boolean(),
+        (pick, share, echo) => {
+          const words = passages[pick % passages.length].text.split(/\s+/);
+          const cut = Math.max(1, Math.min(words.length - 1, Math.round(words.length * share)));
+          const reference = words.slice(cut).join(" ");
+          // Half the time the input holds the reference's words too (a text that repeats itself).
+          const input = echo
+            ? `${words.slice(0, cut).join(" ")}, ${reference.toLowerCase()}`
+            : words.slice(0, cut).join(" ");
+          if (copiesCouldMatch({ input, reference })) return true;
+          ruledOut += 1;
+          return copyAnswers(input).every(
+            (answer) =>
+              judgeHeuristically(reference, answer, undefined, [], { context: { firstPiece: input } })
+                .verdict === "INEXACT",
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // The bound does rule answers out (it is not "always true").
+    expect(ruledOut).toBeGreaterThan(40);
+  });
+});
