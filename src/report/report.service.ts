@@ -630,8 +630,11 @@ export class ReportService {
       computedAt,
       hypothesisTests: tests,
       multipleComparisons:
-        `Holm's step-down adjustment over the ${tests} McNemar p-values of this comparison (memorized or not, ` +
-        "and correct or not, on the instances both experiments ran), family-wise error rate 5%.",
+        tests === 0
+          ? "No McNemar test ran in this comparison (no instance both experiments ran has a discordant pair)."
+          : `Holm's step-down adjustment over the ${tests} McNemar p-value${tests === 1 ? "" : "s"} of this ` +
+            "comparison (memorized or not, and correct or not, on the instances both experiments ran), " +
+            "family-wise error rate 5%.",
     };
   }
 

@@ -57,8 +57,10 @@ export function adjustForMultipleComparisons(report: StudyReport): StudyReport {
   const tests = adjusted.filter((p) => p !== null).length;
   report.hypothesisTests = tests;
   report.multipleComparisons =
-    `Holm's step-down adjustment over the ${tests} p-values of this report ` +
-    `(${tested.map((table) => table.tests!.family).join("; ")}), family-wise error rate 5%. ` +
-    "Each adjusted value is in the *Holm field beside the raw p.";
+    tests === 0
+      ? "No hypothesis test ran in this report yet (nothing to adjust for multiple comparisons)."
+      : `Holm's step-down adjustment over the ${tests} p-value${tests === 1 ? "" : "s"} of this report ` +
+        `(${tested.map((table) => table.tests!.family).join("; ")}), family-wise error rate 5%. ` +
+        "Each adjusted value is in the *Holm field beside the raw p.";
   return report;
 }

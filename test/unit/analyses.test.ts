@@ -605,6 +605,21 @@ describe("multiple comparisons", () => {
     expect(adjusted.hypothesisTests).toBe(4);
     expect(adjusted.multipleComparisons).toMatch(/Holm.*4 p-values/);
   });
+
+  it("says no test ran rather than adjusting over zero p-values", () => {
+    const report = {
+      memorizedVsNotMemorized: [],
+      correlations: [],
+      settingComparisons: [],
+      zeroVsK: [],
+      versusControl: [],
+    } as unknown as StudyReport;
+    const adjusted = adjustForMultipleComparisons(report);
+    expect(adjusted.hypothesisTests).toBe(0);
+    expect(adjusted.multipleComparisons).toBe(
+      "No hypothesis test ran in this report yet (nothing to adjust for multiple comparisons).",
+    );
+  });
 });
 
 describe("guided vs general, a cell at a time", () => {
