@@ -295,6 +295,8 @@ describe.each(BACKENDS)("blind, independent review through the API (%s database)
     const me = await call(api, keys.ana, `{ currentKey { name role blind } version { codeVersion } }`);
     expect(me.errors).toBeUndefined();
     expect(me.data.currentKey).toEqual({ name: "ana", role: "reviewer", blind: true });
-    expect((await call(api, keys.admin, `{ currentKey { blind } }`)).data.currentKey).toEqual({ blind: false });
+    expect((await call(api, keys.admin, `{ currentKey { blind } }`)).data.currentKey).toEqual({
+      blind: false,
+    });
   });
 });

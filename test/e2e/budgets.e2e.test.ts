@@ -228,14 +228,16 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
     });
     const id = started.data!.startExperiment.experiment.id;
     const claimAll = async () =>
-      (await api.database.dataSource.query(
-        `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
+      (
+        await api.database.dataSource.query(
+          `UPDATE completion c SET status = 'RUNNING', lease_token = gen_random_uuid(),
               lease_until = clock_timestamp() + interval '1 minute',
               lease_owner = (SELECT id FROM worker LIMIT 1)
        FROM run r WHERE r.id = c.run_id AND r.experiment_id = $1 AND c.status = 'PENDING'
        RETURNING c.id::text AS id, c.run_id, c.lease_token`,
-        [id],
-      ))[0] as { id: string; run_id: string; lease_token: string }[];
+          [id],
+        )
+      )[0] as { id: string; run_id: string; lease_token: string }[];
     const gate = new BudgetGate(api.database.dataSource);
     // Slow start: no call of this budget has been seen to keep to max_tokens yet, so one call holds at a time.
     const first = await claimAll();

@@ -30,7 +30,9 @@ describe("a server's echoed prompt log-probabilities, checked before scoring", (
     expect(
       echoedLogprobsProblem({ ...echoed([null, -1, -1, -1, -1, -1]), tokens: ["The", " cat"] }, PROMPT),
     ).toMatch(/differ in length \(2 tokens, 7 token_logprobs\)/);
-    expect(echoedLogprobsProblem({ tokenLogprobs: [], tokens: [], textOffsets: [] }, PROMPT)).toMatch(/empty/);
+    expect(echoedLogprobsProblem({ tokenLogprobs: [], tokens: [], textOffsets: [] }, PROMPT)).toMatch(
+      /empty/,
+    );
   });
 
   it("finds a bad value at any prompt position, and accepts any finite value above the floor", () => {
