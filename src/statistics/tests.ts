@@ -92,6 +92,68 @@ export function minimumDetectableRate(n: number, p0: number, alpha: number, powe
 }
 
 /**
+ * The smallest true rate that the replication verdict's pair of tests detects with the given power when it also
+ * compares with a control: the sample's count X ~ Binomial(n, rate) must reject the one-sided binomial test
+ * against `p0` and, against a control count Y ~ Binomial(m, controlRate), the one-sided Fisher test of "the
+ * sample's rate exceeds the control's", both at `alpha` (an intersection-union test). Exact: for each control
+ * count y, the smallest x both tests reject with, then P(X >= x(y)) weighted by P(Y = y); bisection to 1e-4.
+ * Null when the pair cannot reach the power even at a rate of 1 (a control too small, or too few trials).
+ */
+export function minimumDetectableRateWithControl(
+  n: number,
+  m: number,
+  p0: number,
+  controlRate: number,
+  alpha: number,
+  power = 0.8,
+): number | null {
+  if (m <= 0) return minimumDetectableRate(n, p0, alpha, power);
+  const critical = binomialCriticalCount(n, p0, alpha);
+  if (critical === null) return null;
+  const fisherRejects = (x: number, y: number) => {
+    const p = fisherGreater(x, n - x, y, m - y);
+    return p !== null && p <= alpha;
+  };
+  // The control counts that carry weight (P(Y = y) above 1e-12: a few standard deviations around m x rate).
+  const counts: { weight: number; threshold: number }[] = [];
+  // Fisher's p falls as x grows and rises with y: for each y, the first x both tests reject with (a binary
+  // search from the last y's), or none (Infinity).
+  let from = Math.max(critical, 1);
+  for (let y = 0; y <= m; y += 1) {
+    const weight = (binomialGreater(y, m, controlRate) ?? 0) - (binomialGreater(y + 1, m, controlRate) ?? 0);
+    if (!(weight > 1e-12)) continue;
+    let threshold = Number.POSITIVE_INFINITY;
+    if (from <= n && fisherRejects(n, y)) {
+      let low = from;
+      let high = n;
+      while (low < high) {
+        const mid = Math.floor((low + high) / 2);
+        if (fisherRejects(mid, y)) high = mid;
+        else low = mid + 1;
+      }
+      threshold = low;
+      from = low;
+    }
+    counts.push({ weight, threshold });
+  }
+  const powerAt = (rate: number) =>
+    counts.reduce(
+      (sum, { weight, threshold }) =>
+        Number.isFinite(threshold) ? sum + weight * (binomialGreater(threshold, n, rate) ?? 0) : sum,
+      0,
+    );
+  if (powerAt(1) < power) return null;
+  let low = p0;
+  let high = 1;
+  while (high - low > 1e-4) {
+    const mid = (low + high) / 2;
+    if (powerAt(mid) >= power) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+/**
  * One-sided Fisher's exact test of "group 1's rate exceeds group 2's" on a 2 x 2 table [[a, b], [c, d]] (rows
  * the groups, columns success/failure): P(A >= a) under the hypergeometric, as
  * `scipy.stats.fisher_exact(table, alternative="greater")`. Null for an empty row or column.

@@ -32,6 +32,35 @@ def minimum_detectable_rate(n, p0, alpha, power):
     return brentq(lambda p: stats.binom.sf(c - 1, n, p) - power, p0, 1 - 1e-12)
 
 
+def minimum_detectable_rate_with_control(n, m, p0, control_rate, alpha, power):
+    # Brute force: P(both tests reject) summed over every (x, y), scipy's binomial test and Fisher's exact test.
+    from scipy.optimize import brentq
+
+    rejects = [
+        [
+            x > 0
+            and stats.binomtest(x, n, p0, alternative="greater").pvalue <= alpha
+            and x + y > 0
+            and (n - x) + (m - y) > 0
+            and stats.fisher_exact([[x, n - x], [y, m - y]], alternative="greater").pvalue <= alpha
+            for x in range(n + 1)
+        ]
+        for y in range(m + 1)
+    ]
+
+    def power_at(rate):
+        return sum(
+            stats.binom.pmf(y, m, control_rate) * stats.binom.pmf(x, n, rate)
+            for y in range(m + 1)
+            for x in range(n + 1)
+            if rejects[y][x]
+        )
+
+    if power_at(1.0) < power:
+        return None
+    return brentq(lambda r: power_at(r) - power, p0, 1.0)
+
+
 def rule_false_positive_rate(population, exact, near, draws):
     # Brute force over the multivariate hypergeometric: P(>= 1 exact or >= 2 near-exact among draws).
     rest = population - exact - near
@@ -48,6 +77,7 @@ def rule_false_positive_rate(population, exact, near, draws):
 binomial_cases = [(0, 50, 0.02), (1, 200, 0.02), (3, 30, 0.02), (7, 90, 0.02), (12, 90, 0.02), (40, 200, 0.02), (5, 10, 0.5)]
 fisher_cases = [[[8, 2], [1, 5]], [[3, 97], [1, 99]], [[0, 30], [5, 25]], [[20, 70], [4, 86]]]
 power_cases = [(90, 0.02, 0.01), (20, 0.02, 0.025), (200, 0.02, 0.01), (5, 0.02, 0.05)]
+control_cases = [(89, 30, 0.02, 0.02, 0.05 / 4), (200, 100, 0.02, 0.02, 0.05 / 3), (60, 10, 0.02, 0.05, 0.05), (40, 3, 0.02, 0.02, 0.05)]
 rule_cases = [(200, 0, 0, 10), (200, 5, 0, 10), (90, 0, 6, 10), (30, 2, 3, 10), (8, 1, 1, 10), (100, 10, 20, 10)]
 
 print(
@@ -67,6 +97,10 @@ print(
                     "rate": minimum_detectable_rate(n, p0, a, 0.8),
                 }
                 for n, p0, a in power_cases
+            ],
+            "minimum_detectable_rate_with_control": [
+                {"n": n, "m": m, "p0": p0, "control_rate": c, "alpha": a, "rate": minimum_detectable_rate_with_control(n, m, p0, c, a, 0.8)}
+                for n, m, p0, c, a in control_cases
             ],
             "rule_false_positive_rate": [
                 {"population": p, "exact": e, "near": m, "draws": d, "rate": rule_false_positive_rate(p, e, m, d)}

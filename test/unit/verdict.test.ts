@@ -15,6 +15,7 @@ import {
   binomialGreater,
   fisherGreater,
   minimumDetectableRate,
+  minimumDetectableRateWithControl,
   ruleFalsePositiveRate,
 } from "../../src/statistics/tests";
 import { ContaminationVerdict } from "../../src/study/contamination-verdict";
@@ -36,6 +37,14 @@ describe("the verdict's statistics against scipy", () => {
       expect(binomialCriticalCount(n, p0, alpha)).toBe(critical);
       if (rate === null) expect(minimumDetectableRate(n, p0, alpha)).toBeNull();
       else expect(minimumDetectableRate(n, p0, alpha)).toBeCloseTo(rate, 3);
+    },
+  );
+  it.each(reference.minimum_detectable_rate_with_control)(
+    "minimum detectable rate of the pair of tests at n=$n against a control of $m",
+    ({ n, m, p0, control_rate, alpha, rate }) => {
+      const found = minimumDetectableRateWithControl(n, m, p0, control_rate, alpha);
+      if (rate === null) expect(found).toBeNull();
+      else expect(found).toBeCloseTo(rate, 3);
     },
   );
   it.each(reference.rule_false_positive_rate)(
@@ -173,6 +182,56 @@ describe("the replication verdict", () => {
     ).get("s")!;
     expect(above.verdict).toBe(ContaminationVerdict.CONTAMINATED);
     expect(above.cells[0].controlEligible).toBe(100);
+  });
+
+  describe("with a small control dataset", () => {
+    const both = new Map([
+      ["s", info("s", "trec")],
+      ["c", info("c", "trec-control", "trec")],
+    ]);
+    const random = RandomStream.derive("verdict-control-power");
+    const draw = (rate: number) => () => random.integer(0, 99999) < rate * 100000;
+
+    it("says it cannot tell, naming the control's size, when the control hides a 20% rate", () => {
+      // TREC's 89 non-trivial targets against a control of 30, 10% recited: the binomial test alone would see it,
+      // the pair with the control cannot reach 80% power below 20%.
+      const outcomes = [
+        ...simulate("s", 89, [0, 25, 50, 100], (i) => i < 9),
+        ...simulate("c", 30, [0, 25, 50, 100], () => false),
+      ];
+      const verdict = replicationVerdicts(outcomes, noFloors, none, both).get("s")!;
+      expect(verdict.verdict).toBe(ContaminationVerdict.CANNOT_TELL);
+      expect(verdict.minimumDetectableRate!).toBeGreaterThan(0.2);
+      expect(verdict.reason).toMatch(/control dataset has too few .*\(30\)/);
+      // Without the control the same sample would be judged on the binomial test alone.
+      const alone = replicationVerdicts(outcomes, noFloors, none, samples).get("s")!;
+      expect(alone.minimumDetectableRate!).toBeLessThan(0.2);
+    });
+
+    it("finds its stated minimum detectable rate at least 80% of the time (400 seeded studies)", () => {
+      const shots = [0, 25];
+      const stated = replicationVerdicts(
+        [...simulate("s", 200, shots, () => false), ...simulate("c", 60, shots, () => false)],
+        noFloors,
+        none,
+        both,
+      ).get("s")!;
+      expect(stated.verdict).toBe(ContaminationVerdict.NO_EVIDENCE);
+      expect(stated.reason).toMatch(/against a control of 60 eligible instances/);
+      const rate = stated.minimumDetectableRate!;
+      let found = 0;
+      const repetitions = 400;
+      for (let r = 0; r < repetitions; r++) {
+        const outcomes = [
+          ...simulate("s", 200, shots, draw(rate)),
+          ...simulate("c", 60, shots, draw(NO_MEMORY_ALLOWANCE)),
+        ];
+        if (replicationVerdicts(outcomes, noFloors, none, both).get("s")!.verdict === "CONTAMINATED")
+          found += 1;
+      }
+      // 80% less three standard errors of 400 draws (0.02 each).
+      expect(found / repetitions).toBeGreaterThanOrEqual(0.74);
+    });
   });
 
   it("gives Time Travel's rule its false-positive rate under the floor", () => {

@@ -13,6 +13,7 @@ import {
   binomialGreater,
   fisherGreater,
   minimumDetectableRate,
+  minimumDetectableRateWithControl,
   ruleFalsePositiveRate,
 } from "../../statistics/tests";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
@@ -71,7 +72,10 @@ export interface ReplicationVerdict {
   pValue: number | null;
   /** The k whose test gave that p. */
   shots: number | null;
-  /** The smallest rate the largest cell's test detects with 80% power at alpha / family; null: it cannot reject. */
+  /**
+   * The smallest rate the verdict detects with 80% power: the best k's tests at alpha / family, its control's size
+   * included (the pair of tests must both reject); null: no k can reject.
+   */
   minimumDetectableRate: number | null;
   cells: ReplicationCellTest[];
   /** One sentence: why this verdict. */
@@ -180,7 +184,27 @@ export function replicationVerdicts(
     for (const cell of tested) if (!best || cellP(cell) < cellP(best)) best = cell;
     const pValue = best ? Math.min(1, cellP(best) * family) : null;
     const largest = Math.max(0, ...tested.map((cell) => cell.eligible));
-    const mdr = family ? minimumDetectableRate(largest, allowance, alpha / family, VERDICT_POWER) : null;
+    // Each k's pair of tests at alpha / family; the family detects at least what its best k does.
+    let mdr: number | null = null;
+    let mdrCell: ReplicationCellTest | null = null;
+    for (const cell of tested) {
+      const rate = cellDetectableRate(cell, allowance, alpha / family);
+      if (rate !== null && (mdr === null || rate < mdr)) {
+        mdr = rate;
+        mdrCell = cell;
+      }
+    }
+    const controlled = tested.filter((cell) => cell.controlEligible !== null);
+    const controlSize = controlled.length
+      ? Math.max(...controlled.map((cell) => cell.controlEligible!))
+      : null;
+    const againstControl =
+      controlSize === null
+        ? ""
+        : `, against a control of ${controlSize} eligible instance${controlSize === 1 ? "" : "s"}` +
+          (mdrCell && mdrCell.controlEligible !== null && mdrCell.controlEligible !== controlSize
+            ? ` (${mdrCell.controlEligible} at k=${mdrCell.shots})`
+            : "");
     let verdict: ContaminationVerdict;
     let reason: string;
     const level = `alpha ${alpha}, Bonferroni over ${family} k value${family === 1 ? "" : "s"}`;
@@ -193,17 +217,24 @@ export function replicationVerdicts(
         ` (p ${fmtP(pValue)}, ${level})`;
     } else if (mdr === null || mdr > RATE_OF_INTEREST) {
       verdict = ContaminationVerdict.CANNOT_TELL;
+      const alone = family ? minimumDetectableRate(largest, allowance, alpha / family, VERDICT_POWER) : null;
+      const tooFew =
+        controlSize !== null && alone !== null && alone <= RATE_OF_INTEREST
+          ? `the control dataset has too few non-trivial instances outside the floor (${controlSize}) for the ` +
+            `sample's ${largest} to show a rate of ${pct(RATE_OF_INTEREST)} above it`
+          : `too few non-trivial instances outside the floor (at most ${largest} per k${againstControl}) to detect a ` +
+            `rate of ${pct(RATE_OF_INTEREST)}`;
       reason =
-        `too few non-trivial instances outside the floor (at most ${largest} per k) to detect a rate of ` +
-        `${pct(RATE_OF_INTEREST)}: ` +
-        (mdr === null ? "no count could reject" : `the test needs ${pct(mdr)} for 80% power`) +
+        `${tooFew}: ` +
+        (mdr === null ? "no count could reject" : `the tests need ${pct(mdr)} for 80% power`) +
         ` (${level})`;
     } else {
       verdict = ContaminationVerdict.NO_EVIDENCE;
       reason =
         `no k shows replication above the no-memory floor and a ${pct(allowance)} allowance` +
         (cells.some((cell) => cell.controlEligible !== null) ? " and above the control" : "") +
-        ` (smallest p ${fmtP(pValue)}, ${level}); a true rate of ${pct(mdr)} or more would be found 80% of the time`;
+        ` (smallest p ${fmtP(pValue)}, ${level}); a true rate of ${pct(mdr)} or more would be found 80% of the ` +
+        `time${againstControl}`;
     }
     verdicts.set(sampleId, {
       sampleId,
@@ -219,6 +250,26 @@ export function replicationVerdicts(
     });
   }
   return verdicts;
+}
+
+/**
+ * The smallest rate one k's tests detect with 80% power at `alpha`: the binomial test alone, or, against a control,
+ * the pair (the control's rate taken as observed, and at least the allowance a model without memory may reach).
+ */
+function cellDetectableRate(cell: ReplicationCellTest, allowance: number, alpha: number): number | null {
+  if (cell.controlEligible === null)
+    return minimumDetectableRate(cell.eligible, allowance, alpha, VERDICT_POWER);
+  // An empty control: the comparison cannot be made, so this k cannot reject.
+  if (cell.controlEligible === 0) return null;
+  const controlRate = cell.controlEligible ? (cell.controlAboveFloor ?? 0) / cell.controlEligible : 0;
+  return minimumDetectableRateWithControl(
+    cell.eligible,
+    cell.controlEligible,
+    allowance,
+    Math.max(allowance, controlRate),
+    alpha,
+    VERDICT_POWER,
+  );
 }
 
 /**
