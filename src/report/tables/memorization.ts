@@ -2,7 +2,6 @@ import { Field, Float, Int, ObjectType } from "type-graphql";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
 import { Regime } from "../../study/regime";
 import { MemorizationSetting } from "../../study/settings";
-import type { StudyReport } from "../study-report";
 import { SampleScoped } from "./scope";
 import {
   defineTable,
@@ -13,6 +12,7 @@ import {
   markdownTable,
   num,
   pct,
+  type ReportTablesRead,
   sampleLabel,
 } from "./table";
 
@@ -136,7 +136,11 @@ function breakdownRows(
 }
 
 /** The headline table: each cell's rate with what qualifies it (floor, non-trivial rate, control's rate). */
-function breakdownMarkdown(rows: MemorizationBreakdownRow[], report: StudyReport, key: "shots" | "regime") {
+function breakdownMarkdown(
+  rows: MemorizationBreakdownRow[],
+  report: ReportTablesRead,
+  key: "shots" | "regime",
+) {
   const cell = (sampleId: string | null, setting: string | null, shots: number | null | undefined) =>
     `${sampleId}|${setting}|${shots}`;
   const floors = new Map(

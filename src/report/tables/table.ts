@@ -10,7 +10,6 @@ import type {
   SummaryRuns,
   TargetInfo,
 } from "../analyses";
-import type { StudyReport } from "../study-report";
 
 // What a table of the study report is: one file per table in this folder holds its GraphQL row type, how it is
 // computed from the experiment's inputs (by its pure analysis in ../analyses), its Markdown section and its flat
@@ -65,6 +64,8 @@ export type OwnRead = keyof OwnReads;
 // biome-ignore lint/suspicious/noEmptyInterface: filled in by each table's file
 export interface ReportTables {}
 export type ReportField = keyof ReportTables;
+/** The tables of a report as a section reads them: those its query asked for (a GraphQL read may hold a few). */
+export type ReportTablesRead = Readonly<Partial<ReportTables>>;
 export type ReportValue<F extends ReportField> = ReportTables[F];
 export type ReportTableOf<F extends ReportField> = ReportTable<F, ReportValue<F>>;
 
@@ -129,7 +130,7 @@ export interface ReportTable<F extends string = string, V = unknown> {
   /** Its p-values in the report's Holm family, and the family's name for them ("correlations: Pearson"). */
   tests?: { family: string; slots(value: V): HolmSlot[] };
   /** Its Markdown section: a heading and a body (a table, or a sentence when there is nothing to show). */
-  markdown?: { title: string; body(value: V, report: StudyReport): string };
+  markdown?: { title: string; body(value: V, report: ReportTablesRead): string };
   /** Every statistic its flat rows may carry (the names docs/REPORT-ROWS.md lists), and how it writes them. */
   statistics: readonly string[];
   flat?(value: V, emit: Emit): void;
