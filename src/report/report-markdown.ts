@@ -3,22 +3,29 @@ import type { StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
 import { markdownTable, pct, pValue } from "./tables/table";
 
-/** The study's tables as Markdown: the subject, then each table's section in the report's order. */
+/**
+ * The study's tables as Markdown: the subject, the decision (each sample x method, then the figures at a glance),
+ * how to read the numbers, then every other table's section in the report's order.
+ */
 export function reportMarkdown(report: StudyReport): string {
+  // A report read through GraphQL holds the fields its query asked for: a table not asked for is left out.
+  const section = (table: (typeof REPORT_TABLES)[number]) =>
+    table.markdown && report[table.field] !== undefined
+      ? [`## ${table.markdown.title}`, table.markdown.body(report[table.field], report)]
+      : [];
+  const first = REPORT_TABLES.filter((table) => table.field === "decisions");
+  const rest = REPORT_TABLES.filter((table) => table.field !== "decisions");
   return [
     `# Study report: ${report.subject?.experimentName ?? report.experimentId}`,
     subjectLines(report),
+    ...first.flatMap(section),
+    "## How to read the numbers",
     "Memorization is the share of judged completions whose effective verdict (a human's, else the automatic judge's) " +
       "is exact or near-exact. Intervals are 95%: Wilson score intervals where each instance counts once, cluster " +
       "bootstrap intervals (instances resampled, 2,000 resamples, fixed seed) where an instance counts several times. " +
       "Rows are per sample; a dataset with several samples also gets a pooled row. See docs/STATISTICS.md.",
     `Multiple comparisons: ${report.multipleComparisons}`,
-    // A report read through GraphQL holds the fields its query asked for: a table not asked for is left out.
-    ...REPORT_TABLES.flatMap((table) =>
-      table.markdown && report[table.field] !== undefined
-        ? [`## ${table.markdown.title}`, table.markdown.body(report[table.field], report)]
-        : [],
-    ),
+    ...rest.flatMap(section),
     "",
   ].join("\n\n");
 }

@@ -14,6 +14,7 @@ const PAIRED = `${SAMPLE} dataset settingA shotsA settingB shotsB pairs bothMemo
 const REPORT = `query($id: ID!) { studyReport(experimentId: $id) {
   computedAt experimentId
   subject { experimentName provider requestedModel reportedModels templateVersions judges }
+  decisions { ${SAMPLE} dataset split method methodName verdict decision meaning errorRate errorRateBasis minimumDetectableRate floorRate rate rateLow rateHigh rateLabel note }
   memorization { ${SAMPLE} dataset setting shots n exact nearExact inexact unjudged memorized rate ciLow ciHigh intervalMethod samples betweenSampleStandardDeviation }
   memorizationExactOnly { ${SAMPLE} dataset setting shots n memorized rate }
   memorizationByRegime { ${SAMPLE} dataset setting regime n memorized rate ciLow ciHigh intervalMethod }
@@ -541,6 +542,23 @@ describe.each(BACKENDS)("results (%s database)", (backend) => {
     expect(markdown).toMatch(
       /^# Study report: study\n\n- experiment: study \(.+\)\n- provider and model: sim \/ m \(reported: simulated:m\)/,
     );
+  });
+
+  it("opens with the decision: each sample's verdict, its error rate, minimum detectable rate and floor", () => {
+    const lines = reportMarkdown(report).split("\n");
+    const headings = lines.filter((line) => line.startsWith("## "));
+    expect(headings[0]).toBe("## Decision");
+    const first = lines.slice(0, lines.indexOf(headings[1]));
+    const verdict = first.find((line) =>
+      line.includes("Replication above the no-memory floor (the verdict)"),
+    );
+    expect(verdict).toBeDefined();
+    // Its error rate without memory, the minimum detectable rate and the floor are cells of the same row.
+    expect(verdict).toMatch(/\| 5\.0% \(the test's level/);
+    expect(verdict).toMatch(/\| \*\*(Contaminated|No evidence above [\d.]+%|Cannot tell)\*\* \|/);
+    expect(first.join("\n")).toContain("### The study's figures at a glance");
+    expect(first.length).toBeLessThan(60);
+    expect(report.decisions.length).toBeGreaterThan(0);
   });
 
   it("renders the report as Markdown and as a long CSV with every figure", () => {

@@ -2,6 +2,7 @@ import { memorizationByTargetTable } from "./by-target";
 import { contaminationTable } from "./contamination";
 import { contaminationSummaryTable } from "./contamination-summary";
 import { correlationsTable } from "./correlations";
+import { decisionsTable } from "./decisions";
 import { guidedVsGeneralTable } from "./guided-general";
 import { iclThresholdsTable } from "./icl-thresholds";
 import { logprobCalibrationTable } from "./logprob";
@@ -23,6 +24,7 @@ import { versusControlTable } from "./versus-control";
  * and its CSV follow this list. A new table is a file in this folder and a line here (docs/ARCHITECTURE.md).
  */
 export const REPORT_TABLES: readonly AnyReportTable[] = [
+  decisionsTable,
   memorizationTable,
   memorizationExactOnlyTable,
   memorizationByRegimeTable,

@@ -1,0 +1,315 @@
+// The report's first page: one decision per sample and method, in words, with the error rate of a model without
+// memory, what the method could have seen (its minimum detectable rate), the no-memory floor and the headline rate
+// with its bounds. Read from the contamination summary; it decides nothing of its own. Pure.
+//
+// The input is described here by the fields it reads (structurally), so this file imports no table.
+
+import { ContaminationVerdict } from "../../study/contamination-verdict";
+
+/** The methods a decision can come from, in the order the report lists them. */
+export const DECISION_METHODS = ["replication", "time-travel", "guided-general", "quiz", "logprob"] as const;
+export type DecisionMethod = (typeof DECISION_METHODS)[number];
+
+/** One method's decision on one sample. */
+export interface Decision {
+  dataset: string;
+  split: string | null;
+  sampleId: string | null;
+  sampleName: string | null;
+  sampleSeed: string | null;
+  method: DecisionMethod;
+  /** The method's name as the report writes it. */
+  methodName: string;
+  /** The verdict of a method that tests (replication, LOGPROB); null for a rule, a comparison or a range. */
+  verdict: ContaminationVerdict | null;
+  /** The decision in a few words: "Contaminated", "No evidence above 5.8%", "Rule met", "Range [4%, 9%]". */
+  decision: string;
+  /** What it means, in a sentence a reader can quote. */
+  meaning: string;
+  /** How often a model with no memory gets this method's positive call; null where the method has none. */
+  errorRate: number | null;
+  /** What errorRate is: "the test's level (at most)", "measured on this sample's floor", or why there is none. */
+  errorRateBasis: string;
+  /** The smallest rate the method detects with 80% power; null where it has none or cannot reject. */
+  minimumDetectableRate: number | null;
+  /** The no-memory floor: the share of judged instances a no-memory answer already matches. */
+  floorRate: number | null;
+  /** The headline rate this decision rests on, with its 95% bounds, and what it counts. */
+  rate: number | null;
+  rateLow: number | null;
+  rateHigh: number | null;
+  rateLabel: string;
+  /** Where this method and the verdict disagree, why; empty otherwise. */
+  note: string;
+}
+
+/** The contamination summary's fields a decision reads. */
+export interface DecisionSource {
+  dataset: string;
+  split: string | null;
+  sampleId: string | null;
+  sampleName: string | null;
+  sampleSeed: string | null;
+  timeTravel: {
+    shots: number;
+    subsetJudged: number;
+    exact: number;
+    nearExact: number;
+    contaminated: boolean;
+    pool: number;
+    falsePositiveRate: number | null;
+  } | null;
+  replication: {
+    shots: number;
+    instances: number;
+    floorRate: number | null;
+    aboveFloor: number;
+    aboveFloorRate: number | null;
+    aboveFloorCiLow: number | null;
+    aboveFloorCiHigh: number | null;
+    verdict: ContaminationVerdict;
+    alpha: number;
+    allowance: number;
+    pValue: number | null;
+    verdictShots: number | null;
+    minimumDetectableRate: number | null;
+    reason: string;
+    tests: readonly { shots: number; eligible: number; aboveFloor: number; controlEligible: number | null }[];
+  } | null;
+  guidedGeneral: {
+    shots: number;
+    instances: number;
+    guidedMean: number;
+    generalMean: number;
+    pValuePaired: number | null;
+    significant: boolean;
+  } | null;
+  quiz: {
+    range: { lower: number | null; upper: number | null; kappa: number | null; instances: number };
+  } | null;
+  logprob: {
+    verdict: ContaminationVerdict | null;
+    alpha: number;
+    member: boolean | null;
+    tests: readonly {
+      score: string;
+      controlDataset: string;
+      instances: number;
+      controlInstances: number;
+      auc: number | null;
+      pValue: number | null;
+    }[];
+  } | null;
+}
+
+/** The level Algorithm 1's paired test is read at (analyses/guided-general.ts). */
+export interface DecisionLevels {
+  guidedGeneralAlpha: number;
+}
+
+const pct = (value: number | null | undefined) =>
+  value === null || value === undefined ? "n/a" : `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
+
+const VERDICT_WORDS: Record<ContaminationVerdict, string> = {
+  [ContaminationVerdict.CONTAMINATED]: "Contaminated",
+  [ContaminationVerdict.NO_EVIDENCE]: "No evidence",
+  [ContaminationVerdict.CANNOT_TELL]: "Cannot tell",
+};
+
+/** Each sample's decisions, method by method (a method not run on a sample has no decision). */
+export function studyDecisions(rows: readonly DecisionSource[], levels: DecisionLevels): Decision[] {
+  return rows.flatMap((row) => {
+    const base = {
+      dataset: row.dataset,
+      split: row.split,
+      sampleId: row.sampleId,
+      sampleName: row.sampleName,
+      sampleSeed: row.sampleSeed,
+    };
+    const decisions: Decision[] = [];
+    const replication = row.replication;
+    if (replication) decisions.push({ ...base, ...replicationDecision(replication) });
+    if (row.timeTravel) decisions.push({ ...base, ...timeTravelDecision(row.timeTravel, replication) });
+    if (row.guidedGeneral) decisions.push({ ...base, ...guidedGeneralDecision(row.guidedGeneral, levels) });
+    if (row.quiz) decisions.push({ ...base, ...quizDecision(row.quiz.range) });
+    if (row.logprob) decisions.push({ ...base, ...logprobDecision(row.logprob) });
+    return decisions;
+  });
+}
+
+type Own = Omit<Decision, "dataset" | "split" | "sampleId" | "sampleName" | "sampleSeed">;
+
+function replicationDecision(replication: NonNullable<DecisionSource["replication"]>): Own {
+  const mdr = replication.minimumDetectableRate;
+  const best = replication.tests.find((test) => test.shots === replication.verdictShots) ?? null;
+  const control = replication.tests.some((test) => test.controlEligible !== null)
+    ? " and above the control"
+    : "";
+  let decision: string;
+  let meaning: string;
+  switch (replication.verdict) {
+    case ContaminationVerdict.CONTAMINATED:
+      decision = "Contaminated";
+      meaning =
+        `The model recites more instances than a model without memory can: ` +
+        (best ? `${best.aboveFloor} of ${best.eligible} eligible instances at k=${best.shots}, ` : "") +
+        `above the no-memory floor, a ${pct(replication.allowance)} allowance${control}.`;
+      break;
+    case ContaminationVerdict.NO_EVIDENCE:
+      decision = `No evidence above ${pct(mdr)}`;
+      meaning =
+        `No evidence of recitation above ${pct(mdr)} of instances: a rate of ${pct(mdr)} or more would be found ` +
+        `80% of the time, a lower one can go unseen. This is not a finding that the data are clean.`;
+      break;
+    default:
+      decision = "Cannot tell";
+      meaning =
+        `The sample cannot show the rates the study is about: ` +
+        (mdr === null ? "no count could reject" : `the test needs a rate of ${pct(mdr)} for 80% power`) +
+        `. ${capitalise(replication.reason)}.`;
+  }
+  return {
+    method: "replication",
+    methodName: "Replication above the no-memory floor (the verdict)",
+    verdict: replication.verdict,
+    decision,
+    meaning,
+    errorRate: replication.alpha,
+    errorRateBasis: `the test's level, for a no-memory model at the ${pct(replication.allowance)} allowance`,
+    minimumDetectableRate: mdr,
+    floorRate: replication.floorRate,
+    rate: replication.aboveFloorRate,
+    rateLow: replication.aboveFloorCiLow,
+    rateHigh: replication.aboveFloorCiHigh,
+    rateLabel: `memorized above the floor, guided instruction at k=${replication.shots} (${replication.instances} instances)`,
+    note: "",
+  };
+}
+
+function timeTravelDecision(
+  rule: NonNullable<DecisionSource["timeTravel"]>,
+  replication: DecisionSource["replication"],
+): Own {
+  let note = "";
+  const verdict = replication?.verdict;
+  const best = replication?.tests.find((test) => test.shots === replication.verdictShots) ?? null;
+  const eligible = best?.eligible ?? Math.max(0, ...(replication?.tests.map((test) => test.eligible) ?? [0]));
+  if (rule.contaminated && verdict && verdict !== ContaminationVerdict.CONTAMINATED)
+    note =
+      `The rule reads ${rule.subsetJudged} drawn instances and fires on one exact or two near-exact, which a model ` +
+      `without memory reaches ${pct(rule.falsePositiveRate)} of the time here; the verdict tests all ${eligible} ` +
+      `eligible instances against the floor and the allowance and finds no excess.`;
+  else if (!rule.contaminated && verdict === ContaminationVerdict.CONTAMINATED)
+    note =
+      `The rule reads only ${rule.subsetJudged} drawn instances; the verdict reads all ${eligible} eligible ones. ` +
+      `At the rate recited here (${pct(replication?.aboveFloorRate)} above the floor) a draw of ` +
+      `${rule.subsetJudged} often holds no exact and fewer than two near-exact replications.`;
+  return {
+    method: "time-travel",
+    methodName: "Time Travel's rule (the paper's, on 10 instances)",
+    verdict: null,
+    decision: rule.contaminated ? "Rule met" : "Rule not met",
+    meaning:
+      `${rule.exact} exact and ${rule.nearExact} near-exact of ${rule.subsetJudged} instances drawn from ` +
+      `${rule.pool} non-trivial ones at k=${rule.shots}; the rule asks for 1 exact or 2 near-exact. It is a rule, ` +
+      `not a test.`,
+    errorRate: rule.falsePositiveRate,
+    errorRateBasis: "measured on this sample's no-memory floor",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: rule.subsetJudged ? (rule.exact + rule.nearExact) / rule.subsetJudged : null,
+    rateLow: null,
+    rateHigh: null,
+    rateLabel: `exact or near-exact among the ${rule.subsetJudged} drawn instances`,
+    note,
+  };
+}
+
+function guidedGeneralDecision(
+  comparison: NonNullable<DecisionSource["guidedGeneral"]>,
+  levels: DecisionLevels,
+): Own {
+  return {
+    method: "guided-general",
+    methodName: "Algorithm 1: guided vs general instruction (ROUGE-L)",
+    verdict: null,
+    decision: comparison.significant ? "Significant" : "Not significant",
+    meaning:
+      `Naming the dataset ${comparison.significant ? "raises" : "does not measurably raise"} the overlap with ` +
+      `the reference (ROUGE-L ${comparison.guidedMean.toFixed(3)} guided vs ${comparison.generalMean.toFixed(3)} ` +
+      `general over ${comparison.instances} instances at k=${comparison.shots}, paired p ` +
+      `${comparison.pValuePaired === null ? "n/a" : comparison.pValuePaired.toPrecision(2)}). It shows that ` +
+      `the name helps, not how much was seen.`,
+    errorRate: levels.guidedGeneralAlpha,
+    errorRateBasis:
+      "the paired test's level (a model whose two instructions score alike is significant this often)",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: null,
+    rateLow: null,
+    rateHigh: null,
+    rateLabel: "",
+    note: "",
+  };
+}
+
+function quizDecision(range: NonNullable<DecisionSource["quiz"]>["range"]): Own {
+  const ready = range.lower !== null && range.upper !== null;
+  return {
+    method: "quiz",
+    methodName: "Data Contamination Quiz",
+    verdict: null,
+    decision: ready ? `Range [${pct(range.lower)}, ${pct(range.upper)}]` : "No range yet",
+    meaning: ready
+      ? `The share of ${range.instances} instances the model picks the original text among its perturbations: ` +
+        `between ${pct(range.lower)} and ${pct(range.upper)} (the authors' bounds; kappa ${range.kappa === null ? "n/a" : range.kappa.toFixed(3)}).`
+      : "The quiz has not answered enough instances for a range.",
+    errorRate: null,
+    errorRateBasis: "none: the quiz gives a range, not a test",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: null,
+    rateLow: ready ? range.lower : null,
+    rateHigh: ready ? range.upper : null,
+    rateLabel: ready ? "the quiz's range" : "",
+    note: "",
+  };
+}
+
+function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
+  const decisive = logprob.tests.find((test) => test.score === "minK") ?? null;
+  const decision = logprob.verdict
+    ? VERDICT_WORDS[logprob.verdict]
+    : logprob.member !== null
+      ? `Calibration (labelled ${logprob.member ? "member" : "non-member"})`
+      : "Scores only";
+  const meaning = logprob.verdict
+    ? decisive
+      ? `Min-K% of ${decisive.instances} texts against ${decisive.controlInstances} ` +
+        `of the control ${decisive.controlDataset}: AUC ${decisive.auc === null ? "n/a" : decisive.auc.toFixed(3)}, ` +
+        `one-sided p ${decisive.pValue === null ? "n/a" : decisive.pValue.toPrecision(2)}.`
+      : "No Min-K% test against a control."
+    : logprob.member !== null
+      ? "A dataset with known membership calibrates the scores (AUC, TPR at low FPR); it is not tested."
+      : "Per-text scores without a control dataset to test against: no decision.";
+  return {
+    method: "logprob",
+    methodName: "Token log-probabilities (Min-K% against the control)",
+    verdict: logprob.verdict,
+    decision,
+    meaning,
+    errorRate: logprob.verdict ? logprob.alpha : null,
+    errorRateBasis: logprob.verdict
+      ? "the test's level, for a model that scores the sample like its control"
+      : "none: no test ran",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: decisive?.auc ?? null,
+    rateLow: null,
+    rateHigh: null,
+    rateLabel: decisive ? "Min-K% AUC against the control" : "",
+    note: "",
+  };
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
