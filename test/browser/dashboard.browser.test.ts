@@ -139,6 +139,22 @@ describeWithBrowser("the dashboard in a browser", () => {
     expect(await page.locator(`figure[data-figure="correlations"] tbody tr`).count()).toBe(
       r.correlations.length,
     );
+    // The page opens with the decision: the verdict with its error rate, minimum detectable rate and floor,
+    // above the figures; the runs, all succeeded, are folded below them.
+    const verdict = page.locator(`table.decisions tr[data-decision="replication"]`);
+    await verdict.waitFor();
+    expect(await verdict.getAttribute("data-verdict")).toMatch(/^(CONTAMINATED|NO_EVIDENCE|CANNOT_TELL)$/);
+    expect(await verdict.locator("td[data-error-rate]").getAttribute("data-error-rate")).toBe("0.05");
+    expect(await verdict.locator("td[data-floor]").getAttribute("data-floor")).not.toBe("");
+    expect(await verdict.locator("td[data-mdr]").count()).toBe(1);
+    const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+    const runsFolded = page.locator("details.runs");
+    const above = {
+      figuresAfter: (await top("table.decisions")) < (await top("figure[data-figure]")),
+      runsAfter: (await top("figure[data-figure]")) < (await top("details.runs")),
+      open: (await runsFolded.getAttribute("open")) !== null,
+    };
+    expect(above).toEqual({ figuresAfter: true, runsAfter: true, open: false });
     // Each run's bar shows it finished; each figure offers its downloads.
     const runs = page.locator("tr[data-run] .counts");
     expect(await runs.count()).toBe(10);

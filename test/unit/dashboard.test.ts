@@ -61,6 +61,7 @@ describe("the dashboard's figure data", () => {
   });
   const report: Report = {
     computedAt: "2026-12-01T00:00:00.000Z",
+    decisions: [],
     memorization: [
       rate("s1", "FULL_INFORMATION", 0, 0.1),
       rate("s2", "FULL_INFORMATION", 0, 0.3),

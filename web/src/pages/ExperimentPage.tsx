@@ -56,6 +56,13 @@ export function ExperimentPage({ id }: { id: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [dataset, setDataset] = useState<string | null>(null);
   const lastReportAt = useRef(0);
+  // The runs' table: folded when every run has succeeded as the page opens; opened (never folded behind the
+  // reader's back) when one has not.
+  const [runsOpen, setRunsOpen] = useState(false);
+  const unfinished = runs.some((run) => run.status !== "SUCCEEDED");
+  useEffect(() => {
+    if (unfinished) setRunsOpen(true);
+  }, [unfinished]);
   // A subscription ends when every run has finished; resuming or retrying starts a new one.
   const [generation, setGeneration] = useState(0);
 
@@ -211,72 +218,16 @@ export function ExperimentPage({ id }: { id: string }) {
         />
         {progress.lastError ? <p class="last-error">Last error: {progress.lastError}</p> : null}
         <ErrorBox error={error} />
-        <table class="runs">
-          <thead>
-            <tr>
-              <th>Dataset</th>
-              <th>Kind</th>
-              <th>Setting</th>
-              <th>k</th>
-              <th>Status</th>
-              <th class="wide">Progress</th>
-              <th>Cost</th>
-              <th>Last error / waiting</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {[...runs].sort(byGridOrder).map((run) => (
-              <tr key={run.id} data-run={run.id}>
-                <td>
-                  {run.sample?.dataset.name}
-                  <div class="muted">seed {run.sample?.seed}</div>
-                </td>
-                <td>{runKindLabel(run)}</td>
-                <td>{run.setting ? (SETTING_LABELS[run.setting] ?? run.setting) : "–"}</td>
-                <td>{run.shots}</td>
-                <td>
-                  <Status status={run.status} />
-                </td>
-                <td>
-                  <ProgressBar
-                    label={`run ${run.id}`}
-                    done={run.doneCount}
-                    failed={run.failedCount}
-                    expected={run.expectedCount}
-                  />
-                </td>
-                <td>{money(run.costUsd)}</td>
-                <td class="last-error">
-                  {run.status === "PAUSED_BUDGET" && run.waitingReason === progress.waitingReason
-                    ? "paused by the budget (above)"
-                    : (run.lastError ?? run.waitingReason ?? "")}
-                </td>
-                <td class="actions">
-                  {CANCELLABLE.has(run.status) ? (
-                    <button type="button" disabled={busy === run.id} onClick={() => act("cancelRun", run.id)}>
-                      Cancel
-                    </button>
-                  ) : null}
-                  {run.status === "CANCELLED" || run.status === "FAILED" ? (
-                    <button type="button" disabled={busy === run.id} onClick={() => act("resumeRun", run.id)}>
-                      Resume
-                    </button>
-                  ) : null}
-                  {!ACTIVE.has(run.status) && run.failedCount > 0 ? (
-                    <button
-                      type="button"
-                      disabled={busy === run.id}
-                      onClick={() => act("retryFailedCompletions", run.id)}
-                    >
-                      Retry failed
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      </Section>
+      <Section
+        title="Decision"
+        actions={
+          <a class="button" href={`#/contamination/${id}`}>
+            Each method's evidence
+          </a>
+        }
+      >
+        {report === null ? <p>Loading the report…</p> : <DecisionTable rows={report.decisions} />}
       </Section>
       <Section
         title="The study's figures"
@@ -313,7 +264,146 @@ export function ExperimentPage({ id }: { id: string }) {
           </div>
         ) : null}
       </Section>
+      <Section title={`Runs (${runs.length})`}>
+        {/* Folded when the page opens on runs that all succeeded; open while one has anything left to do or look at. */}
+        <details
+          class="runs"
+          open={runsOpen}
+          onToggle={(e) => setRunsOpen((e.currentTarget as HTMLDetailsElement).open)}
+        >
+          <summary>
+            {runs.filter((run) => run.status === "SUCCEEDED").length} of {runs.length} succeeded
+          </summary>
+          <table class="runs">
+            <thead>
+              <tr>
+                <th>Dataset</th>
+                <th>Kind</th>
+                <th>Setting</th>
+                <th>k</th>
+                <th>Status</th>
+                <th class="wide">Progress</th>
+                <th>Cost</th>
+                <th>Last error / waiting</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {[...runs].sort(byGridOrder).map((run) => (
+                <tr key={run.id} data-run={run.id}>
+                  <td>
+                    {run.sample?.dataset.name}
+                    <div class="muted">seed {run.sample?.seed}</div>
+                  </td>
+                  <td>{runKindLabel(run)}</td>
+                  <td>{run.setting ? (SETTING_LABELS[run.setting] ?? run.setting) : "–"}</td>
+                  <td>{run.shots}</td>
+                  <td>
+                    <Status status={run.status} />
+                  </td>
+                  <td>
+                    <ProgressBar
+                      label={`run ${run.id}`}
+                      done={run.doneCount}
+                      failed={run.failedCount}
+                      expected={run.expectedCount}
+                    />
+                  </td>
+                  <td>{money(run.costUsd)}</td>
+                  <td class="last-error">
+                    {run.status === "PAUSED_BUDGET" && run.waitingReason === progress.waitingReason
+                      ? "paused by the budget (above)"
+                      : (run.lastError ?? run.waitingReason ?? "")}
+                  </td>
+                  <td class="actions">
+                    {CANCELLABLE.has(run.status) ? (
+                      <button
+                        type="button"
+                        disabled={busy === run.id}
+                        onClick={() => act("cancelRun", run.id)}
+                      >
+                        Cancel
+                      </button>
+                    ) : null}
+                    {run.status === "CANCELLED" || run.status === "FAILED" ? (
+                      <button
+                        type="button"
+                        disabled={busy === run.id}
+                        onClick={() => act("resumeRun", run.id)}
+                      >
+                        Resume
+                      </button>
+                    ) : null}
+                    {!ACTIVE.has(run.status) && run.failedCount > 0 ? (
+                      <button
+                        type="button"
+                        disabled={busy === run.id}
+                        onClick={() => act("retryFailedCompletions", run.id)}
+                      >
+                        Retry failed
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </Section>
     </>
+  );
+}
+
+/** Each sample's decision per method: the report's first table, as the markdown report opens. */
+function DecisionTable({ rows }: { rows: Report["decisions"] }) {
+  if (rows.length === 0) return <p class="empty">No method's results yet: no decision.</p>;
+  return (
+    <table class="decisions">
+      <thead>
+        <tr>
+          <th>Sample</th>
+          <th>Method</th>
+          <th>Decision</th>
+          <th>False positives without memory</th>
+          <th>Minimum detectable rate</th>
+          <th>No-memory floor</th>
+          <th>Headline rate (95%)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr
+            key={`${row.sampleId}-${row.method}`}
+            data-decision={row.method}
+            data-dataset={row.dataset}
+            data-verdict={row.verdict ?? ""}
+          >
+            <td>
+              {row.dataset}
+              {row.split ? ` (${row.split})` : ""}
+              <div class="muted">seed {row.sampleSeed}</div>
+            </td>
+            <td>{row.methodName}</td>
+            <td>
+              <strong>{row.decision}</strong>
+              <div class="muted">{row.meaning}</div>
+              {row.note ? <div class="note">{row.note}</div> : null}
+            </td>
+            <td data-error-rate={row.errorRate ?? ""}>
+              {row.errorRate === null ? "–" : percent(row.errorRate)}
+              <div class="muted">{row.errorRateBasis}</div>
+            </td>
+            <td data-mdr={row.minimumDetectableRate ?? ""}>{percent(row.minimumDetectableRate)}</td>
+            <td data-floor={row.floorRate ?? ""}>{percent(row.floorRate)}</td>
+            <td>
+              {row.rate !== null ? percent(row.rate) : ""}
+              {row.rateLow !== null ? ` [${percent(row.rateLow)}, ${percent(row.rateHigh)}]` : ""}
+              <div class="muted">{row.rateLabel}</div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
