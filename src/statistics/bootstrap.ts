@@ -1,5 +1,5 @@
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import { Interval } from "./intervals";
+import { Interval, wilsonInterval } from "./intervals";
 
 /** Resamples of every bootstrap interval: enough for a stable 95% percentile interval (Efron & Tibshirani). */
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -124,6 +124,24 @@ export function clusterBootstrapRate(
     .join(" ")}`;
   const interval = remembered(key, () => resampledRate(clusters, options));
   return interval && { ...interval };
+}
+
+/**
+ * A pooled rate's interval over clusters: the cluster bootstrap, or, where it has no width (no event or every
+ * trial an event, or every cluster at the same rate, so every resample is alike), the Wilson score interval with
+ * the clusters (instances) as the independent units, the pooled rate as their share. `byInstances` says which.
+ */
+export function clusterRateInterval(
+  clusters: readonly Cluster[],
+  options: { seed?: number; resamples?: number } = {},
+): { interval: Interval; byInstances: boolean } | null {
+  const interval = clusterBootstrapRate(clusters, options);
+  if (!interval) return null;
+  if (interval.high > interval.low) return { interval, byInstances: false };
+  const kept = clusters.filter((cluster) => cluster.trials > 0);
+  const successes = kept.reduce((sum, cluster) => sum + cluster.successes, 0);
+  const trials = kept.reduce((sum, cluster) => sum + cluster.trials, 0);
+  return { interval: wilsonInterval((successes / trials) * kept.length, kept.length)!, byInstances: true };
 }
 
 function resampledRate(

@@ -132,14 +132,14 @@ function exactPermutationP(
     : Math.min(1, (2 * Math.min(atLeast, atMost)) / total);
 }
 
-/** Percentile bootstrap interval of Pearson's r over resampled (x, y) pairs, seeded (null for n < 3). */
+/** Percentile bootstrap interval of Pearson's r over resampled (x, y) pairs, seeded (null for n < 3 or a perfect line). */
 export function pearsonBootstrapInterval(
   xs: readonly number[],
   ys: readonly number[],
   options: { seed?: number; resamples?: number } = {},
 ): Interval | null {
   if (xs.length < 3) return null;
-  return percentileBootstrap(
+  const interval = percentileBootstrap(
     xs.length,
     (indices, start, end) => {
       const a: number[] = [];
@@ -152,4 +152,6 @@ export function pearsonBootstrapInterval(
     },
     options,
   );
+  // Every resample alike (a perfect line): no interval rather than one that claims certainty.
+  return interval && interval.high > interval.low ? interval : null;
 }

@@ -3,7 +3,7 @@
 
 import { averageRanks } from "./correlation";
 import { normalCdf } from "./distributions";
-import { Z95 } from "./intervals";
+import { wilsonInterval, Z95 } from "./intervals";
 
 /** P(a member's score > a non-member's), ties counting half: the area under the ROC curve. */
 export function rocAuc(members: readonly number[], nonMembers: readonly number[]): number | null {
@@ -18,6 +18,7 @@ export function rocAuc(members: readonly number[], nonMembers: readonly number[]
 /**
  * A 95% interval for the AUC by Hanley & McNeil's (1982) standard error, clipped to [0, 1]: the AUC's variance
  * from Q1 = A / (2 - A) and Q2 = 2A^2 / (1 + A) (an exponential approximation of the two score distributions).
+ * At an AUC of 0 or 1, where that error is 0, the Wilson score interval over the smaller group's size.
  */
 export function aucInterval(auc: number, members: number, nonMembers: number, z = Z95): [number, number] {
   const q1 = auc / (2 - auc);
@@ -26,7 +27,12 @@ export function aucInterval(auc: number, members: number, nonMembers: number, z 
     (auc * (1 - auc) + (members - 1) * (q1 - auc * auc) + (nonMembers - 1) * (q2 - auc * auc)) /
     (members * nonMembers);
   const se = Math.sqrt(Math.max(0, variance));
-  return [Math.max(0, auc - z * se), Math.min(1, auc + z * se)];
+  if (se > 0) return [Math.max(0, auc - z * se), Math.min(1, auc + z * se)];
+  // At an AUC of 0 or 1 the standard error is 0: a Wilson score interval with the smaller group's size as the
+  // count of independent comparisons, so the interval never claims certainty.
+  const count = Math.min(members, nonMembers);
+  const interval = wilsonInterval(auc * count, count, z)!;
+  return [interval.low, interval.high];
 }
 
 /**

@@ -21,4 +21,9 @@ export enum IntervalMethod {
   WILSON = "WILSON",
   /** Percentile bootstrap resampling whole instances (2,000 resamples, fixed seed): instances count several times. */
   CLUSTER_BOOTSTRAP = "CLUSTER_BOOTSTRAP",
+  /**
+   * Wilson score interval with each instance one unit: where the cluster bootstrap has no width (0 or all events,
+   * or every instance at the same rate), so the interval never claims certainty.
+   */
+  WILSON_BY_INSTANCE = "WILSON_BY_INSTANCE",
 }

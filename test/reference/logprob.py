@@ -49,6 +49,11 @@ def hanley_mcneil(a, n1, n2):
     q2 = 2 * a * a / (1 + a)
     se = np.sqrt((a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n2 - 1) * (q2 - a * a)) / (n1 * n2))
     z = stats.norm.ppf(0.975)
+    if se == 0:
+        # AUC 0 or 1: the Wilson score interval over the smaller group's size (scipy's own).
+        count = min(n1, n2)
+        ci = stats.binomtest(int(round(a * count)), count).proportion_ci(method="wilson")
+        return [float(ci.low), float(ci.high)]
     return [max(0.0, a - z * se), min(1.0, a + z * se)]
 
 
@@ -88,6 +93,25 @@ for n1, n2, shift, ties in [(30, 30, 1.0, False), (40, 25, 0.3, False), (12, 15,
             "p": float(mw.pvalue),
         }
     )
+
+# Perfect separation (AUC 1): its own generator, so the cases above keep their draws.
+separated = np.random.default_rng(11)
+members = [float(v) for v in separated.normal(10.0, 1.0, 20)]
+non_members = [float(v) for v in separated.normal(0.0, 1.0, 15)]
+a = auc(members, non_members)
+mw = stats.mannwhitneyu(members, non_members, alternative="greater", method="asymptotic", use_continuity=True)
+cases.append(
+    {
+        "members": members,
+        "nonMembers": non_members,
+        "auc": a,
+        "interval": hanley_mcneil(a, 20, 15),
+        "tpr01": tpr_at_fpr(members, non_members, 0.01),
+        "tpr05": tpr_at_fpr(members, non_members, 0.05),
+        "u": float(mw.statistic),
+        "p": float(mw.pvalue),
+    }
+)
 
 texts = []
 for text, n in [("The cat sat on the mat and looked at the dog.", 12), ("Weapons of Mass Destruction Found in Iraq.", 9)]:

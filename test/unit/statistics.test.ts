@@ -1,6 +1,12 @@
+import fc from "fast-check";
 import { cohensKappa, interAnnotatorAgreement } from "../../src/judge/agreement";
 import { rougeLFMeasure, roundScore } from "../../src/judge/rouge-score";
-import { clusterBootstrapRate, pairedBootstrapP, unpairedBootstrapP } from "../../src/statistics/bootstrap";
+import {
+  clusterBootstrapRate,
+  clusterRateInterval,
+  pairedBootstrapP,
+  unpairedBootstrapP,
+} from "../../src/statistics/bootstrap";
 import {
   pearson,
   pearsonBootstrapInterval,
@@ -150,6 +156,49 @@ describe("cluster bootstrap", () => {
     const naive = wilsonInterval(100, 200)!;
     expect(cluster.high - cluster.low).toBeGreaterThan(1.6 * (naive.high - naive.low));
     expect(clusterBootstrapRate([])).toBeNull();
+  });
+
+  it("falls back to Wilson by instance where the bootstrap has no width: 0 or all events, every instance alike", () => {
+    const none = clusterRateInterval(Array.from({ length: 100 }, () => ({ successes: 0, trials: 4 })))!;
+    expect(none).toEqual({ interval: wilsonInterval(0, 100), byInstances: true });
+    expect(none.interval.high).toBeGreaterThan(0.03);
+    const all = clusterRateInterval(Array.from({ length: 100 }, () => ({ successes: 6, trials: 6 })))!;
+    expect(all).toEqual({ interval: wilsonInterval(100, 100), byInstances: true });
+    const alike = clusterRateInterval(Array.from({ length: 60 }, () => ({ successes: 1, trials: 2 })))!;
+    expect(alike.byInstances).toBe(true);
+    expect(alike.interval.low).toBeCloseTo(wilsonInterval(30, 60)!.low, 12);
+    const mixed = clusterRateInterval(
+      Array.from({ length: 40 }, (_, i) => ({ successes: i % 4, trials: 4 })),
+    )!;
+    expect(mixed).toEqual({
+      interval: clusterBootstrapRate(Array.from({ length: 40 }, (_, i) => ({ successes: i % 4, trials: 4 }))),
+      byInstances: false,
+    });
+    expect(clusterRateInterval([])).toBeNull();
+  });
+
+  it("never gives an interval without width, whatever the clusters (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc
+            .integer({ min: 1, max: 6 })
+            .chain((trials) =>
+              fc.record({ successes: fc.integer({ min: 0, max: trials }), trials: fc.constant(trials) }),
+            ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (clusters) => {
+          const { interval } = clusterRateInterval(clusters, { resamples: 200 })!;
+          const rate =
+            clusters.reduce((a, c) => a + c.successes, 0) / clusters.reduce((a, c) => a + c.trials, 0);
+          return (
+            interval.high > interval.low && interval.low <= rate + 1e-12 && rate <= interval.high + 1e-12
+          );
+        },
+      ),
+      { seed: 7, numRuns: 200 },
+    );
   });
 
   it("gives what it gave before for the same data, by value, and a caller's edits change nothing kept", () => {

@@ -1,6 +1,6 @@
 // Memorization breakdowns: rates by dataset, sample, setting, k and regime, with their intervals. Pure.
 
-import { clusterBootstrapRate } from "../../statistics/bootstrap";
+import { clusterRateInterval } from "../../statistics/bootstrap";
 import { meanAndSpread } from "../../statistics/descriptive";
 import { Interval, wilsonInterval } from "../../statistics/intervals";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
@@ -156,8 +156,13 @@ export function breakdown(
           clusters.set(id, cluster);
         }
       }
-      interval = clusterBootstrapRate([...clusters.values()]);
-      intervalMethod = interval && IntervalMethod.CLUSTER_BOOTSTRAP;
+      const clustered = clusterRateInterval([...clusters.values()]);
+      interval = clustered?.interval ?? null;
+      intervalMethod = clustered
+        ? clustered.byInstances
+          ? IntervalMethod.WILSON_BY_INSTANCE
+          : IntervalMethod.CLUSTER_BOOTSTRAP
+        : null;
     }
     const spread =
       sampleRates && sampleRates.length > 1 ? meanAndSpread(sampleRates).standardDeviation : null;

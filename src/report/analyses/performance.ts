@@ -1,6 +1,6 @@
 // Performance by dataset, sample and k: accuracy over repeats and instances. Pure.
 
-import { clusterBootstrapRate } from "../../statistics/bootstrap";
+import { clusterRateInterval } from "../../statistics/bootstrap";
 import { meanAndSpread } from "../../statistics/descriptive";
 import { wilsonInterval } from "../../statistics/intervals";
 import { IntervalMethod } from "../../study/measures";
@@ -45,10 +45,11 @@ export function performanceRows(
     const repeatCount = Math.max(
       ...[...sampleIds].map((id) => cellRepeats.filter((r) => r.sampleId === id).length),
     );
-    const interval =
+    const clustered =
       repeatCount > 1
-        ? clusterBootstrapRate(cellInstances.map((row) => ({ successes: row.correct, trials: row.n })))
-        : wilsonInterval(correct, n);
+        ? clusterRateInterval(cellInstances.map((row) => ({ successes: row.correct, trials: row.n })))
+        : null;
+    const interval = clustered ? clustered.interval : wilsonInterval(correct, n);
     return {
       dataset: samples.get(cellRepeats[0].sampleId)?.dataset ?? "?",
       ...sampleFields(info),
@@ -61,11 +62,13 @@ export function performanceRows(
       accuracy: n ? correct / n : null,
       ciLow: interval?.low ?? null,
       ciHigh: interval?.high ?? null,
-      intervalMethod: interval
-        ? repeatCount > 1
-          ? IntervalMethod.CLUSTER_BOOTSTRAP
-          : IntervalMethod.WILSON
-        : null,
+      intervalMethod: clustered
+        ? clustered.byInstances
+          ? IntervalMethod.WILSON_BY_INSTANCE
+          : IntervalMethod.CLUSTER_BOOTSTRAP
+        : interval
+          ? IntervalMethod.WILSON
+          : null,
       samples: sampleIds.size,
       betweenSampleStandardDeviation:
         sampleAccuracies && sampleAccuracies.length > 1

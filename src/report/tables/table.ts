@@ -166,7 +166,13 @@ export const pValue = (value: number | null | undefined) =>
 export const interval = (low: number | null | undefined, high: number | null | undefined, format = pct) =>
   low == null || high == null ? "" : `${format(low)} - ${format(high)}`;
 export const intervalMethod = (value: string | null | undefined) =>
-  value === "CLUSTER_BOOTSTRAP" ? "cluster bootstrap" : value === "WILSON" ? "Wilson" : "";
+  value === "CLUSTER_BOOTSTRAP"
+    ? "cluster bootstrap"
+    : value === "WILSON"
+      ? "Wilson"
+      : value === "WILSON_BY_INSTANCE"
+        ? "Wilson by instance (the bootstrap has no width here)"
+        : "";
 export const verdictWord = (verdict: string) =>
   verdict === "CONTAMINATED" ? "contaminated" : verdict === "NO_EVIDENCE" ? "no evidence" : "cannot tell";
 
