@@ -108,8 +108,45 @@ export function minimumDetectableRateWithControl(
   power = 0.8,
 ): number | null {
   if (m <= 0) return minimumDetectableRate(n, p0, alpha, power);
+  const powerAt = pairPower(n, p0, alpha, { size: m, rate: controlRate });
+  if (!powerAt || powerAt(1) < power) return null;
+  let low = p0;
+  let high = 1;
+  while (high - low > 1e-4) {
+    const mid = (low + high) / 2;
+    if (powerAt(mid) >= power) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+/**
+ * The probability that the verdict's test rejects at a true rate `rate`: the binomial test against `p0` alone, or,
+ * with a control of `control.size` eligible instances at `control.rate`, the pair (both must reject). 0 when no
+ * count can reject (an empty control included).
+ */
+export function detectionPower(
+  n: number,
+  rate: number,
+  p0: number,
+  alpha: number,
+  control?: { size: number; rate: number },
+): number {
+  return pairPower(n, p0, alpha, control)?.(rate) ?? 0;
+}
+
+/** The power of the verdict's test as a function of the true rate; null when no count can reject. */
+function pairPower(
+  n: number,
+  p0: number,
+  alpha: number,
+  control?: { size: number; rate: number },
+): ((rate: number) => number) | null {
   const critical = binomialCriticalCount(n, p0, alpha);
   if (critical === null) return null;
+  if (!control) return (rate) => binomialGreater(critical, n, rate) ?? 0;
+  const m = control.size;
+  if (m <= 0) return null;
   const fisherRejects = (x: number, y: number) => {
     const p = fisherGreater(x, n - x, y, m - y);
     return p !== null && p <= alpha;
@@ -120,7 +157,8 @@ export function minimumDetectableRateWithControl(
   // search from the last y's), or none (Infinity).
   let from = Math.max(critical, 1);
   for (let y = 0; y <= m; y += 1) {
-    const weight = (binomialGreater(y, m, controlRate) ?? 0) - (binomialGreater(y + 1, m, controlRate) ?? 0);
+    const weight =
+      (binomialGreater(y, m, control.rate) ?? 0) - (binomialGreater(y + 1, m, control.rate) ?? 0);
     if (!(weight > 1e-12)) continue;
     let threshold = Number.POSITIVE_INFINITY;
     if (from <= n && fisherRejects(n, y)) {
@@ -136,21 +174,12 @@ export function minimumDetectableRateWithControl(
     }
     counts.push({ weight, threshold });
   }
-  const powerAt = (rate: number) =>
+  return (rate) =>
     counts.reduce(
       (sum, { weight, threshold }) =>
         Number.isFinite(threshold) ? sum + weight * (binomialGreater(threshold, n, rate) ?? 0) : sum,
       0,
     );
-  if (powerAt(1) < power) return null;
-  let low = p0;
-  let high = 1;
-  while (high - low > 1e-4) {
-    const mid = (low + high) / 2;
-    if (powerAt(mid) >= power) high = mid;
-    else low = mid;
-  }
-  return high;
 }
 
 /**

@@ -134,6 +134,13 @@ describeWithSharedData("the null suite on the shared datasets", () => {
             verdict: "CONTAMINATED",
           });
           expect(row.replication.family).toBe(2);
+          // The evidence for the verdict's 2% allowance (docs/METHOD.md): above the floor, a model without memory
+          // stays under it in every cell.
+          for (const test of row.replication.tests) {
+            if (process.env.MEMICL_NULL_RATES)
+              console.log(`${provider} ${row.dataset} k=${test.shots}: ${test.aboveFloor}/${test.eligible}`);
+            if (test.eligible > 0) expect(test.aboveFloor / test.eligible).toBeLessThan(0.02);
+          }
           // Time Travel's rule stands beside its own rate of firing on a model like this one.
           if (row.timeTravel.contaminated) expect(row.timeTravel.falsePositiveRate).toBeGreaterThan(0);
         }
