@@ -238,7 +238,7 @@ function guidedGeneralDecision(
       `Naming the dataset ${comparison.significant ? "raises" : "does not measurably raise"} the overlap with ` +
       `the reference (ROUGE-L ${comparison.guidedMean.toFixed(3)} guided vs ${comparison.generalMean.toFixed(3)} ` +
       `general over ${comparison.instances} instances at k=${comparison.shots}, paired p ` +
-      `${comparison.pValuePaired === null ? "n/a" : comparison.pValuePaired.toPrecision(2)}). It shows that ` +
+      `${formatP(comparison.pValuePaired)}). It shows that ` +
       `the name helps, not how much was seen.`,
     errorRate: levels.guidedGeneralAlpha,
     errorRateBasis:
@@ -287,7 +287,7 @@ function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
     ? decisive
       ? `Min-K% of ${decisive.instances} texts against ${decisive.controlInstances} ` +
         `of the control ${decisive.controlDataset}: AUC ${decisive.auc === null ? "n/a" : decisive.auc.toFixed(3)}, ` +
-        `one-sided p ${decisive.pValue === null ? "n/a" : decisive.pValue.toPrecision(2)}.`
+        `one-sided p ${formatP(decisive.pValue)}.`
       : "No Min-K% test against a control."
     : logprob.member !== null
       ? "A dataset with known membership calibrates the scores (AUC, TPR at low FPR); it is not tested."
@@ -311,5 +311,14 @@ function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
     note: "",
   };
 }
+
+const formatP = (value: number | null) =>
+  value === null
+    ? "n/a"
+    : value === 0
+      ? "< 0.0001"
+      : value < 0.001
+        ? value.toExponential(1)
+        : value.toFixed(3);
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -296,4 +296,10 @@ export function timeTravelFalsePositiveRate(
 
 const pct = (value: number) => `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
 const fmtP = (value: number | null) =>
-  value === null ? "n/a" : value < 0.0001 ? value.toExponential(1) : value.toFixed(4);
+  value === null
+    ? "n/a"
+    : value === 0
+      ? "< 0.0001"
+      : value < 0.0001
+        ? value.toExponential(1)
+        : value.toFixed(4);

@@ -162,7 +162,7 @@ export const pct = (value: number | null | undefined) =>
 export const num = (value: number | null | undefined, digits = 3) =>
   value == null ? "" : value.toFixed(digits);
 export const pValue = (value: number | null | undefined) =>
-  value == null ? "" : value < 0.0001 ? value.toExponential(1) : value.toFixed(4);
+  value == null ? "" : value === 0 ? "< 0.0001" : value < 0.0001 ? value.toExponential(1) : value.toFixed(4);
 export const interval = (low: number | null | undefined, high: number | null | undefined, format = pct) =>
   low == null || high == null ? "" : `${format(low)} - ${format(high)}`;
 export const intervalMethod = (value: string | null | undefined) =>

@@ -77,3 +77,13 @@ export const percent = (value: number | null | undefined, digits = 1) =>
 
 export const number = (value: number | null | undefined, digits = 3) =>
   value === null || value === undefined ? "–" : value.toFixed(digits);
+
+/** A p-value: three decimals, small ones in scientific notation, never a bare 0.000. */
+export const pValue = (value: number | null | undefined) =>
+  value === null || value === undefined
+    ? "–"
+    : value === 0
+      ? "< 0.0001"
+      : value < 0.001
+        ? value.toExponential(1)
+        : value.toFixed(3);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
-import { ErrorBox, number, percent, Section } from "../components/common";
+import { ErrorBox, number, percent, pValue, Section } from "../components/common";
 import { Figure } from "../components/Figure";
 import { Comparison, comparisonFigure, modelLabels } from "../figures/compare";
 import { SETTING_LABELS } from "../figures/data";
@@ -76,7 +76,7 @@ export function ComparePage({ ids }: { ids: string[] }) {
                           <td>{percent(row.rateA)}</td>
                           <td>{percent(row.rateB)}</td>
                           <td>{percent(row.difference)}</td>
-                          <td>{number(row.pValueHolm)}</td>
+                          <td>{pValue(row.pValueHolm)}</td>
                         </tr>
                       ))}
                   </tbody>

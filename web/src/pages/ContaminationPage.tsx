@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
-import { ErrorBox, number, percent, Section } from "../components/common";
+import { ErrorBox, number, percent, pValue, Section } from "../components/common";
 import { ContaminationDocument, ContaminationQuery } from "../generated/operations";
 import { latestOnly } from "../latest";
 
@@ -110,14 +110,14 @@ function SampleEvidence({ row }: { row: Row }) {
           title="Algorithm 1: guided vs general instruction (ROUGE-L)"
           verdict={
             guidedGeneral
-              ? `${guidedGeneral.significant ? "Significant" : "Not significant"} (paired p = ${number(guidedGeneral.pValuePaired)})`
+              ? `${guidedGeneral.significant ? "Significant" : "Not significant"} (paired p = ${pValue(guidedGeneral.pValuePaired)})`
               : null
           }
           counts={
             guidedGeneral
               ? [
                   `k = ${guidedGeneral.shots}, ${guidedGeneral.instances} instances: guided ${number(guidedGeneral.guidedMean)}, general ${number(guidedGeneral.generalMean)}`,
-                  `unpaired p (the authors' code) ${number(guidedGeneral.pValueUnpaired)}; ${guidedGeneral.resamples} resamples`,
+                  `unpaired p (the authors' code) ${pValue(guidedGeneral.pValueUnpaired)}; ${guidedGeneral.resamples} resamples`,
                 ]
               : []
           }
@@ -154,7 +154,7 @@ function SampleEvidence({ row }: { row: Row }) {
           verdict={
             logprob
               ? logprob.verdict
-                ? `${VERDICT_WORDS[logprob.verdict]} (Min-K% against ${decisive?.controlDataset}, p = ${number(decisive?.pValue ?? null)})`
+                ? `${VERDICT_WORDS[logprob.verdict]} (Min-K% against ${decisive?.controlDataset}, p = ${pValue(decisive?.pValue ?? null)})`
                 : logprob.member !== null
                   ? `Labelled ${logprob.member ? "member" : "non-member"}: see the calibration`
                   : "Scores only (no control dataset)"
@@ -166,7 +166,7 @@ function SampleEvidence({ row }: { row: Row }) {
                   `mean scores: ${logprob.scores.map((s) => `${s.score} ${number(s.mean)}`).join(", ")} (${logprob.scores[0]?.instances ?? 0} texts)`,
                   ...logprob.tests.map(
                     (t) =>
-                      `${t.score} against ${t.controlDataset}: AUC ${number(t.auc)}, one-sided p ${number(t.pValue)} (${t.instances} vs ${t.controlInstances})`,
+                      `${t.score} against ${t.controlDataset}: AUC ${number(t.auc)}, one-sided p ${pValue(t.pValue)} (${t.instances} vs ${t.controlInstances})`,
                   ),
                   ...logprob.calibration.map(
                     (c) =>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { gql, subscribe } from "../api";
-import { ErrorBox, money, number, ProgressBar, percent, Section, Status } from "../components/common";
+import { ErrorBox, money, number, ProgressBar, percent, pValue, Section, Status } from "../components/common";
 import { Figure } from "../components/Figure";
 import { correlationRows, datasetsOf, Report, SETTING_LABELS, SETTINGS } from "../figures/data";
 import { figuresOf } from "../figures/plots";
@@ -457,7 +457,7 @@ function ControlTable({ rows }: { rows: Report["versusControl"] }) {
                   ? "–"
                   : `${percent(row.differenceCiLow)} to ${percent(row.differenceCiHigh)}`}
               </td>
-              <td>{number(row.pValueHolm ?? null)}</td>
+              <td>{pValue(row.pValueHolm ?? null)}</td>
             </tr>
           ))}
         </tbody>
