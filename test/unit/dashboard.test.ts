@@ -3,6 +3,7 @@ import { wordDiff } from "../../web/src/diff";
 import {
   floorPoints,
   headline,
+  inSettingOrder,
   memorizationPoints,
   performancePoints,
   Report,
@@ -42,6 +43,22 @@ describe("the review page's word difference", () => {
 });
 
 describe("the dashboard's figure data", () => {
+  it("orders settings as the study does, the control last, on every page", () => {
+    expect(
+      inSettingOrder([
+        "Control: general instruction",
+        "Setting 3: segment pairs only",
+        "Setting 1: full information",
+        "a template's own",
+      ]),
+    ).toEqual([
+      "Setting 1: full information",
+      "Setting 3: segment pairs only",
+      "Control: general instruction",
+      "a template's own",
+    ]);
+  });
+
   const rate = (
     sampleId: string | null,
     setting: MemorizationSetting,

@@ -1,6 +1,6 @@
 import * as Plot from "@observablehq/plot";
 import type { CompareQuery } from "../generated/operations";
-import { headline, PALETTE, SETTING_LABELS, SETTING_SHORT } from "./data";
+import { headline, inSettingOrder, PALETTE, SETTING_LABELS, SETTING_SHORT } from "./data";
 import type { FigureSpec } from "./plots";
 
 export type Comparison = CompareQuery["compareExperiments"];
@@ -74,7 +74,8 @@ export function comparisonFigure(comparison: Comparison, dataset: string): Figur
         marginRight: 120,
         x: { type: "point", label: "k (demonstrations; evenly spaced, not to scale)", inset: 20 },
         y: { domain: [0, 100], percent: true, label: "memorized (%)", grid: true },
-        fx: { label: null },
+        // The settings in the study's order (the experiment page's), the control last, not alphabetically.
+        fx: { label: null, domain: inSettingOrder(points.map((point) => point.setting)) },
         color: { domain: models, range: PALETTE.slice(0, models.length), legend: true },
         symbol: { domain: models, range: SYMBOLS.slice(0, models.length) },
         marks: [

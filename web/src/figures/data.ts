@@ -16,6 +16,16 @@ export const SETTING_SHORT: Record<string, string> = {
 };
 export const SETTINGS = Object.keys(SETTING_LABELS);
 
+/** Setting labels in the study's order (settings 1-3, the control last), as every page shows them. */
+export function inSettingOrder(labels: Iterable<string>): string[] {
+  const present = new Set(labels);
+  const known = SETTINGS.map((setting) => SETTING_LABELS[setting]);
+  return [
+    ...known.filter((label) => present.has(label)),
+    ...[...present].filter((label) => !known.includes(label)),
+  ];
+}
+
 /** Okabe & Ito's colour-blind-safe palette (shapes and labels carry the same information). */
 export const PALETTE = [
   "#0072B2",
