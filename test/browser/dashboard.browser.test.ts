@@ -355,6 +355,16 @@ describeWithBrowser("the dashboard in a browser", () => {
     const calls = estimate.data!.estimateGrid.calls;
     expect(calls).toBe(30 * 4 * 2 + 30 * 3 * 2);
     expect(await page.locator(".estimate dd").first().textContent()).toBe(calls.toLocaleString("en-US"));
+    // The card does not ask for prices the providers file has: a priced model chosen below prices the grid.
+    await page.locator("form.toolbar input[required]").fill("priced");
+    const cost = page.locator(".estimate dd[data-cost]");
+    await cost.filter({ hasText: "prices from the providers file" }).waitFor();
+    const priced = await api.gql(
+      `query($id: ID!) { estimateGrid(input: { sampleIds: [$id], provider: "sim", model: "priced" }) { maxCostUsd } }`,
+      { id: sampleId },
+    );
+    expect(Number(await cost.getAttribute("data-cost"))).toBe(priced.data!.estimateGrid.maxCostUsd);
+    await page.locator("form.toolbar input[required]").fill("");
     await shoot("preview");
   }, 60_000);
 

@@ -71,10 +71,15 @@ export function PreviewPage() {
   useEffect(() => {
     if (!sample) return;
     const price = (text: string) => (text.trim() === "" ? null : Number(text));
+    // Typed prices win; without them, the provider and model chosen below price the grid from the providers
+    // file (the same prices the start's check uses).
+    const chosen =
+      start.provider && start.model.trim() ? { provider: start.provider, model: start.model.trim() } : {};
     estimates(
       gql(EstimateDocument, {
         input: {
           sampleIds: [sample.id],
+          ...chosen,
           inputPricePerMillionTokens: price(prices.input),
           outputPricePerMillionTokens: price(prices.output),
         },
@@ -82,7 +87,7 @@ export function PreviewPage() {
       (data) => setEstimate(data.estimateGrid),
       setError,
     );
-  }, [sample, prices]);
+  }, [sample, prices, start.provider, start.model]);
 
   const checkFirst = async (event: Event) => {
     event.preventDefault();
@@ -204,6 +209,7 @@ export function PreviewPage() {
             <input
               inputMode="decimal"
               value={prices.input}
+              placeholder="from the providers file"
               onChange={(e) => setPrices({ ...prices, input: (e.target as HTMLInputElement).value })}
             />
           </label>
@@ -212,6 +218,7 @@ export function PreviewPage() {
             <input
               inputMode="decimal"
               value={prices.output}
+              placeholder="from the providers file"
               onChange={(e) => setPrices({ ...prices, output: (e.target as HTMLInputElement).value })}
             />
           </label>
@@ -225,7 +232,17 @@ export function PreviewPage() {
             <dt>Output tokens at most</dt>
             <dd>{Math.round(estimate.maxOutputTokens).toLocaleString()}</dd>
             <dt>Cost at most</dt>
-            <dd>{estimate.maxCostUsd === null ? "give the prices above" : money(estimate.maxCostUsd)}</dd>
+            <dd data-cost={estimate.maxCostUsd ?? ""}>
+              {estimate.maxCostUsd !== null
+                ? `${money(estimate.maxCostUsd)}${
+                    prices.input.trim() || prices.output.trim() || !start.model.trim()
+                      ? ""
+                      : ` (${start.provider} / ${start.model.trim()}'s prices from the providers file)`
+                  }`
+                : start.model.trim()
+                  ? `no price for ${start.provider} / ${start.model.trim()} in the providers file: type prices above`
+                  : "choose a provider and model below (priced in the providers file), or type prices above"}
+            </dd>
           </dl>
         ) : null}
         {estimate ? <p class="muted">{estimate.note}</p> : null}
