@@ -1,11 +1,4 @@
-import {
-  formatCost,
-  formatDuration,
-  pace,
-  progressLine,
-  snapshotOf,
-  waitingShape,
-} from "../../src/cli/progress-line";
+import { formatCost, formatDuration, pace, progressLine, snapshotOf } from "../../src/cli/progress-line";
 
 const run = (status: string, expectedCount: number, doneCount: number, failedCount = 0, costUsd = "0") => ({
   status,

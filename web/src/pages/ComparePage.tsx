@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { gql } from "../api";
-import { ErrorBox, number, percent, pValue, Section } from "../components/common";
+import { ErrorBox, percent, pValue, Section } from "../components/common";
 import { Figure } from "../components/Figure";
 import { Comparison, comparisonFigure, modelLabels } from "../figures/compare";
 import { SETTING_LABELS } from "../figures/data";
