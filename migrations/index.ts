@@ -32,6 +32,7 @@ import { LogprobRuns1764525600000 } from "./1764525600000-LogprobRuns";
 import { EffectiveJudgment1764529200000 } from "./1764529200000-EffectiveJudgment";
 import { RunExperimentKind1764532800000 } from "./1764532800000-RunExperimentKind";
 import { ReviewAssignments1764536400000 } from "./1764536400000-ReviewAssignments";
+import { TokenLogprobs1764540000000 } from "./1764540000000-TokenLogprobs";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -70,4 +71,5 @@ export const MIGRATIONS: Function[] = [
   EffectiveJudgment1764529200000,
   RunExperimentKind1764532800000,
   ReviewAssignments1764536400000,
+  TokenLogprobs1764540000000,
 ];

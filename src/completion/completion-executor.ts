@@ -656,6 +656,7 @@ export class CompletionExecutor {
       extraction_rule: extracted?.rule ?? null,
       // Algorithm 1's per-instance score, stored with the answer (the report reads it, not the texts).
       rouge_l: extracted ? roundScore(rougeLFMeasure(claimed.subsequent_segment, extracted.answer)) : null,
+      token_logprobs: result.tokenLogprobs ?? null,
     };
     if (run.kind === RunKind.QUIZ_OPTIONS)
       await this.storePaid(row.id, () =>

@@ -29,6 +29,8 @@ export interface CompletedRow {
   extracted_answer: string | null;
   extraction_rule: string | null;
   rouge_l: number | null;
+  /** LOGPROB: the per-token values, whole (ChatResult.tokenLogprobs). */
+  token_logprobs: string | null;
 }
 
 interface Waiting {

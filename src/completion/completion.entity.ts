@@ -57,6 +57,13 @@ export class Completion {
   @Field(() => String, { nullable: true, description: "The model's raw output." })
   output: string | null;
 
+  /**
+   * LOGPROB: the per-token values scoring needs (`TokenLogprobs` JSON, src/logprob/scores.ts), whole whatever the
+   * text's length; `output` holds a short note. Null for other kinds and for answers stored before it.
+   */
+  @Column({ name: "token_logprobs", type: "text", nullable: true })
+  tokenLogprobs: string | null;
+
   @Column({ name: "extracted_answer", type: "text", nullable: true })
   @Field(() => String, {
     nullable: true,

@@ -64,7 +64,7 @@ export const COMPLETED_COLUMNS = `id bigint, lease_token uuid, output text, fini
   completion_tokens int, cached_tokens int, latency_ms int, attempts int, reported_model text,
   system_fingerprint text, cache_hit boolean, parsed_label text, correct boolean, prompt_hash text,
   cost_usd numeric, cache_key text, provider text, model text, response jsonb, verdict text, judge_version text,
-  details jsonb, extracted_answer text, extraction_rule text, rouge_l real`;
+  details jsonb, extracted_answer text, extraction_rule text, rouge_l real, token_logprobs text`;
 
 /**
  * Stores answers, one or many, in one statement (and one commit): each successful call (only by its claim holder,
@@ -86,6 +86,7 @@ export const completeCompletions = `
         system_fingerprint = i.system_fingerprint, cache_hit = i.cache_hit, parsed_label = i.parsed_label,
         correct = i.correct, prompt_hash = i.prompt_hash, cost_usd = i.cost_usd,
         extracted_answer = i.extracted_answer, extraction_rule = i.extraction_rule, rouge_l = i.rouge_l,
+        token_logprobs = i.token_logprobs,
         lease_token = NULL, lease_until = NULL, lease_owner = NULL, completed_at = clock_timestamp()
     FROM input AS i
     WHERE c.id = i.id AND c.lease_token = i.lease_token AND c.status = 'RUNNING'

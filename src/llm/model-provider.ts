@@ -8,7 +8,7 @@ export interface ChatRequest {
   maxOutputTokens: number;
   /**
    * Score instead of chat (the LOGPROB method): the log-probability of each token of the last message's text,
-   * with `top` alternatives per position; the result's `text` is the stored payload (`TokenLogprobs`).
+   * with `top` alternatives per position; the result's `tokenLogprobs` is the stored payload (`TokenLogprobs`).
    */
   score?: { top: number };
 }
@@ -22,6 +22,11 @@ export interface ChatResult {
   /** The model name as the provider reported it. */
   reportedModel: string | null;
   systemFingerprint: string | null;
+  /**
+   * A scoring call's per-token values (`TokenLogprobs` JSON, built by memicl from the server's answer, so bounded
+   * by the prompt memicl sent): stored whole in their own column, never cut like `text` (a short note then).
+   */
+  tokenLogprobs?: string | null;
 }
 
 /** A failed call, as much as the provider told about it. */

@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, AzureOpenAI, toFile } from "openai";
-import { echoedLogprobsProblem, tokenLogprobsOf } from "../logprob/scores";
+import { echoedLogprobsProblem, scoredNote, tokenLogprobsOf } from "../logprob/scores";
 import { BATCH_METADATA_KEY, BatchApi, chatResultOf, ProviderBatchStatus } from "./batch-api";
 import { createHttpFetch } from "./http-fetch";
 import {
@@ -112,7 +112,8 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
         : [],
     );
     return {
-      text: JSON.stringify(tokenLogprobsOf(positions, top)),
+      text: scoredNote(positions.length),
+      tokenLogprobs: JSON.stringify(tokenLogprobsOf(positions, top)),
       finishReason: "scored",
       promptTokens: promptTokens ?? positions.length,
       completionTokens: response.usage?.completion_tokens ?? 1,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { tokenLogprobsOf } from "../logprob/scores";
+import { scoredNote, tokenLogprobsOf } from "../logprob/scores";
 import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
 import { SimulationSettings } from "./provider-config";
 import { countChatTokens, countTextTokens } from "./tokenizer";
@@ -112,7 +112,8 @@ export class SimulatedProvider implements ModelProvider {
       };
     });
     return {
-      text: JSON.stringify(tokenLogprobsOf(positions, request.score?.top ?? 5)),
+      text: scoredNote(tokens),
+      tokenLogprobs: JSON.stringify(tokenLogprobsOf(positions, request.score?.top ?? 5)),
       finishReason: "scored",
       promptTokens: tokens,
       completionTokens: 0,

@@ -34,7 +34,13 @@ export interface TokenLogprobs {
   top: number;
 }
 
-/** The stored payload of a scoring call (the completion's `output`), or null when it is not one. */
+/** What a scoring call's `output` says: its values are in their own column (`completion.token_logprobs`). */
+export const scoredNote = (tokens: number) => `scored: ${tokens} token log-probabilities (in token_logprobs)`;
+
+/**
+ * The stored payload of a scoring call (the completion's `token_logprobs`, or its `output` for answers stored
+ * before that column), or null when it is not one.
+ */
 export function readTokenLogprobs(output: string | null): TokenLogprobs | null {
   if (!output?.startsWith('{"version":1')) return null;
   try {

@@ -280,13 +280,27 @@ export const quizAnswers = `
  */
 export const logprobItems = `
   SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, si.id::text AS item,
-         CASE WHEN i.second_text IS NULL THEN i.text ELSE i.text || E'\n' || i.second_text END AS text, c.output
+         CASE WHEN i.second_text IS NULL THEN i.text ELSE i.text || E'\n' || i.second_text END AS text,
+         -- The payload's own column; answers stored before it hold it in output.
+         coalesce(c.token_logprobs, c.output) AS output
   FROM run r
   JOIN completion c ON c.run_id = r.id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
   JOIN instance i ON i.id = si.instance_id
   WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;
+
+/** The experiment's LOGPROB runs: their counts, and the reasons their failed items give (the five commonest). */
+export const logprobRuns = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.status::text AS status,
+         r.expected_count AS expected, r.done_count AS done, r.failed_count AS failed, r.last_error,
+         coalesce((SELECT jsonb_agg(jsonb_build_object('reason', e.error, 'items', e.n) ORDER BY e.n DESC, e.error)
+                   FROM (SELECT c.error, count(*)::int AS n FROM completion c
+                         WHERE c.run_id = r.id AND c.status = 'FAILED'
+                         GROUP BY c.error ORDER BY n DESC, c.error LIMIT 5) AS e), '[]'::jsonb) AS reasons
+  FROM run r
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB'
+  ORDER BY r.created_at, r.id`;
 
 export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;
 
