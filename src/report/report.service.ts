@@ -437,7 +437,19 @@ export class ReportService {
     const items: Record<string, string | null>[] = await this.dataSource.query(sql.logprobItems, [
       data.experimentId,
     ]);
-    if (items.length === 0) return new Map();
+    const runs: {
+      run_id: string;
+      sample_id: string;
+      provider: string;
+      model: string;
+      status: string;
+      expected: number;
+      done: number;
+      failed: number;
+      last_error: string | null;
+      reasons: { reason: string | null; items: number }[];
+    }[] = await this.dataSource.query(sql.logprobRuns, [data.experimentId]);
+    if (items.length === 0 && runs.length === 0) return new Map();
     const [experiment]: { provider: string; model: string; parameters: Record<string, unknown> }[] =
       await this.dataSource.query(sql.experimentModel, [data.experimentId]);
     const parameters = experiment?.parameters ?? {};
@@ -457,6 +469,18 @@ export class ReportService {
       reference ?? null,
       labels,
       await data.samples(),
+      runs.map((run) => ({
+        runId: run.run_id,
+        sampleId: run.sample_id,
+        provider: run.provider,
+        model: run.model,
+        status: run.status,
+        expected: run.expected,
+        done: run.done,
+        failed: run.failed,
+        lastError: run.last_error,
+        reasons: run.reasons,
+      })),
     );
   }
 

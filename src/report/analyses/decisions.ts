@@ -91,6 +91,15 @@ export interface DecisionSource {
     verdict: ContaminationVerdict | null;
     alpha: number;
     member: boolean | null;
+    /** Its runs' items: how many were scored, and how many and why not. */
+    runs?: readonly {
+      expected: number;
+      scored: number;
+      unusable: number;
+      failed: number;
+      notTried: number;
+      reasons: readonly { reason: string; items: number }[];
+    }[];
     tests: readonly {
       score: string;
       controlDataset: string;
@@ -308,8 +317,21 @@ function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
     rateLow: null,
     rateHigh: null,
     rateLabel: decisive ? "Min-K% AUC against the control" : "",
-    note: "",
+    note: logprobLost(logprob.runs ?? []),
   };
+}
+
+/** "12 of 40 items were not scored (...)": the items a LOGPROB decision rests without; empty when none. */
+function logprobLost(runs: NonNullable<NonNullable<DecisionSource["logprob"]>["runs"]>): string {
+  const expected = runs.reduce((sum, run) => sum + run.expected, 0);
+  const lost = runs.reduce((sum, run) => sum + run.unusable + run.failed + run.notTried, 0);
+  if (lost === 0) return "";
+  const reasons = runs.flatMap((run) => run.reasons).sort((a, b) => b.items - a.items);
+  return (
+    `${lost} of ${expected} items were not scored and no score is made of them` +
+    (reasons.length ? ` (the commonest reason: ${reasons[0].reason})` : "") +
+    "."
+  );
 }
 
 const formatP = (value: number | null) =>

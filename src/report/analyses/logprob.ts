@@ -21,6 +21,34 @@ export interface ScoredItem {
   output: string | null;
 }
 
+/** A LOGPROB run as the report accounts for it: its counts and why its failed items failed. */
+export interface LogprobRunState {
+  runId: string;
+  sampleId: string;
+  provider: string;
+  model: string;
+  status: string;
+  expected: number;
+  done: number;
+  failed: number;
+  lastError: string | null;
+  /** The commonest reasons its failed items give, with how many gave each. */
+  reasons: { reason: string | null; items: number }[];
+}
+
+/** What a LOGPROB run gave: scored, answered but not scorable, failed (and why), never tried. */
+export interface LogprobRunOutcome {
+  runId: string;
+  status: string;
+  expected: number;
+  scored: number;
+  unusable: number;
+  failed: number;
+  notTried: number;
+  reasons: { reason: string; items: number }[];
+  lastError: string | null;
+}
+
 export interface MembershipLabel {
   sampleId: string;
   member: boolean;
@@ -50,8 +78,9 @@ export function logprobEvidence(
   reference: { provider: string; model: string } | null,
   labels: readonly MembershipLabel[],
   samples: ReadonlyMap<string, SampleInfo>,
+  runs: readonly LogprobRunState[] = [],
 ): Map<string, LogprobEvidence> {
-  const isExamined = (item: ScoredItem) =>
+  const isExamined = (item: { provider: string; model: string }) =>
     item.provider === examined.provider && item.model === examined.model;
   const referenceOf = new Map<string, ScoredItem>();
   if (reference)
@@ -60,13 +89,24 @@ export function logprobEvidence(
         referenceOf.set(`${item.sampleId} ${item.item}`, item);
   const scores = new Map<string, Scores[]>();
   const runIds = new Map<string, Set<string>>();
+  const scoredOf = new Map<string, number>();
+  const unusableOf = new Map<string, number>();
+  const addRun = (sampleId: string, runId: string) => {
+    const ids = runIds.get(sampleId) ?? new Set<string>();
+    ids.add(runId);
+    runIds.set(sampleId, ids);
+  };
+  // A run whose items all failed has no scored item, and is still the sample's evidence: of failure.
+  for (const run of runs) if (isExamined(run)) addRun(run.sampleId, run.runId);
   for (const item of items) {
     if (!isExamined(item)) continue;
-    const ids = runIds.get(item.sampleId) ?? new Set<string>();
-    ids.add(item.runId);
-    runIds.set(item.sampleId, ids);
+    addRun(item.sampleId, item.runId);
     const payload = readTokenLogprobs(item.output);
-    if (!payload || payload.logprobs.length === 0) continue;
+    if (!payload || payload.logprobs.length === 0) {
+      unusableOf.set(item.runId, (unusableOf.get(item.runId) ?? 0) + 1);
+      continue;
+    }
+    scoredOf.set(item.runId, (scoredOf.get(item.runId) ?? 0) + 1);
     const referenceItem = referenceOf.get(`${item.sampleId} ${item.item}`);
     const referencePayload = referenceItem ? readTokenLogprobs(referenceItem.output) : null;
     const list = scores.get(item.sampleId) ?? [];
@@ -143,6 +183,23 @@ export function logprobEvidence(
           ? ContaminationVerdict.CONTAMINATED
           : ContaminationVerdict.NO_EVIDENCE;
     const own = scores.get(sampleId) ?? [];
+    const outcomes: LogprobRunOutcome[] = runs
+      .filter((run) => ids.has(run.runId))
+      .map((run) => ({
+        runId: run.runId,
+        status: run.status,
+        expected: run.expected,
+        scored: scoredOf.get(run.runId) ?? 0,
+        unusable: unusableOf.get(run.runId) ?? 0,
+        failed: run.failed,
+        notTried: Math.max(0, run.expected - run.done - run.failed),
+        reasons: run.reasons.map((reason) => ({
+          reason: reason.reason ?? "no reason recorded",
+          items: reason.items,
+        })),
+        lastError: run.lastError,
+      }));
+    const lost = outcomes.reduce((sum, run) => sum + run.unusable + run.failed + run.notTried, 0);
     evidence.set(sampleId, {
       runIds: [...ids].sort(),
       scores: present.map((score) => {
@@ -158,8 +215,13 @@ export function logprobEvidence(
       tests,
       verdict,
       alpha: LOGPROB_ALPHA,
+      runs: outcomes,
       cannotTell:
-        `${own.length} instance(s) scored. ` +
+        `${own.length} instance(s) scored` +
+        (lost > 0
+          ? `, ${lost} not (failed, unusable or never tried: see runs; no score is made of them)`
+          : "") +
+        ". " +
         (decisive
           ? `The verdict tests Min-K% (k = 20%) of the sample against ${decisive.controlDataset}, one-sided at ` +
             `alpha ${LOGPROB_ALPHA}; the other scores' p-values are shown, not tested. `

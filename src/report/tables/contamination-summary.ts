@@ -14,6 +14,7 @@ import {
   markdownTable,
   num,
   pct,
+  pValue,
   sampleLabel,
   verdictWord,
 } from "./table";
@@ -274,11 +275,29 @@ function logprobCell(evidence: LogprobEvidence | null): string {
   if (!evidence) return "not run";
   const scored = evidence.scores.find((score) => score.score === "minK")?.instances ?? 0;
   const test = evidence.tests.find((t) => t.score === "minK");
+  const lost = logprobLosses(evidence);
   if (test && evidence.verdict)
-    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${num(test.pValue)}; n=${test.instances}/${test.controlInstances})`;
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances})${lost}`;
   if (evidence.member !== null)
-    return `${evidence.member ? "member" : "non-member"} (labelled; ${scored} scored): see the calibration`;
-  return `${scored} scored; no control, no verdict`;
+    return `${evidence.member ? "member" : "non-member"} (labelled; ${scored} scored): see the calibration${lost}`;
+  return `${scored} scored; no control, no verdict${lost}`;
+}
+
+/** "; 40 of 40 items failed (the commonest reason: ...)" for a sample whose runs lost items; empty otherwise. */
+function logprobLosses(evidence: LogprobEvidence): string {
+  const runs = evidence.runs ?? [];
+  const expected = runs.reduce((sum, run) => sum + run.expected, 0);
+  const parts = [
+    ["failed", runs.reduce((sum, run) => sum + run.failed, 0)],
+    ["answered but not scorable", runs.reduce((sum, run) => sum + run.unusable, 0)],
+    ["never tried", runs.reduce((sum, run) => sum + run.notTried, 0)],
+  ].filter(([, count]) => (count as number) > 0);
+  if (parts.length === 0) return "";
+  const reasons = runs.flatMap((run) => run.reasons).sort((a, b) => b.items - a.items);
+  return (
+    `; of ${expected} items, ${parts.map(([what, count]) => `${count} ${what}`).join(", ")}` +
+    (reasons.length ? ` (the commonest reason: ${reasons[0].reason})` : "")
+  );
 }
 
 const CANNOT_TELL =

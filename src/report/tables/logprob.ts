@@ -98,6 +98,52 @@ export class LogprobControlTest {
   pValue: number | null;
 }
 
+@ObjectType({ description: "A reason LOGPROB items failed, and how many gave it." })
+export class LogprobFailureReason {
+  @Field()
+  reason: string;
+
+  @Field(() => Int)
+  items: number;
+}
+
+@ObjectType({
+  description:
+    "What one LOGPROB run gave: items scored, answered but not scorable, failed (with the reasons) and never tried.",
+})
+export class LogprobRunOutcome {
+  @Field(() => ID)
+  runId: string;
+
+  @Field()
+  status: string;
+
+  @Field(() => Int)
+  expected: number;
+
+  @Field(() => Int, { description: "Items whose answer was scored." })
+  scored: number;
+
+  @Field(() => Int, { description: "Items answered without a readable score (none are computed from them)." })
+  unusable: number;
+
+  @Field(() => Int, {
+    description: "Items that failed: an error, or an answer that could not be scored whole.",
+  })
+  failed: number;
+
+  @Field(() => Int, { description: "Items never tried (the run stopped first, or is still going)." })
+  notTried: number;
+
+  @Field(() => [LogprobFailureReason], {
+    description: "The commonest reasons of the failed items (at most 5).",
+  })
+  reasons: LogprobFailureReason[];
+
+  @Field(() => String, { nullable: true })
+  lastError: string | null;
+}
+
 @ObjectType({
   description:
     "The LOGPROB method's evidence for one sample: the scores of its instances' texts under the examined model, and " +
@@ -109,6 +155,11 @@ export class LogprobEvidence {
 
   @Field(() => [LogprobScoreSummary])
   scores: LogprobScoreSummary[];
+
+  @Field(() => [LogprobRunOutcome], {
+    description: "Each run of the sample: scored, unusable, failed (and why) and never-tried items.",
+  })
+  runs: LogprobRunOutcome[];
 
   @Field(() => Boolean, {
     nullable: true,
