@@ -101,6 +101,10 @@ export function buildProgram(): Command {
       "--verbalizers <file>",
       "label verbalizers, one `label: words` per line (e.g. DBpedia's classes.txt)",
     )
+    .option(
+      "--control-of <dataset>",
+      "mark this dataset as the control of another (name or id): data the examined model cannot have seen",
+    )
     .action((file, options) => commands.import().runImport(loadConfig(), file, options));
 
   program
@@ -169,7 +173,12 @@ export function buildProgram(): Command {
     .description(
       "list the configured providers: usable here (key set) or why not, and how many live workers can call each",
     )
-    .option("--check", "make one tiny call to each usable provider and report it", false)
+    .option(
+      "--check [name]",
+      "make one tiny call to each usable provider (or only NAME) and report it; a provider that can score " +
+        "prompts (LOGPROB) also gets the scoring probe a LOGPROB start makes",
+      false,
+    )
     .option(
       "--model <name>",
       "the model to call with --check (default: gpt-4o-mini; simulated for the simulated one)",

@@ -1,19 +1,30 @@
 import { Config } from "../config/config";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
+import { probeLogprobs } from "../llm/logprob-probe";
 import { ModelProvider } from "../llm/model-provider";
+import { logprobRefusal } from "../llm/provider-config";
 import { openForCommand, openReadOnly } from "./open-database";
 
 /** `memicl providers [--check]`: the configured providers, whether this process and live workers can call them. */
 export async function runProviders(
   config: Config,
-  options: { check?: boolean; model?: string },
+  options: { check?: boolean | string; model?: string },
 ): Promise<void> {
+  const only = typeof options.check === "string" ? options.check : null;
   // Listing reads (no migration, no client); --check makes calls, with the run services.
   const command = options.check ? await openForCommand(config) : await openReadOnly(config);
   let failures = 0;
   try {
     const out = process.stdout;
-    for (const provider of await command.services.workers.providerStates()) {
+    const states = await command.services.workers.providerStates();
+    if (only && !states.some((provider) => provider.name === only)) {
+      failures += 1;
+      out.write(
+        `no provider named "${only}" (configured: ${states.map((p) => p.name).join(", ") || "none"})\n`,
+      );
+    }
+    for (const provider of states) {
+      if (only && provider.name !== only) continue;
       const here = provider.usableHere ? "usable here" : `NOT usable here: ${provider.unusableReason}`;
       const limit = config.providers[provider.name];
       // Where the limit holds is part of the limit: per process, N workers make N times the calls.
@@ -49,6 +60,20 @@ export async function runProviders(
       } else {
         failures += 1;
         out.write(`  check: FAILED: ${outcome.error.message}\n`);
+      }
+      // A provider that can score prompts: the probe a LOGPROB start makes, with its finding.
+      if (logprobRefusal(handle.config, provider.name) === null) {
+        const top = handle.config.type === "openai" ? (handle.config.promptLogprobs?.top ?? 5) : 5;
+        const finding = await probeLogprobs(handle.provider, model, top, handle.config.timeoutSeconds);
+        if (finding.ok)
+          out.write(
+            `  logprob probe: ok (${finding.tokens} tokens scored, ${finding.alternatives} alternatives per position)` +
+              `${finding.warning ? `; note: ${finding.warning}` : ""}\n`,
+          );
+        else {
+          failures += 1;
+          out.write(`  logprob probe: FAILED: ${finding.reason}\n`);
+        }
       }
       // A provider configured for batches: does its server answer the Batch API (many compatible servers do not)?
       if (handle.batch) {

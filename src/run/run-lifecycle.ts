@@ -7,6 +7,7 @@ import {
   HEURISTIC_JUDGE_VERSIONS,
   isHeuristicJudgeVersion,
 } from "../judge/heuristic-judge";
+import { probeLogprobs } from "../llm/logprob-probe";
 import { batchOptionsOf, logprobRefusal, ProviderConfig } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import {
@@ -103,6 +104,27 @@ export class RunLifecycle {
     );
   }
 
+  /**
+   * Before a LOGPROB grid is queued: one short scoring call (`probeLogprobs`), checked as every answer is, and the
+   * start refused with its finding when the server cannot score prompts (no echo, no or empty log-probabilities,
+   * clamped values, chat only). A provider only a remote worker can call is not probed here; its items fail with
+   * their reasons instead.
+   */
+  private async probeScoring(name: string, model: string, field: string): Promise<void> {
+    if (!this.providers.has(name) || this.providers.config(name).unusableReason) return;
+    const handle = this.providers.get(name);
+    const config = handle.config;
+    const top = config.type === "openai" ? (config.promptLogprobs?.top ?? 5) : 5;
+    const finding = await probeLogprobs(handle.provider, model, top, config.timeoutSeconds);
+    if (!finding.ok)
+      throw new BadInputError(
+        `provider "${name}" cannot score prompts for the LOGPROB method (a one-call probe of model "${model}" ` +
+          `found: ${finding.reason}); nothing was queued. \`memicl providers --check ${name} --model ${model}\` ` +
+          "runs the same probe",
+        { field },
+      );
+  }
+
   async startRun(input: StartRunInput): Promise<{ run: Run; created: boolean }> {
     if (input.kind === RunKind.QUIZ || input.kind === RunKind.QUIZ_OPTIONS)
       throw new BadInputError(
@@ -186,10 +208,16 @@ export class RunLifecycle {
     if (logprob) {
       const refusal = logprobRefusal(provider, input.provider);
       if (refusal) throw new BadInputError(refusal, { field: "provider" });
+      await this.probeScoring(input.provider, input.model, "provider");
       if (input.logprobReference) {
         const reference = await this.checkProvider(input.logprobReference.provider);
         const referenceRefusal = logprobRefusal(reference, input.logprobReference.provider);
         if (referenceRefusal) throw new BadInputError(referenceRefusal, { field: "logprobReference" });
+        await this.probeScoring(
+          input.logprobReference.provider,
+          input.logprobReference.model,
+          "logprobReference",
+        );
         if (input.maxCostUsd != null)
           checkPriced(reference, input.logprobReference.provider, input.logprobReference.model);
       }
