@@ -9,6 +9,7 @@ import { fileSource } from "../dataset/import/import-source";
 import { ImportEncoding } from "../dataset/import/text-decoding";
 import { parseVerbalizerFile } from "../dataset/import/verbalizer-file";
 import { openForCommand } from "./open-database";
+import { findDataset } from "./sample.command";
 
 export interface ImportCommandOptions {
   name: string;
@@ -22,6 +23,8 @@ export interface ImportCommandOptions {
   encoding?: ImportEncoding;
   verbalizers?: string;
   allowNewLabels?: boolean;
+  /** Mark the dataset as the control of this one (name or id): data the examined model cannot have seen. */
+  controlOf?: string;
 }
 
 const ROWS_BETWEEN_COLLECTIONS = 50_000;
@@ -53,6 +56,13 @@ export async function runImport(config: Config, file: string, options: ImportCom
 
   const source = await fileSource(file);
   const command = await openForCommand(config);
+  // The control's target is looked up first: a wrong name is refused before anything is imported.
+  const target = options.controlOf
+    ? await findDataset(command.database.dataSource.manager, options.controlOf).catch(async (error) => {
+        await command.close();
+        throw error;
+      })
+    : null;
   const bar = process.stderr.isTTY
     ? new SingleBar({
         format: "importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left",
@@ -102,6 +112,20 @@ export async function runImport(config: Config, file: string, options: ImportCom
       );
     }
     out.write(`dataset id: ${result.dataset.id}\n`);
+    if (target) {
+      try {
+        await command.services.datasets.update(result.dataset.id, { controlOf: target.id });
+      } catch (error) {
+        throw new BadInputError(
+          `the rows are imported, but "${result.dataset.name}" could not be marked the control of "${target.name}": ` +
+            `${(error as Error).message}`,
+        );
+      }
+      out.write(
+        `control of: "${target.name}" (its samples are tested against this dataset's; it must hold data the ` +
+          "examined model cannot have seen)\n",
+      );
+    }
   } finally {
     bar?.stop();
     await command.close();
