@@ -1,6 +1,10 @@
 import { ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { RandomStream } from "../../src/common/random";
+import { membershipScores, tokenLogprobsOf } from "../../src/logprob/scores";
+import { LOGPROB_ALPHA, logprobEvidence, ScoredItem } from "../../src/report/analyses/logprob";
+import { spearman } from "../../src/statistics/correlation";
 import { finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -38,6 +42,7 @@ function slice(file: string, from: number, to: number, header: boolean): string 
 describeWithModel("the LOGPROB method finds what a real model memorized (embedded database)", () => {
   let scorer: ChildProcess;
   let api: TestServer;
+  let scorerUrl: string;
 
   beforeAll(async () => {
     // One thread: the suite's other workers share the cores, and more threads than cores slow every one.
@@ -58,6 +63,7 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
       scorer.stderr!.on("data", (chunk) => (output += chunk));
       scorer.once("exit", (code) => reject(new Error(`the scoring server exited (${code}): ${output}`)));
     });
+    scorerUrl = `http://127.0.0.1:${port}/v1`;
     api = await startTestServer("embedded", {
       MEMICL_PROVIDERS_FILE: providersFile({
         implant: {
@@ -163,6 +169,104 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
         });
         expect({ group, score, auc: row.auc >= 0.95 }).toEqual({ group, score, auc: true });
       }
+  }, 600_000);
+
+  it("calls at most alpha of 200 seeded null splits of held-out rows contaminated; Min-K%++'s top-5 form ranks as the full one", async () => {
+    // 48 held-out RTE rows the other tests do not use, each scored once over the whole vocabulary (256 bytes).
+    const rows = slice("rte_nonmember.tsv", 900, 948, true).trim().split("\n").slice(1);
+    const texts = rows.map((line) => {
+      const [, first, second] = line.split("\t");
+      return `${first}\n${second}`;
+    });
+    const full: { text: string; positions: { logprob: number | null; alternatives: number[] }[] }[] = [];
+    for (const text of texts) {
+      const response = await fetch(`${scorerUrl}/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "implant-byte-lm",
+          prompt: text,
+          max_tokens: 1,
+          echo: true,
+          logprobs: 256,
+        }),
+      });
+      const body = (await response.json()) as any;
+      const logprobs = body.choices[0].logprobs;
+      const inPrompt = (logprobs.text_offset as number[]).filter((offset) => offset < text.length).length;
+      full.push({
+        text,
+        positions: Array.from({ length: inPrompt }, (_, i) => ({
+          logprob: logprobs.token_logprobs[i],
+          alternatives: Object.values(logprobs.top_logprobs[i] ?? {}) as number[],
+        })),
+      });
+    }
+    // What a server gives with top 5 (memicl's default): the five likeliest alternatives, renormalised.
+    const topFive = full.map(({ text, positions }) =>
+      tokenLogprobsOf(
+        positions.map((position) => ({
+          logprob: position.logprob,
+          alternatives: [...position.alternatives].sort((a, b) => b - a).slice(0, 5),
+        })),
+        5,
+      ),
+    );
+    const approximate = full.map(({ text }, i) => membershipScores(text, topFive[i], null).minKPlusPlus!);
+    const exact = full.map(
+      ({ text, positions }) => membershipScores(text, tokenLogprobsOf(positions, 256), null).minKPlusPlus!,
+    );
+    const rho = spearman(approximate, exact).r!;
+    const gap = approximate.reduce((sum, value, i) => sum + Math.abs(value - exact[i]), 0) / texts.length;
+    // Null splits: two disjoint random halves of the same held-out rows, the second marked the first's control,
+    // decided by the report's own verdict (Min-K%, one-sided Mann-Whitney at alpha).
+    const splits = 200;
+    let contaminated = 0;
+    for (let seed = 0; seed < splits; seed += 1) {
+      const order = RandomStream.derive(seed, "null-split").shuffle(texts.map((_, i) => i));
+      const items: ScoredItem[] = order.map((index, position) => ({
+        runId: position < 24 ? "a" : "b",
+        sampleId: position < 24 ? "a" : "b",
+        provider: "implant",
+        model: "implant-byte-lm",
+        item: String(index),
+        text: texts[index],
+        output: JSON.stringify(topFive[index]),
+      }));
+      const samples = new Map([
+        [
+          "a",
+          { sampleId: "a", sampleName: null, sampleSeed: String(seed), dataset: "held-out", controlOf: null },
+        ],
+        [
+          "b",
+          {
+            sampleId: "b",
+            sampleName: null,
+            sampleSeed: String(seed),
+            dataset: "held-out-b",
+            controlOf: "held-out",
+          },
+        ],
+      ]);
+      const evidence = logprobEvidence(
+        items,
+        { provider: "implant", model: "implant-byte-lm" },
+        null,
+        [],
+        samples,
+      );
+      if (evidence.get("a")!.verdict === "CONTAMINATED") contaminated += 1;
+    }
+    if (process.env.MEMICL_NULL_SPLITS)
+      console.log(
+        `null splits: ${contaminated} of ${splits} contaminated; Min-K%++ top-5 vs full: Spearman ${rho.toFixed(3)}, mean |difference| ${gap.toFixed(3)}`,
+      );
+    // alpha plus three standard errors of 200 draws.
+    expect(contaminated / splits).toBeLessThanOrEqual(
+      LOGPROB_ALPHA + 3 * Math.sqrt((LOGPROB_ALPHA * (1 - LOGPROB_ALPHA)) / splits),
+    );
+    expect(rho).toBeGreaterThan(0.9);
   }, 600_000);
 
   it("draws no contaminated verdict for a held-out split tested against another held-out split", async () => {

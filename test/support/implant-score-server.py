@@ -112,7 +112,8 @@ class Handler(BaseHTTPRequestHandler):
             prompt = prompt[0] if prompt else ""
         if not request.get("echo") or request.get("logprobs") is None:
             return self.reply(400, {"error": {"message": "this server only scores: send echo and logprobs"}})
-        top = max(0, min(20, int(request.get("logprobs") or 0)))
+        # Up to the whole vocabulary (256 bytes): a test can read the full distribution (servers stop at 20).
+        top = max(0, min(256, int(request.get("logprobs") or 0)))
         data, logprobs, alternatives, following = score(prompt, top)
         offsets, end = utf16_offsets(prompt)
         tokens = [token_string(b) for b in data] + [token_string(following)]
