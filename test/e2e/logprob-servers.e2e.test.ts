@@ -9,7 +9,7 @@ import { startTestServer, TestServer } from "../support/server";
 
 const START = `mutation($input: StartExperimentInput!) {
   startExperiment(input: $input) { experiment { id } runs { id } } }`;
-const EVIDENCE = `query($id: ID!) { contaminationSummary(experimentId: $id) { dataset logprob { verdict
+const EVIDENCE = `query($id: ID!) { contaminationSummary(experimentId: $id) { dataset logprob { verdict cannotTell
   scores { score instances } tests { score instances controlInstances auc }
   runs { runId status expected scored unusable failed notTried reasons { reason items } lastError } } } }`;
 
@@ -38,6 +38,8 @@ describe("the LOGPROB method against real servers' behaviours (embedded database
     scorer = await startFakeScoringServer();
     providers = providersFile({
       scorer: { type: "openai", baseUrl: scorer.url, promptLogprobs: { top: 3 }, circuitBreakerFailures: 5 },
+      // A server asked for no alternatives per position: every score but Min-K%++.
+      bare: { type: "openai", baseUrl: scorer.url, promptLogprobs: { top: 0 } },
     });
     api = await startTestServer("embedded", {
       MEMICL_PROVIDERS_FILE: providers,
@@ -166,6 +168,26 @@ describe("the LOGPROB method against real servers' behaviours (embedded database
     // Longer than any stored answer may be, and whole: the output is a short note.
     expect(stored.payload).toBeGreaterThan(MAX_ANSWER_CHARS);
     expect(stored.output).toBeLessThan(200);
+  }, 180_000);
+
+  it("says Min-K%++ has no value when the server returns no alternatives, and scores the rest", async () => {
+    const started = await api.gql(START, {
+      input: {
+        name: "bare",
+        sampleIds: [samples.novel, samples.fresh],
+        provider: "bare",
+        model: "echo",
+        methods: ["LOGPROB"],
+      },
+    });
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const summary = (await api.gql(EVIDENCE, { id: started.data!.startExperiment.experiment.id })).data!
+      .contaminationSummary;
+    const novel = summary.find((row: any) => row.dataset === "novel").logprob;
+    expect(novel.scores.find((s: any) => s.score === "minK").instances).toBe(12);
+    expect(novel.scores.find((s: any) => s.score === "minKPlusPlus").instances).toBe(0);
+    expect(novel.cannotTell).toMatch(/Min-K%\+\+ has no value: the server returned no alternatives/);
   }, 180_000);
 
   it.each([

@@ -32,7 +32,7 @@ function logprobAt(text: string, i: number): number {
   return -0.2 - ((text.charCodeAt(i) * 31 + i * 17) % 97) / 25;
 }
 
-function completion(model: string, prompt: string) {
+function completion(model: string, prompt: string, alternatives: number) {
   const behaviour = model as ScoringBehaviour;
   const long = prompt.length > 100;
   const chars = [...prompt];
@@ -42,6 +42,7 @@ function completion(model: string, prompt: string) {
   let top: (Record<string, number | null> | null)[] = tokens.map((token, i) =>
     i === 0 ? null : { [token]: logprobs[i], " a": -2.5, " b": -3.1, " c": -4.0 },
   );
+  if (alternatives === 0) top = top.map(() => null);
   if (behaviour === "no-echo") {
     tokens = [" ok"];
     offsets = [prompt.length];
@@ -83,7 +84,7 @@ export async function startFakeScoringServer(): Promise<FakeScoringServer> {
         response.writeHead(status, { "content-type": "application/json" });
         response.end(JSON.stringify(body));
       };
-      let body: { model?: string; prompt?: string } = {};
+      let body: { model?: string; prompt?: string; logprobs?: number } = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       } catch {
@@ -93,7 +94,7 @@ export async function startFakeScoringServer(): Promise<FakeScoringServer> {
       if (request.url?.endsWith("/completions") && !request.url.endsWith("/chat/completions")) {
         calls.set(model, (calls.get(model) ?? 0) + 1);
         if (model === "chat-only") return send(404, { error: { message: "Not Found" } });
-        return send(200, completion(model, String(body.prompt ?? "")));
+        return send(200, completion(model, String(body.prompt ?? ""), body.logprobs ?? 0));
       }
       if (request.url?.endsWith("/chat/completions"))
         return send(200, {

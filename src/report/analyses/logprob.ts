@@ -200,6 +200,11 @@ export function logprobEvidence(
         lastError: run.lastError,
       }));
     const lost = outcomes.reduce((sum, run) => sum + run.unusable + run.failed + run.notTried, 0);
+    const withoutPlusPlus =
+      own.length > 0 && values([sampleId], "minKPlusPlus").length === 0
+        ? "Min-K%++ has no value: the server returned no alternatives per position (promptLogprobs.top 0, or a " +
+          "server that ignores it). "
+        : "";
     evidence.set(sampleId, {
       runIds: [...ids].sort(),
       scores: present.map((score) => {
@@ -222,6 +227,7 @@ export function logprobEvidence(
           ? `, ${lost} not (failed, unusable or never tried: see runs; no score is made of them)`
           : "") +
         ". " +
+        withoutPlusPlus +
         (decisive
           ? `The verdict tests Min-K% (k = 20%) of the sample against ${decisive.controlDataset}, one-sided at ` +
             `alpha ${LOGPROB_ALPHA}; the other scores' p-values are shown, not tested. `
