@@ -15,7 +15,8 @@ export const REDACTED = "[redacted]";
 
 /**
  * Adds a value to scrub everywhere (values shorter than 6 characters are too common to scrub safely), with the
- * forms a provider may echo it in (`secretForms`): URL-encoded, hex, case-changed, reversed, spaced, halved, and base64 (standard and URL-safe) at any of the three byte
+ * forms a provider may echo it in (`secretForms`): URL-encoded, hex, case-changed, reversed, spaced, halved, without
+ * its vendor prefix, and base64 (standard and URL-safe) at any of the three byte
  * alignments it can have inside a longer encoded string (a `Basic` header, a JSON blob): for each, the run of
  * characters that depends on the key's bytes alone.
  */
@@ -43,8 +44,12 @@ export function secretForms(value: string): string[] {
     value.toLowerCase(),
     [...value].reverse().join(""),
     [...value].join(" "),
-    ...(value.length >= 32 ? [value.slice(0, half), value.slice(value.length - half)] : []),
+    // Either half of a key of 16 characters or more: at 8 characters and up a half is still unguessable.
+    ...(value.length >= 16 ? [value.slice(0, half), value.slice(value.length - half)] : []),
   ]);
+  // The key without its vendor prefix (`sk-`, `sk-proj-`, `sk-ant-api03-`...), where what is left is long.
+  const bare = value.replace(/^sk-(?:[a-z]+(?:-[a-z0-9]+)?-)?/i, "");
+  if (bare !== value && bare.length >= 16) forms.add(bare);
   const bytes = Buffer.from(value, "utf8");
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
@@ -64,19 +69,91 @@ export function scrubConfiguredSecrets(text: string): string;
 export function scrubConfiguredSecrets(text: string | null): string | null;
 export function scrubConfiguredSecrets(text: string | null): string | null {
   if (text === null) return null;
+  return redactConfigured(text);
+}
+
+/**
+ * Every configured key's forms replaced: first as written, then in the text as it reads once percent-escapes
+ * (`%2D`, `%2d`, however few characters are escaped) and HTML character references (`&#45;`, `&#x2d;`, `&amp;`)
+ * are decoded, each match redacted over the characters of the original that spell it.
+ */
+function redactConfigured(text: string): string {
   let scrubbed = text;
   for (const secret of secrets)
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
-  return scrubbed;
+  if (!scrubbed.includes("%") && !scrubbed.includes("&")) return scrubbed;
+  const { view, starts, ends } = decodedView(scrubbed);
+  if (view.length === scrubbed.length) return scrubbed;
+  const spans: [number, number][] = [];
+  for (const secret of secrets)
+    for (let at = view.indexOf(secret); at >= 0; at = view.indexOf(secret, at + 1))
+      spans.push([starts[at], ends[at + secret.length - 1]]);
+  if (spans.length === 0) return scrubbed;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (end <= from) continue;
+    out += `${scrubbed.slice(from, Math.max(from, start))}${start >= from ? REDACTED : ""}`;
+    from = end;
+  }
+  return out + scrubbed.slice(from);
+}
+
+const NAMED_REFERENCES: Record<string, string> = {
+  amp: "&",
+  quot: '"',
+  apos: "'",
+  lt: "<",
+  gt: ">",
+  sol: "/",
+  hyphen: "-",
+  dash: "-",
+  lowbar: "_",
+  period: ".",
+};
+
+/**
+ * The text with its percent-escapes and HTML character references of ASCII characters decoded, and, for each
+ * character of that view, the span of the original it came from ([starts[i], ends[i])).
+ */
+function decodedView(text: string): { view: string; starts: number[]; ends: number[] } {
+  let view = "";
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const pattern = /%([0-9a-fA-F]{2})|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));?|&([a-zA-Z]+);/g;
+  let last = 0;
+  const plain = (from: number, to: number) => {
+    for (let i = from; i < to; i += 1) {
+      view += text[i];
+      starts.push(i);
+      ends.push(i + 1);
+    }
+  };
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const code = match[1]
+      ? Number.parseInt(match[1], 16)
+      : match[2]
+        ? Number.parseInt(match[2], 16)
+        : match[3]
+          ? Number.parseInt(match[3], 10)
+          : (NAMED_REFERENCES[match[4].toLowerCase()]?.charCodeAt(0) ?? -1);
+    if (code < 0 || code > 0x7f) continue;
+    plain(last, match.index);
+    view += String.fromCharCode(code);
+    starts.push(match.index);
+    ends.push(match.index + match[0].length);
+    last = match.index + match[0].length;
+  }
+  plain(last, text.length);
+  return { view, starts, ends };
 }
 
 export function scrubSecrets(text: string): string;
 export function scrubSecrets(text: string | null): string | null;
 export function scrubSecrets(text: string | null): string | null {
   if (text === null) return null;
-  let scrubbed = text;
-  for (const secret of secrets)
-    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
+  let scrubbed = redactConfigured(text);
   scrubbed = scrubbed.replace(PATTERNS[0], (_, scheme: string) => `${scheme} ${REDACTED}`);
   scrubbed = scrubbed.replace(PATTERNS[1], REDACTED);
   scrubbed = scrubbed.replace(

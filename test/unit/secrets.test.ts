@@ -75,3 +75,51 @@ describe("the forms a configured key is echoed in", () => {
     expect(scrubConfiguredSecrets(answer)).toContain(REDACTED);
   });
 });
+
+describe("the forms a key is echoed in that only decoding finds", () => {
+  const key = "sk-proj-Tm4q-Wz81-xKp0Rn7Ys2";
+  registerSecret(key);
+  const short = "lab-Qw3e-Rt5y-Ui7o";
+  registerSecret(short);
+  const percentEscaped = (text: string, chars: string, hexCase: "upper" | "lower") =>
+    [...text]
+      .map((c) =>
+        chars.includes(c)
+          ? `%${c.charCodeAt(0).toString(16)[hexCase === "upper" ? "toUpperCase" : "toLowerCase"]()}`
+          : c,
+      )
+      .join("");
+  it.each([
+    ["%2D-encoded after Bearer%20", `Authorization: Bearer%20${percentEscaped(key, "-", "upper")}`, key],
+    ["lower-case %2d", `?token=${percentEscaped(key, "-", "lower")}&x=1`, key],
+    [
+      "every other character escaped",
+      `k=${[...key].map((c, i) => (i % 2 ? percentEscaped(c, c, "upper") : c)).join("")}`,
+      key,
+    ],
+    ["without its sk- prefix", `key ${key.replace(/^sk-proj-/, "")} refused`, key],
+    ["half of a short key", `ends in ${short.slice(short.length - Math.ceil(short.length / 2))}.`, short],
+    ["the other half of a short key", `starts ${short.slice(0, Math.ceil(short.length / 2))}…`, short],
+    ["HTML decimal references", `<p>${[...key].map((c) => `&#${c.charCodeAt(0)};`).join("")}</p>`, key],
+    ["HTML hex references for the dashes", `<code>${key.replaceAll("-", "&#x2d;")}</code>`, key],
+    ["an HTML named reference", `<code>${short.replaceAll("-", "&hyphen;")}</code>`, short],
+  ])("scrubs it %s", (_name, answer, secret) => {
+    const scrubbed = scrubConfiguredSecrets(answer);
+    expect(scrubbed).toContain(REDACTED);
+    // No run of 8 characters of the key is left, however the rest was written.
+    const decoded = decodeURIComponent(
+      scrubbed
+        .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCharCode(Number.parseInt(h, 16)))
+        .replace(/&#(\d+);/g, (_, d) => String.fromCharCode(Number(d)))
+        .replace(/&hyphen;/g, "-"),
+    );
+    for (let i = 0; i + 8 <= secret.length; i += 1) expect(decoded).not.toContain(secret.slice(i, i + 8));
+    expect(scrubSecrets(answer)).toContain(REDACTED);
+  });
+
+  it("keeps text that merely has escapes and entities", () => {
+    const text = "50% off &amp; more: a%20b &#169; 2026, R&D, 100%";
+    expect(scrubConfiguredSecrets(text)).toBe(text);
+    expect(scrubSecrets(text)).toBe(text);
+  });
+});
