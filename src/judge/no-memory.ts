@@ -10,7 +10,7 @@ import {
   wordCounts,
 } from "./heuristic-judge";
 import { synonymKeys } from "./lexicon";
-import { formCanonical } from "./meaning";
+import { formCanonical, TYPO_TRANSPOSITION_MIN_LENGTH } from "./meaning";
 import { withoutAccents } from "./positions";
 import { normalizeLightly } from "./similarity";
 import { numberValue } from "./spans";
@@ -165,10 +165,18 @@ export function demonstrationFloorShots(
   demonstrations: readonly FloorDemonstration[],
   thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
   counts: readonly ReturnType<typeof wordCounts>[] = demonstrations.map((d) => wordCounts(d.continuation)),
+  /** Each demonstration's continuation indexed once (`indexForMatching`), for the bound on long ones. */
+  indexes?: readonly (MatchIndex | null)[],
 ): number | null {
   const reference = wordCounts(instance.reference);
+  let referenceReadings: Token[][] | null = null;
   for (const [index, demonstration] of demonstrations.entries()) {
     if (!couldBeNearExact(reference, counts[index], thresholds)) continue;
+    // A long continuation is judged only where the bound on runs of its words leaves it a chance.
+    if (indexes?.[index]) {
+      referenceReadings ??= readingsOf(instance.reference);
+      if (!runsCouldMatch(referenceReadings, indexes[index], thresholds)) continue;
+    }
     const verdict = judgeNoMemoryAnswer(instance, demonstration.continuation, thresholds);
     if (verdict === "EXACT" || verdict === "NEAR_EXACT") return demonstration.rank + 1;
   }
@@ -253,56 +261,165 @@ function deletionKeys(word: string): string[] {
 
 /**
  * Whether any answer copied from the instance's input could be judged exact or near-exact by the default judge: an
- * upper bound, never a verdict. Each reference word the input could match under any of the judge's equivalences
- * (the same form or stem, number, one edit, a shared WordNet synset) counts as matched; every rule that makes an
- * answer near-exact needs more of them than that (all of them for containment, a leading reference or the same
- * form; ROUGE-L F1 t needs t/(2-t) of the reference's words; the content rule its recall of content words). False
- * only where none of the rules could be met; true where a rule cannot be bounded so (a character-similarity
- * threshold in use).
+ * upper bound, never a verdict. Two tokens "could match" when the judge could pair them under any of its
+ * equivalences (the same form or stem, number, one edit, a shared WordNet synset). Every copied answer is a run of
+ * the input's words, and every rule that makes an answer near-exact needs more than the input can give it:
+ * - containment, a leading reference or the same form need every reference word matched;
+ * - ROUGE-L F1 t needs an alignment of L pairs with 2L / (r + L) >= t, and no copy aligns more pairs than the
+ *   longest common subsequence of the reference and the whole input under "could match";
+ * - the content rule needs, in the copy's scored start (a run of the input's words), content words that could match
+ *   the reference's at its recall of them and at its precision over the run's own content words: no run of the
+ *   input has them, or none does.
+ * False only where every rule fails; true where a rule cannot be bounded so (a character-similarity threshold in
+ * use). Linear in the texts but for the subsequence, which pairs only words that could match.
  */
 export function copiesCouldMatch(
   instance: Pick<FloorInstance, "input" | "reference">,
   thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
 ): boolean {
   if (thresholds.charSimilarity <= 1) return true;
-  const forms = (text: string) => [tokenize(text), tokenize(withoutAccents(formCanonical(text)))];
-  const inputTokens = forms(instance.input).flat();
-  const norms = new Set<string>();
-  const stems = new Set<string>();
-  const numbers = new Set<string>();
-  const keys = new Set<string>();
-  const synsets = new Set<string>();
-  for (const token of inputTokens) {
-    if (norms.has(token.norm)) continue;
-    norms.add(token.norm);
-    stems.add(token.stem);
-    const value = numberValue(token);
-    if (value !== null) numbers.add(value);
-    for (const key of deletionKeys(token.norm)) keys.add(key);
-    if (token.content) for (const key of synonymKeys(token.norm)) synsets.add(key);
-  }
-  const matchable = (token: Token) => {
-    if (norms.has(token.norm) || stems.has(token.stem)) return true;
-    const value = numberValue(token);
-    if (value !== null && numbers.has(value)) return true;
-    if (deletionKeys(token.norm).some((key) => keys.has(key))) return true;
-    for (const key of synonymKeys(token.norm)) if (synsets.has(key)) return true;
-    return false;
-  };
+  return runsCouldMatch(readingsOf(instance.reference), indexForMatching(instance.input), thresholds);
+}
+
+/** A text read as the judge reads it (each of its readings), with every key its tokens could be paired by. */
+export interface MatchIndex {
+  readings: readonly (readonly Token[])[];
+  keys: ReadonlySet<string>;
+}
+
+/** The judge's two readings of a text: as written, and in canonical form without accents. */
+function readingsOf(text: string): Token[][] {
+  return [tokenize(text) as Token[], tokenize(withoutAccents(formCanonical(text))) as Token[]];
+}
+
+/** A text indexed once for `copiesCouldMatch`-style bounds (a demonstration's continuation, met by every instance). */
+export function indexForMatching(text: string): MatchIndex {
+  const readings = readingsOf(text);
+  return { readings, keys: new Set(readings.flat().flatMap(keysOf)) };
+}
+
+/** Every key a token can be paired by: two tokens could match when they share one (cached by word). */
+const KEY_CACHE = new Map<string, string[]>();
+function keysOf(token: Token): string[] {
+  const cacheKey = `${token.norm}\u0001${token.stem}\u0001${token.content ? 1 : 0}`;
+  const cached = KEY_CACHE.get(cacheKey);
+  if (cached) return cached;
+  const keys = [`n:${token.norm}`, `s:${token.stem}`];
+  const value = numberValue(token);
+  if (value !== null) keys.push(`#:${value}`);
+  // A typo pairs words of TYPO_TRANSPOSITION_MIN_LENGTH letters or more, never with digits (meaning.ts `typoOf`).
+  if (token.norm.length >= TYPO_TRANSPOSITION_MIN_LENGTH && !/\d/.test(token.norm))
+    for (const key of deletionKeys(token.norm)) keys.push(`d:${key}`);
+  if (token.content) for (const key of synonymKeys(token.norm)) keys.push(`y:${key}`);
+  if (KEY_CACHE.size > 200_000) KEY_CACHE.clear();
+  KEY_CACHE.set(cacheKey, keys);
+  return keys;
+}
+
+/**
+ * Whether any run of the source's words could be judged exact or near-exact against the reference (the rules of
+ * `copiesCouldMatch`): an answer that is one text is a run of itself, so this bounds a demonstration's
+ * continuation too. False only where every rule fails.
+ */
+export function runsCouldMatch(
+  referenceReadings: readonly (readonly Token[])[],
+  source: MatchIndex,
+  thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
+): boolean {
+  if (thresholds.charSimilarity <= 1) return true;
+  const matchable = (token: Token) => keysOf(token).some((key) => source.keys.has(key));
   // The reference in each of the judge's readings: the bound must fail in every one to rule the copies out.
-  for (const reference of forms(instance.reference)) {
+  for (const [reading, reference] of referenceReadings.entries()) {
     const n = reference.length;
     if (n === 0) return true;
     const matched = reference.filter(matchable);
     if (matched.length === n) return true;
+    const input = source.readings[reading];
     const rougeL = thresholds.rougeL;
-    if (rougeL < 2 && matched.length >= (rougeL * n) / (2 - rougeL) - 1e-9) return true;
-    const content = reference.filter((token) => token.content).length;
+    if (rougeL < 2 && matched.length >= (rougeL * n) / (2 - rougeL) - 1e-9) {
+      const pairs = longestCouldMatchSubsequence(reference, input);
+      if ((2 * pairs) / (n + pairs) >= rougeL - 1e-9) return true;
+    }
+    const content = reference.filter((token) => token.content);
     if (
-      content >= SPAN_AWARE_CONTENT_RULE_MIN_WORDS &&
-      matched.filter((token) => token.content).length >= thresholds.contentRecall * content - 1e-9
+      content.length >= SPAN_AWARE_CONTENT_RULE_MIN_WORDS &&
+      matched.filter((token) => token.content).length >= thresholds.contentRecall * content.length - 1e-9 &&
+      someRunHasContent(input, content, thresholds)
     )
       return true;
+  }
+  return false;
+}
+
+/**
+ * The longest common subsequence of two token lists where two tokens pair when they share a key (Hunt and
+ * Szymanski: the longest increasing run over the pairs that could match, each reference token's input positions
+ * taken in decreasing order), in O(pairs x log n).
+ */
+function longestCouldMatchSubsequence(reference: readonly Token[], input: readonly Token[]): number {
+  const positions = new Map<string, number[]>();
+  for (const [j, token] of input.entries())
+    for (const key of keysOf(token)) {
+      const list = positions.get(key);
+      if (list) list.push(j);
+      else positions.set(key, [j]);
+    }
+  const tails: number[] = [];
+  const seen = new Int32Array(input.length).fill(-1);
+  for (const [i, token] of reference.entries()) {
+    const candidates: number[] = [];
+    for (const key of keysOf(token))
+      for (const j of positions.get(key) ?? [])
+        if (seen[j] !== i) {
+          seen[j] = i;
+          candidates.push(j);
+        }
+    candidates.sort((a, b) => b - a);
+    for (const j of candidates) {
+      // The first tail at or above j takes j (a strictly increasing run).
+      let low = 0;
+      let high = tails.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (tails[mid] < j) low = mid + 1;
+        else high = mid;
+      }
+      tails[low] = j;
+    }
+  }
+  return tails.length;
+}
+
+/**
+ * Whether some run of the input's tokens holds content words that could match the reference's enough for the
+ * content rule: at least its recall of the reference's content words, and at least its precision of the run's own
+ * content words (two words of slack for where a copy's first words read differently). O(n) by prefix sums.
+ */
+function someRunHasContent(
+  input: readonly Token[],
+  referenceContent: readonly Token[],
+  thresholds: HeuristicThresholds,
+): boolean {
+  const referenceKeys = new Set(referenceContent.flatMap(keysOf));
+  const needed = thresholds.contentRecall * referenceContent.length - 2;
+  // Prefix sums: M (content words that could match) and W = M - precision x C (C: content words).
+  const m = [0];
+  const w = [0];
+  for (const token of input) {
+    const could = token.content && keysOf(token).some((key) => referenceKeys.has(key));
+    m.push(m[m.length - 1] + (could ? 1 : 0));
+    w.push(w[w.length - 1] + (could ? 1 : 0) - (token.content ? thresholds.contentPrecision : 0));
+  }
+  // A run (i, j] passes when M(j) - M(i) >= needed and W(j) - W(i) >= -2; for each j, the best i is
+  // the smallest W among the starts far enough back to hold `needed` matches.
+  let start = 0;
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let j = 1; j <= input.length; j += 1) {
+    while (start < j && m[j] - m[start] >= needed) {
+      lowest = Math.min(lowest, w[start]);
+      start += 1;
+    }
+    if (w[j] - lowest >= -2 - 1e-9) return true;
   }
   return false;
 }

@@ -44,4 +44,37 @@ describeWithSharedData("the no-memory floor's bound on copied answers", () => {
     // The bound does rule answers out (it is not "always true").
     expect(ruledOut).toBeGreaterThan(40);
   });
+
+  it("never rules out a copy the judge would match in long texts (passages run together, words recurring)", () => {
+    let ruledOut = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(), { minLength: 3, maxLength: 8 }),
+        fc.double({ min: 0.5, max: 0.85, noNaN: true }),
+        fc.nat(),
+        (picks, share, echoAt) => {
+          const words = picks.flatMap((pick) => passages[pick % passages.length].text.split(/\s+/));
+          const cut = Math.max(1, Math.min(words.length - 1, Math.round(words.length * share)));
+          const reference = words.slice(cut).join(" ");
+          // Some of the reference's words moved into the input: a run of it, at any point.
+          const run = words.slice(cut, cut + 5 + (echoAt % 20));
+          const head = words.slice(0, cut);
+          const at = echoAt % head.length;
+          const input = [...head.slice(0, at), ...run, ...head.slice(at)].join(" ");
+          if (copiesCouldMatch({ input, reference })) return true;
+          ruledOut += 1;
+          return copyAnswers(input).every(
+            (answer) =>
+              judgeHeuristically(reference, answer, undefined, [], { context: { firstPiece: input } })
+                .verdict === "INEXACT",
+          );
+        },
+      ),
+      {
+        numRuns: Number(process.env.MEMICL_FLOOR_RUNS ?? 40),
+        seed: Number(process.env.MEMICL_FLOOR_SEED ?? 11),
+      },
+    );
+    expect(ruledOut).toBeGreaterThan(5);
+  }, 120_000);
 });
