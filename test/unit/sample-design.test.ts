@@ -359,3 +359,98 @@ describe("design version 3", () => {
     expect(v3.contentHash).not.toBe(v2.contentHash);
   });
 });
+
+describe("long texts, as a linear scan would cut and check them (property)", () => {
+  const fc = require("fast-check") as typeof import("fast-check");
+  const word = fc.constantFrom(
+    "the",
+    "a",
+    "River",
+    "—",
+    "!",
+    "mill",
+    "1,200",
+    "of",
+    "Zoë",
+    "...",
+    "ran",
+    "x",
+  );
+  const text = fc.array(word, { minLength: 2, maxLength: 120 }).map((words) => words.join(" "));
+
+  it("draws the cut the linear scan of every cut's target words drew", () => {
+    const { targetWords } = require("../../src/study/targets") as typeof import("../../src/study/targets");
+    const { tokenOffsets } = require("../../src/sample/design/segmentation");
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 6 }), fc.nat(), (body, minTargetWords, seed) => {
+        const result = segmentInstance(body, null, {
+          seed,
+          instanceKey: "k",
+          cutRange: DEFAULT_CUT_RANGE,
+          minTargetWords,
+        });
+        const offsets: number[] = tokenOffsets(body);
+        const cuts = allowedCuts(offsets.length, DEFAULT_CUT_RANGE);
+        if (!cuts) return !result.ok;
+        const long: number[] = [];
+        for (let at = cuts.from; at <= cuts.to; at += 1)
+          if (targetWords(body.slice(offsets[at])).length >= minTargetWords) long.push(at);
+        const stream = RandomStream.derive(seed, "cut", "k");
+        const cut =
+          long.length === 0 ? stream.integer(cuts.from, cuts.to) : long[stream.integer(0, long.length - 1)];
+        return (
+          result.ok &&
+          result.segments.cutTokenIndex === cut &&
+          result.segments.shortTarget === (long.length === 0)
+        );
+      }),
+      { numRuns: 500, seed: 3 },
+    );
+  });
+
+  it("finds the instances that open a demonstration as the set of every opening did", () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 6 }),
+        fc.array(text, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (instanceTexts, demonstrationTexts, borrowed) => {
+          // Some instances open exactly as a demonstration does, at a word boundary or not.
+          const openings = instanceTexts.map((body, i) => {
+            const source = demonstrationTexts[(borrowed[i] ?? i) % demonstrationTexts.length];
+            return borrowed[i] === undefined
+              ? body
+              : source.slice(0, Math.max(1, (borrowed[i] % source.length) + 1)).trim() || body;
+          });
+          const item = (key: string, initialSegment: string, subsequentSegment: string) => ({
+            candidate: { key, label: "a", ref: key } as unknown as Candidate<string>,
+            segments: { initialSegment, subsequentSegment, cutTokenIndex: null, tokenCount: 1 },
+          });
+          const design = {
+            instances: openings.map((opening, i) => item(`i${i}`, opening, "rest")),
+            demonstrations: demonstrationTexts.map((body, i) => item(`d${i}`, body, "more words")),
+          };
+          const key = (value: string) => value.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+          const every = new Set<string>();
+          for (const d of design.demonstrations) {
+            const words = key(`${d.segments.initialSegment} ${d.segments.subsequentSegment}`).split(" ");
+            for (let end = 1; end <= words.length; end += 1) every.add(words.slice(0, end).join(" "));
+          }
+          const found = ambiguousInstances(design as never);
+          const openingCounts = new Map<string, number>();
+          for (const instance of design.instances) {
+            const opening = key(instance.segments.initialSegment);
+            openingCounts.set(opening, (openingCounts.get(opening) ?? 0) + 1);
+          }
+          return design.instances.every((instance) => {
+            const opening = key(instance.segments.initialSegment);
+            return (
+              found.has(instance.candidate.key) === (openingCounts.get(opening)! > 1 || every.has(opening))
+            );
+          });
+        },
+      ),
+      { numRuns: 500, seed: 4 },
+    );
+  });
+});

@@ -276,15 +276,26 @@ export function ambiguousInstances<Ref>(
   }
   for (const keys of byOpening.values())
     if (keys.length > 1) for (const key of keys) found.set(key, SHARED_OPENING);
-  // Every word-boundary opening of every demonstration's text, so each instance is one lookup.
-  const openings = new Set<string>();
+  // Each demonstration's text by its first word, so an instance is compared with the few that open alike: its
+  // opening must begin one of them and end at a word boundary there.
+  const texts = new Map<string, string[]>();
   for (const item of design.demonstrations) {
-    const words = openingKey(`${item.segments.initialSegment} ${item.segments.subsequentSegment}`).split(" ");
-    for (let end = 1; end <= words.length; end += 1) openings.add(words.slice(0, end).join(" "));
+    const text = openingKey(`${item.segments.initialSegment} ${item.segments.subsequentSegment}`);
+    const first = text.split(" ", 1)[0];
+    texts.set(first, [...(texts.get(first) ?? []), text]);
   }
-  for (const item of design.instances)
-    if (!found.has(item.candidate.key) && openings.has(openingKey(item.segments.initialSegment)))
+  for (const item of design.instances) {
+    if (found.has(item.candidate.key)) continue;
+    const opening = openingKey(item.segments.initialSegment);
+    const alike = texts.get(opening.split(" ", 1)[0]) ?? [];
+    if (
+      alike.some(
+        (text) =>
+          text.startsWith(opening) && (text.length === opening.length || text[opening.length] === " "),
+      )
+    )
       found.set(item.candidate.key, OPENS_A_DEMONSTRATION);
+  }
   return found;
 }
 

@@ -29,7 +29,7 @@ export type Segmentation = { ok: true; segments: Segments } | { ok: false; reaso
 const TOKEN = /\S+/g;
 
 /** Whitespace-separated tokens with their offsets in the text. */
-function tokenOffsets(text: string): number[] {
+export function tokenOffsets(text: string): number[] {
   return [...text.matchAll(TOKEN)].map((match) => match.index);
 }
 
@@ -88,9 +88,17 @@ export function segmentInstance(
   let shortTarget: boolean | undefined;
   if (minWords === undefined) cut = stream.integer(cuts.from, cuts.to);
   else {
-    const long: number[] = [];
-    for (let at = cuts.from; at <= cuts.to; at += 1)
-      if (targetWords(text.slice(offsets[at])).length >= minWords) long.push(at);
+    // The words after a cut only fall as the cut moves right (a cut drops whole words): the cuts that leave
+    // enough are a prefix of the range, found by bisection (a text of 5,000 words in milliseconds, not minutes).
+    const enough = (at: number) => targetWords(text.slice(offsets[at])).length >= minWords;
+    let low = cuts.from;
+    let high = cuts.to + 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (enough(mid)) low = mid + 1;
+      else high = mid;
+    }
+    const long = Array.from({ length: low - cuts.from }, (_, i) => cuts.from + i);
     shortTarget = long.length === 0;
     cut = shortTarget ? stream.integer(cuts.from, cuts.to) : long[stream.integer(0, long.length - 1)];
   }
