@@ -6,6 +6,7 @@ import { benchEngine } from "./engine.bench";
 import { benchGrid } from "./grid.bench";
 import { benchImport } from "./import.bench";
 import { benchLimits } from "./limits.bench";
+import { benchLongTexts } from "./long-texts.bench";
 import { benchResults } from "./results.bench";
 import { benchScale } from "./scale.bench";
 import { benchStartup } from "./startup.bench";
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   grid: benchGrid,
   import: benchImport,
   limits: benchLimits,
+  "long-texts": benchLongTexts,
   results: benchResults,
   scale: benchScale,
   startup: benchStartup,

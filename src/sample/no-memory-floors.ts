@@ -5,10 +5,14 @@ import {
   demonstrationFloorShots,
   floorVerdict,
   InstanceFloor,
+  indexForMatching,
   instanceFloorOf,
   NO_MEMORY_FLOOR_VERSION,
 } from "../judge/no-memory";
 import * as sql from "./sample.sql";
+
+/** From this many words on, a demonstration's continuation is bounded before it is judged (judging it costs more). */
+const LONG_CONTINUATION_WORDS = 50;
 
 interface FloorInput {
   sampled_instance_id: string;
@@ -79,27 +83,47 @@ export class NoMemoryFloors {
       [sampleId],
     );
     const demonstrationCounts = demonstrations.map((d) => wordCounts(d.continuation));
+    // The heuristic judge takes 3 ms to 15 ms an instance here (some twenty copied answers each), a long text up to
+    // a few hundred: a process serving requests answers them between steps of about 20 ms rather than after a
+    // whole sample's seconds.
+    let since = Date.now();
+    const breathe = async () => {
+      if (Date.now() - since > 20) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = Date.now();
+      }
+    };
+    // A long continuation is indexed once for the bound that spares judging it against every instance.
+    const demonstrationIndexes: (ReturnType<typeof indexForMatching> | null)[] = [];
+    for (const [i, d] of demonstrations.entries()) {
+      demonstrationIndexes.push(
+        demonstrationCounts[i].tokens >= LONG_CONTINUATION_WORDS ? indexForMatching(d.continuation) : null,
+      );
+      await breathe();
+    }
     const inputs = instances.map((row) => ({
       ...row,
       siblings: siblings.get(row.sampled_instance_id) ?? [],
     }));
     const common = commonReferences(inputs);
     const floors = new Map<string, InstanceFloor>();
-    // The heuristic judge takes 3 ms to 15 ms an instance here (some twenty copied answers each): a process
-    // serving requests answers them between steps of about 20 ms rather than after a whole sample's seconds.
-    let since = Date.now();
     for (const [index, instance] of inputs.entries()) {
+      const verdict = floorVerdict(instance, common[index]);
+      await breathe();
       floors.set(
         instance.sampled_instance_id,
         instanceFloorOf(
-          floorVerdict(instance, common[index]),
-          demonstrationFloorShots(instance, demonstrations, undefined, demonstrationCounts),
+          verdict,
+          demonstrationFloorShots(
+            instance,
+            demonstrations,
+            undefined,
+            demonstrationCounts,
+            demonstrationIndexes,
+          ),
         ),
       );
-      if (Date.now() - since > 20) {
-        await new Promise((resolve) => setImmediate(resolve));
-        since = Date.now();
-      }
+      await breathe();
     }
     if (instances.length > 0) {
       const keys = [...floors.keys()];

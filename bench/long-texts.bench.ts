@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import { providersFile as writeProvidersFile } from "../test/support/runs";
+import { benchDatabase, Memicl, startMemicl } from "./processes";
+
+// Run from dist/bench: the checkout is two folders up, the shared data beside it.
+const RTE = path.resolve(__dirname, "../../../shared/data/datasets/rte/train.tsv");
+
+/**
+ * Drawing a sample of long texts through `memicl serve`: `createSample` on 20 texts of N words (RTE's sentences run
+ * together), 10 instances and 10 demonstrations (k = 0, 5, 10), the no-memory floors included; /health is asked
+ * every 100 ms meanwhile. Prints the draw's wall time and /health's slowest answer per length.
+ */
+export async function benchLongTexts(args: string[]) {
+  const option = (name: string, fallback: string) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? args[index + 1] : fallback;
+  };
+  const lengths = option("--words", "500,1000,2000,5000").split(",").map(Number);
+  const backend = option("--backend", "embedded") as "postgres" | "embedded";
+  const db = await benchDatabase(
+    backend,
+    option("--pg", process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"),
+  );
+  const words: string[] = [];
+  for (const line of fs.readFileSync(RTE, "utf8").split("\n").slice(1)) {
+    const text = line.split("\t")[1];
+    if (text) words.push(...text.split(/\s+/));
+    if (words.length > 20 * Math.max(...lengths)) break;
+  }
+  let memicl: Memicl | null = null;
+  const rows: string[] = [];
+  try {
+    memicl = await startMemicl({ env: db.env, providersFile: writeProvidersFile({}), inProcessWorkers: 0 });
+    const base = memicl.url.replace(/\/graphql$/, "");
+    for (const length of lengths) {
+      const content = Array.from({ length: 20 }, (_, i) =>
+        JSON.stringify({
+          text: words.slice(i * length, (i + 1) * length).join(" "),
+          label: i % 2 ? "a" : "b",
+        }),
+      ).join("\n");
+      const imported = await memicl.gql(
+        `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
+        { input: { name: `long-${length}`, content: `${content}\n`, format: "jsonl" } },
+      );
+      let slowest = 0;
+      let answered = 0;
+      const health = setInterval(() => {
+        const started = Date.now();
+        void fetch(`${base}/health`)
+          .then((response) => {
+            if (response.ok) answered += 1;
+            slowest = Math.max(slowest, Date.now() - started);
+          })
+          .catch((error) => process.stderr.write(`/health: ${(error as Error).message}\n`));
+      }, 100);
+      const started = Date.now();
+      const sample = await memicl.gql(
+        `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+        {
+          input: {
+            datasetId: imported.importDataset.dataset.id,
+            seed: 1,
+            instanceCount: 10,
+            demonstrationCount: 10,
+            shotCounts: [0, 5, 10],
+          },
+        },
+      );
+      const seconds = (Date.now() - started) / 1000;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      clearInterval(health);
+      if (!sample.createSample) throw new Error("no sample drawn");
+      rows.push(`| ${length.toLocaleString("en")} | ${seconds.toFixed(1)} | ${slowest} | ${answered} |`);
+    }
+  } finally {
+    await memicl?.stop();
+    await db.drop();
+  }
+  process.stdout.write(
+    [
+      "| words a text | createSample (s) | /health slowest (ms) | /health answers |",
+      "| ---: | ---: | ---: | ---: |",
+      ...rows,
+      "",
+    ].join("\n"),
+  );
+}
