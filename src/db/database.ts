@@ -1,7 +1,8 @@
 import { DataSource } from "typeorm";
-import { Config } from "../config/config";
+import { Config, ConfigError } from "../config/config";
 import { DataDirSource, describeDataDirSource } from "../config/data-dir";
 import { Logger } from "../logging/logger";
+import { connectionBudget, readConnectionFacts } from "./connection-budget";
 import { createDataSource } from "./data-source";
 import { EmbeddedCluster, joinCluster, serverPidOf } from "./embedded";
 import { databaseRefusal } from "./refusal";
@@ -41,32 +42,67 @@ export async function openDatabase(
 ): Promise<Database> {
   options = { poolSize: config.dbPoolSize, ...options };
   if (config.databaseUrl)
-    return connect(
-      "server",
-      config.databaseUrl,
-      `PostgreSQL server ${redact(config.databaseUrl)}`,
-      null,
+    return withinConnectionBudget(
+      await connect(
+        "server",
+        config.databaseUrl,
+        `PostgreSQL server ${redact(config.databaseUrl)}`,
+        null,
+        options,
+      ),
+      config,
+      logger,
       options,
     );
   const cluster = await joinCluster(config.dataDir, logger);
   const watchdog = watchEmbeddedServer(cluster, logger);
   try {
-    return await connect(
-      "embedded",
-      cluster.url,
-      describeCluster(cluster, config.dataDirSource),
-      {
-        release: async () => {
-          watchdog.stop();
-          await cluster.release();
+    return await withinConnectionBudget(
+      await connect(
+        "embedded",
+        cluster.url,
+        describeCluster(cluster, config.dataDirSource),
+        {
+          release: async () => {
+            watchdog.stop();
+            await cluster.release();
+          },
         },
-      },
+        options,
+      ),
+      config,
+      logger,
       options,
     );
   } catch (error) {
     watchdog.stop();
     throw error;
   }
+}
+
+/** The connection error a process meets at start when its own pools exceed what the server allows. */
+export class ConnectionBudgetError extends ConfigError {}
+
+/**
+ * Checks at start that this process's pools fit the server's connection limits (`connectionBudget`): refuses to
+ * start, naming the numbers, when they cannot; logs the numbers and the room left otherwise.
+ */
+async function withinConnectionBudget(
+  database: Database,
+  config: Config,
+  logger: Logger,
+  options: OpenDatabaseOptions,
+): Promise<Database> {
+  const facts = await readConnectionFacts(database.dataSource, database.url);
+  if (!facts) return database;
+  const budget = connectionBudget(facts, (options.poolSize ?? config.dbPoolSize) + config.queuePoolSize + 1);
+  if (budget.fatal) {
+    await database.close();
+    throw new ConnectionBudgetError(budget.fatal);
+  }
+  if (budget.tight) logger.warn({ connections: facts }, budget.note);
+  else logger.debug({ connections: facts }, budget.note);
+  return database;
 }
 
 /** How often a process on the embedded database checks that its server is alive. */

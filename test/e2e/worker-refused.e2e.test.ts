@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { MEMICL_BIN } from "../support/cli";
+import { MEMICL_BIN, runCli } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { patient } from "../support/patience";
 import { RefusingProxy } from "../support/refusing-proxy";
@@ -25,6 +25,19 @@ describe.each(BACKENDS.slice(0, 1))("a worker on a database that refuses connect
     await proxy?.stop();
     await api?.close();
   });
+
+  it("refuses to start a process whose pools alone exceed the server's connections, naming the numbers", async () => {
+    const refused = await runCli(["worker", "--concurrency", "2"], {
+      DATABASE_URL: api.database.url,
+      MEMICL_DB_POOL_SIZE: "1000",
+      MEMICL_PROVIDERS_FILE: providersFile({ sim: { type: "simulated" } }),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /this process opens up to 1005 connections \(MEMICL_DB_POOL_SIZE \+ MEMICL_QUEUE_POOL_SIZE \+ 1\) but the server allows \d+ in all \(max_connections \d+/,
+    );
+    expect(refused.stderr).not.toMatch(/unexpected error/);
+  }, 60_000);
 
   it("waits, saying why, and registers once the database lets it in", async () => {
     const port = await proxy.start();
