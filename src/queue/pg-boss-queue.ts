@@ -150,7 +150,10 @@ export class PgBossQueue implements JobQueue {
          WHERE j.name LIKE $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
            AND NOT EXISTS (SELECT 1 FROM completion c
                            WHERE c.id = (j.data->>'completionId')::bigint AND c.status = 'RUNNING')
+         -- In id order, skipping a job pg-boss is acknowledging this moment: never a wait in a cycle with it.
+         ORDER BY j.id
          LIMIT $3
+         FOR UPDATE OF j SKIP LOCKED
        )
        UPDATE pgboss.job SET state = 'completed', completed_on = now(),
               output = '{"memicl":"its worker is gone; the item was released or is done"}'::jsonb

@@ -71,10 +71,17 @@ export class WorkerRegistration {
     try {
       await this.held.renewing((held) =>
         this.dataSource.query(
-          `WITH renewed AS (
+          // The rows are locked in id order and a row another statement holds (its answer being stored this
+          // moment) is skipped, not waited for: a renewal never waits in a cycle with a store, and the next beat
+          // renews what this one skipped (a lease outlives several beats).
+          `WITH mine AS (
+           SELECT id FROM completion
+           WHERE lease_owner = $1 AND status = 'RUNNING' AND id = ANY($10::bigint[])
+           ORDER BY id FOR UPDATE SKIP LOCKED
+         ), renewed AS (
            UPDATE completion
            SET lease_until = clock_timestamp() + make_interval(secs => $2), lease_renewed_at = statement_timestamp()
-           WHERE lease_owner = $1 AND status = 'RUNNING' AND id = ANY($10::bigint[])
+           WHERE id IN (SELECT id FROM mine) AND lease_owner = $1 AND status = 'RUNNING'
            RETURNING run_id
          )
          INSERT INTO worker (id, host, pid, role, concurrency, providers, code_version, in_flight, run_ids, last_seen_at)
