@@ -6,5 +6,26 @@
 // The libraries' production paths unless told otherwise: GraphQL's development mode checks every type test for
 // a second copy of the module (about 5% of a server's CPU under load), and Express's keeps no view cache.
 process.env.NODE_ENV ??= "production";
+const fs = require("node:fs");
+const path = require("node:path");
+const entry = path.join(__dirname, "../dist/src/cli/main.js");
+// A checkout after `npm install` alone has no dist/ yet: build it once (what `npm start` and `npm test` do first).
+if (!fs.existsSync(entry)) {
+  const build = path.join(__dirname, "../scripts/build.js");
+  if (!fs.existsSync(build)) {
+    process.stderr.write(
+      "memicl: dist/ is missing and there is nothing to build it from; reinstall memicl\n",
+    );
+    process.exit(1);
+  }
+  process.stderr.write("memicl: not built yet; building once (npm run build does the same)...\n");
+  const built = require("node:child_process").spawnSync(process.execPath, [build], {
+    stdio: ["ignore", 2, 2],
+  });
+  if (built.status !== 0 || !fs.existsSync(entry)) {
+    process.stderr.write("memicl: the build failed; run `npm run build` to see why\n");
+    process.exit(1);
+  }
+}
 require("reflect-metadata");
-require("../dist/src/cli/main.js").main(process.argv);
+require(entry).main(process.argv);
