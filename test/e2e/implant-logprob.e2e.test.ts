@@ -203,7 +203,7 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
       });
     }
     // What a server gives with top 5 (memicl's default): the five likeliest alternatives, renormalised.
-    const topFive = full.map(({ text, positions }) =>
+    const topFive = full.map(({ positions }) =>
       tokenLogprobsOf(
         positions.map((position) => ({
           logprob: position.logprob,
