@@ -8,9 +8,9 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 
-/** Who a key is, least to most: each role can do everything the roles before it can. */
-export const ROLES = ["viewer", "reviewer", "runner", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from "./role-names";
+
+export { ROLES, type Role };
 
 export const roleRank = (role: Role) => ROLES.indexOf(role);
 export const allows = (role: Role, required: Role) => roleRank(role) >= roleRank(required);

@@ -1,19 +1,18 @@
 import { Command, InvalidArgumentError } from "commander";
-import { ROLES } from "../auth/roles";
-import { BadInputError, DomainError } from "../common/errors";
+import { ROLES } from "../auth/role-names";
 import { CODE_VERSION } from "../config/code-version";
-import { ConfigError, loadConfig } from "../config/config";
-import { ImportError } from "../dataset/import/import.errors";
 import { IMPORT_FORMATS } from "../dataset/import/import-format";
-import { EmbeddedDatabaseError } from "../db/embedded";
-import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration";
-import { HEURISTIC_JUDGE_VERSIONS } from "../judge/heuristic-judge";
+import { DEFAULT_FITTED, THRESHOLD_NAMES } from "../judge/calibration-grid";
+import { HEURISTIC_JUDGE_VERSIONS } from "../judge/heuristic-versions";
 import { SETTING_NAMES } from "../study/settings";
 
 /**
  * Each command's module is loaded when that command runs: `memicl --version` or `calibrate-judge` does not load
  * the database layer, and a database command does not load the GraphQL server (about half a second each).
  */
+/** The configuration, read when a command runs (its validation library is not loaded for --help or --version). */
+const loadConfig = () => (require("../config/config") as typeof import("../config/config")).loadConfig();
+
 const commands = {
   db: () => require("./db.command") as typeof import("./db.command"),
   runActions: () => require("./run-actions.command") as typeof import("./run-actions.command"),
@@ -353,7 +352,9 @@ export function buildProgram(): Command {
     .option("--yes", "delete without asking (it asks only on a terminal)", false)
     .action((kind, id, options) => {
       if (!["experiment", "sample", "dataset"].includes(kind))
-        throw new BadInputError(`kind: experiment, sample or dataset, not "${kind}"`);
+        throw new (require("../common/errors") as typeof import("../common/errors")).BadInputError(
+          `kind: experiment, sample or dataset, not "${kind}"`,
+        );
       return commands.delete().runDelete(loadConfig(), kind, id, options);
     });
 
@@ -426,6 +427,12 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
+    // The kinds of failure a user can act on, loaded only now (a command that ran has loaded them already).
+    const { ConfigError } = require("../config/config") as typeof import("../config/config");
+    const { DomainError } = require("../common/errors") as typeof import("../common/errors");
+    const { ImportError } =
+      require("../dataset/import/import.errors") as typeof import("../dataset/import/import.errors");
+    const { EmbeddedDatabaseError } = require("../db/embedded") as typeof import("../db/embedded");
     if (
       error instanceof ConfigError ||
       error instanceof DomainError ||

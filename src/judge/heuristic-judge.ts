@@ -1,3 +1,4 @@
+import { HEURISTIC_JUDGE_VERSIONS, type HeuristicJudgeVersion } from "./heuristic-versions";
 import { formCanonical } from "./meaning";
 import {
   contentWords,
@@ -57,9 +58,7 @@ export interface HeuristicThresholds {
  */
 export const HEURISTIC_JUDGE_VERSION = "heuristic-8";
 
-/** The heuristic versions a run or a rejudge can choose, oldest first; each stays as it was. */
-export const HEURISTIC_JUDGE_VERSIONS = ["heuristic-5", "heuristic-6", "heuristic-7", "heuristic-8"] as const;
-export type HeuristicJudgeVersion = (typeof HEURISTIC_JUDGE_VERSIONS)[number];
+export { HEURISTIC_JUDGE_VERSIONS, type HeuristicJudgeVersion };
 
 export function isHeuristicJudgeVersion(value: string): value is HeuristicJudgeVersion {
   return (HEURISTIC_JUDGE_VERSIONS as readonly string[]).includes(value);

@@ -67,6 +67,18 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
     expect(result.stderr + result.stdout).not.toMatch(/schema is behind/);
   });
 
+  it.each([["--help"], ["--version"], ["report", "--help"]])(
+    "memicl %s loads no database, GraphQL or validation library",
+    async (...args) => {
+      const result = await run(args, database.url);
+      expect(result.code).toBe(0);
+      for (const heavy of ["typeorm", "graphql", "type-graphql", "zod", "pg", "class-validator", "diff"])
+        expect({ heavy, loaded: result.loaded.includes(heavy) }).toEqual({ heavy, loaded: false });
+      // The check itself: the command parser did load.
+      expect(result.loaded).toContain("commander");
+    },
+  );
+
   it("commands that write but queue nothing (migrate, import) load neither either", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-import-"));
     const file = path.join(dir, "tiny.csv");
