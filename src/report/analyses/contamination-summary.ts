@@ -3,12 +3,12 @@
 
 import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
-import type { ContaminationRow } from "../tables/contamination";
-import type { ContaminationSummaryRow } from "../tables/contamination-summary";
-import type { GuidedGeneralRow } from "../tables/guided-general";
-import type { LogprobEvidence } from "../tables/logprob";
-import type { NoMemoryFloorRow } from "../tables/no-memory-floor";
-import type { QuizRangeRow } from "../tables/quiz";
+import type { ContaminationRow } from "../rows/contamination";
+import type { ContaminationSummaryRow } from "../rows/contamination-summary";
+import type { GuidedGeneralRow } from "../rows/guided-general";
+import type { LogprobEvidence } from "../rows/logprob";
+import type { NoMemoryFloorRow } from "../rows/no-memory-floor";
+import type { QuizRangeRow } from "../rows/quiz";
 import { CONTAMINATION_SUBSET_SIZE } from "./contamination";
 import { bySample, SampleInfo, sampleFields } from "./rows";
 import { ReplicationVerdict, timeTravelFalsePositiveRate } from "./verdict";

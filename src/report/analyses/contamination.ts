@@ -2,7 +2,7 @@
 
 import { RandomStream } from "../../common/random";
 import { wilsonInterval } from "../../statistics/intervals";
-import type { ContaminationRow } from "../tables/contamination";
+import type { ContaminationRow } from "../rows/contamination";
 import { cellList } from "./paired";
 import { byCell, InstanceOutcome, isMemorized, SampleInfo, sampleFields } from "./rows";
 

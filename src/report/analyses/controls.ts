@@ -4,7 +4,7 @@
 import { newcombeDifference, wilsonInterval } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
 import { MemorizationSetting } from "../../study/settings";
-import type { ControlComparisonRow } from "../tables/versus-control";
+import type { ControlComparisonRow } from "../rows/versus-control";
 import { bySetting, InstanceOutcome, instanceKeyOf, instanceVerdict, isMemorized, SampleInfo } from "./rows";
 
 interface Tally {

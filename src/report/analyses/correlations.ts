@@ -5,8 +5,8 @@ import {
   spearman,
 } from "../../statistics/correlation";
 import { MemorizationMeasure } from "../../study/measures";
-import type { CorrelationRow } from "../tables/correlations";
-import type { PerformanceRow } from "../tables/performance";
+import type { CorrelationRow } from "../rows/correlations";
+import type { PerformanceRow } from "../rows/performance";
 import { memorizedOf } from "./memorization";
 import { bySample, bySetting, CellCount, groupItems, SampleInfo, sampleFields } from "./rows";
 

@@ -3,7 +3,7 @@
 
 import { type InstanceFloor, inFloorAt } from "../../judge/no-memory";
 import { wilsonInterval } from "../../statistics/intervals";
-import type { NoMemoryFloorRow } from "../tables/no-memory-floor";
+import type { NoMemoryFloorRow } from "../rows/no-memory-floor";
 import {
   byCell,
   InstanceOutcome,

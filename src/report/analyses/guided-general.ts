@@ -7,7 +7,7 @@ import {
   unpairedBootstrapP,
 } from "../../statistics/bootstrap";
 import { MemorizationSetting } from "../../study/settings";
-import type { GuidedGeneralRow } from "../tables/guided-general";
+import type { GuidedGeneralRow } from "../rows/guided-general";
 import { bySample, groupItems, SampleInfo, sampleFields } from "./rows";
 
 /** One completion's ROUGE-L F against its reference (rouge_score's, rounded to two decimals). */

@@ -4,7 +4,7 @@
 import { membershipScores, readTokenLogprobs, SCORE_NAMES, ScoreName, Scores } from "../../logprob/scores";
 import { aucInterval, mannWhitneyGreater, rocAuc, tprAtFpr } from "../../statistics/membership";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
-import type { LogprobCalibrationRow, LogprobControlTest, LogprobEvidence } from "../tables/logprob";
+import type { LogprobCalibrationRow, LogprobControlTest, LogprobEvidence } from "../rows/logprob";
 import { SampleInfo } from "./rows";
 
 /** One scored instance text: a LOGPROB completion with the text it scored. */

@@ -7,7 +7,7 @@ import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study
 import { REGIME_ORDER, Regime, regimeOf } from "../../study/regime";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
 import type { ResultFilter } from "../report.types";
-import type { MemorizationBreakdownRow } from "../tables/memorization";
+import type { MemorizationBreakdownRow } from "../rows/memorization";
 
 /** A breakdown row as computed (the service stamps when the results it counts were read). */
 export type BreakdownRow = Omit<MemorizationBreakdownRow, "computedAt">;

@@ -2,7 +2,7 @@
 
 import { newcombeDifference } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
-import type { MemorizedVsNotRow } from "../tables/memorized-vs-not";
+import type { MemorizedVsNotRow } from "../rows/memorized-vs-not";
 import {
   byCell,
   InstanceOutcome,

@@ -2,7 +2,7 @@
 
 import { mcnemarExact } from "../../statistics/tests";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
-import type { PairedComparisonRow } from "../tables/paired";
+import type { PairedComparisonRow } from "../rows/paired";
 import {
   bySample,
   groupItems,

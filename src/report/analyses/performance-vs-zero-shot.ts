@@ -1,7 +1,7 @@
 // In-context learning against zero-shot on performance: the same instances at k = 0 and at each k. Pure.
 
 import { mcnemarExact } from "../../statistics/tests";
-import type { PerformanceComparisonRow } from "../tables/performance-vs-zero-shot";
+import type { PerformanceComparisonRow } from "../rows/performance-vs-zero-shot";
 import { bySample, groupItems, InstancePerformance, SampleInfo, sampleFields } from "./rows";
 
 /** An instance is correct in a cell when more than half of its answered repeats are (the instance is the unit). */

@@ -4,7 +4,7 @@ import { clusterRateInterval } from "../../statistics/bootstrap";
 import { meanAndSpread } from "../../statistics/descriptive";
 import { wilsonInterval } from "../../statistics/intervals";
 import { IntervalMethod } from "../../study/measures";
-import type { PerformanceRow } from "../tables/performance";
+import type { PerformanceRow } from "../rows/performance";
 import {
   bySample,
   compareNullable,

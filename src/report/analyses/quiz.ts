@@ -10,7 +10,7 @@ import {
   QUIZ_LETTERS,
   quizRange,
 } from "../../quiz/quiz-range";
-import type { QuizCompensatorRow, QuizRangeRow } from "../tables/quiz";
+import type { QuizCompensatorRow, QuizRangeRow } from "../rows/quiz";
 import { bySample, SampleInfo, sampleFields } from "./rows";
 
 /** One quiz run's answers, counted (what report.sql.ts's `quizAnswers` returns). */

@@ -1,8 +1,8 @@
 // Memorization over non-trivial targets only: a match on a one-word reference says nothing about memory. Pure.
 
 import { wilsonInterval } from "../../statistics/intervals";
-import type { TargetGroupRow } from "../tables/by-target";
-import type { NonTrivialMemorizationRow } from "../tables/non-trivial";
+import type { TargetGroupRow } from "../rows/by-target";
+import type { NonTrivialMemorizationRow } from "../rows/non-trivial";
 import {
   byCell,
   InstanceOutcome,

@@ -1,7 +1,7 @@
 // The paper's threshold: does in-context learning beat zero-shot once memorization reaches some level? Pure.
 
-import type { IclThresholdRow } from "../tables/icl-thresholds";
-import type { PerformanceComparisonRow } from "../tables/performance-vs-zero-shot";
+import type { IclThresholdRow } from "../rows/icl-thresholds";
+import type { PerformanceComparisonRow } from "../rows/performance-vs-zero-shot";
 import {
   bySample,
   bySetting,

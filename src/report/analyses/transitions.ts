@@ -2,7 +2,7 @@
 
 import { newcombeDifference, wilsonInterval } from "../../statistics/intervals";
 import { fisherExact } from "../../statistics/tests";
-import type { TransitionRateRow } from "../tables/transitions";
+import type { TransitionRateRow } from "../rows/transitions";
 import { cellList } from "./paired";
 import { bySample, bySetting, groupItems, InstanceOutcome, SampleInfo, sampleFields } from "./rows";
 

@@ -1,59 +1,12 @@
-import { Field, Float, Int, ObjectType } from "type-graphql";
-import { MemorizationSetting } from "../../study/settings";
-import { SampleScoped } from "./scope";
+import { ContaminationRow } from "../rows/contamination";
 import { defineTable, EFFECTIVE_JUDGE, interval, markdownTable, pct, sampleLabel } from "./table";
+
+export { ContaminationRow };
 
 declare module "./table" {
   interface ReportTables {
     contamination: ContaminationRow[];
   }
-}
-
-@ObjectType({
-  description:
-    "The original method's verdict, applied as it was defined: on a fixed 10-instance subset of the sample " +
-    "(chosen from the sample's seed), contaminated when at least one is exact or at least two are near-exact. " +
-    "Beside it, the rate over every judged instance of the sample with its 95% Wilson interval.",
-  implements: SampleScoped,
-})
-export class ContaminationRow extends SampleScoped {
-  @Field()
-  dataset: string;
-
-  @Field(() => MemorizationSetting)
-  setting: MemorizationSetting;
-
-  @Field(() => Int)
-  shots: number;
-
-  @Field(() => Int, {
-    description: "Instances of the subset judged in this cell (10 unless some are unjudged).",
-  })
-  subsetJudged: number;
-
-  @Field(() => Int, { description: "Exact instances in the subset." })
-  exact: number;
-
-  @Field(() => Int, { description: "Near-exact instances in the subset." })
-  nearExact: number;
-
-  @Field({ description: "At least one exact or at least two near-exact in the subset." })
-  contaminated: boolean;
-
-  @Field(() => Int, { description: "Judged instances of the whole sample in this cell." })
-  instances: number;
-
-  @Field(() => Int, { description: "Of those, exact or near-exact." })
-  memorizedInstances: number;
-
-  @Field(() => Float, { nullable: true })
-  rate: number | null;
-
-  @Field(() => Float, { nullable: true })
-  ciLow: number | null;
-
-  @Field(() => Float, { nullable: true })
-  ciHigh: number | null;
 }
 
 export const contaminationTable = defineTable<"contamination">({

@@ -1,8 +1,5 @@
-import { Field, Float, Int, ObjectType } from "type-graphql";
-import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
-import { Regime } from "../../study/regime";
-import { MemorizationSetting } from "../../study/settings";
-import { SampleScoped } from "./scope";
+import { BreakdownGroup, MemorizationMeasure } from "../../study/measures";
+import { MemorizationBreakdownRow } from "../rows/memorization";
 import {
   defineTable,
   EFFECTIVE_JUDGE,
@@ -16,83 +13,14 @@ import {
   sampleLabel,
 } from "./table";
 
+export { MemorizationBreakdownRow };
+
 declare module "./table" {
   interface ReportTables {
     memorization: MemorizationBreakdownRow[];
     memorizationExactOnly: MemorizationBreakdownRow[];
     memorizationByRegime: MemorizationBreakdownRow[];
   }
-}
-
-@ObjectType({
-  description:
-    "Memorization of a group of instances: the share of judged completions whose effective verdict is exact or " +
-    "near-exact (or exact only), with a 95% interval: Wilson when each instance counts once, else a cluster " +
-    "bootstrap over instances. Unjudged completions are counted apart, not in n. Grouped by sample, a dataset " +
-    "with several samples also gets a pooled row (sampleId null) with the spread between its samples.",
-  implements: SampleScoped,
-})
-export class MemorizationBreakdownRow extends SampleScoped {
-  @Field({
-    description:
-      "When the results this row counts were read. Older than the latest writes only while a run is going (by at " +
-      "most about 24 times (MEMICL_RESULTS_SPACING_FACTOR) what its experiment's report and breakdowns take to " +
-      "compute, at least 1 s, plus one " +
-      "computation; `fresh: true` waits for " +
-      "the current state); once the runs are done, never.",
-  })
-  computedAt: Date;
-
-  @Field(() => String, { nullable: true })
-  dataset: string | null;
-
-  @Field(() => MemorizationSetting, { nullable: true })
-  setting: MemorizationSetting | null;
-
-  @Field(() => Int, { nullable: true })
-  shots: number | null;
-
-  @Field(() => Regime, { nullable: true })
-  regime: Regime | null;
-
-  @Field(() => Int, { description: "Judged completions (exact + near-exact + inexact): the denominator." })
-  n: number;
-
-  @Field(() => Int)
-  exact: number;
-
-  @Field(() => Int)
-  nearExact: number;
-
-  @Field(() => Int)
-  inexact: number;
-
-  @Field(() => Int, { description: "Completions without a readable verdict yet." })
-  unjudged: number;
-
-  @Field(() => Int, { description: "The numerator: exact + near-exact, or exact only." })
-  memorized: number;
-
-  @Field(() => Float, { nullable: true })
-  rate: number | null;
-
-  @Field(() => Float, { nullable: true })
-  ciLow: number | null;
-
-  @Field(() => Float, { nullable: true })
-  ciHigh: number | null;
-
-  @Field(() => IntervalMethod, { nullable: true })
-  intervalMethod: IntervalMethod | null;
-
-  @Field(() => Int, { description: "Samples the row pools." })
-  samples: number;
-
-  @Field(() => Float, {
-    nullable: true,
-    description: "Sample standard deviation of the rate between the pooled samples (null for one sample).",
-  })
-  betweenSampleStandardDeviation: number | null;
 }
 
 const BY_CELL = [BreakdownGroup.DATASET, BreakdownGroup.SAMPLE, BreakdownGroup.SETTING, BreakdownGroup.SHOTS];

@@ -1,57 +1,13 @@
-import { Field, Float, Int, ObjectType } from "type-graphql";
 import { performanceVsZeroShot } from "../analyses";
-import { SampleScoped } from "./scope";
+import { PerformanceComparisonRow } from "../rows/performance-vs-zero-shot";
 import { defineTable, markdownTable, pct, pValue, sampleLabel } from "./table";
+
+export { PerformanceComparisonRow };
 
 declare module "./table" {
   interface ReportTables {
     performanceVsZeroShot: PerformanceComparisonRow[];
   }
-}
-
-@ObjectType({
-  description:
-    "In-context learning against zero-shot on performance, per sample and k > 0: the instances answered at both " +
-    "k = 0 and k, each correct when more than half its repeats are, and McNemar's exact test on the discordant " +
-    "ones. Raw p (outside the report's Holm family).",
-  implements: SampleScoped,
-})
-export class PerformanceComparisonRow extends SampleScoped {
-  @Field()
-  dataset: string;
-
-  @Field(() => Int, { description: "k (compared with k = 0)." })
-  shots: number;
-
-  @Field(() => Int, { description: "Instances answered at both k = 0 and k." })
-  pairs: number;
-
-  @Field(() => Int)
-  bothCorrect: number;
-
-  @Field(() => Int, { description: "Correct at k = 0 only." })
-  onlyZeroShot: number;
-
-  @Field(() => Int, { description: "Correct at k only." })
-  onlyKShot: number;
-
-  @Field(() => Int)
-  neither: number;
-
-  @Field(() => Float)
-  accuracyZeroShot: number;
-
-  @Field(() => Float)
-  accuracyKShot: number;
-
-  @Field(() => Float, { description: "accuracyKShot - accuracyZeroShot, over the same instances." })
-  difference: number;
-
-  @Field(() => Float, {
-    nullable: true,
-    description: "McNemar's exact test (two-sided); null with no discordant pair.",
-  })
-  pValue: number | null;
 }
 
 export const performanceVsZeroShotTable = defineTable<"performanceVsZeroShot">({

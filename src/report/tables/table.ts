@@ -11,9 +11,10 @@ import type {
   TargetInfo,
 } from "../analyses";
 
-// What a table of the study report is: one file per table in this folder holds its GraphQL row type, how it is
-// computed from the experiment's inputs (by its pure analysis in ../analyses), its Markdown section and its flat
-// rows; index.ts lists the tables in the report's order. The study report's GraphQL type, its Markdown, its flat
+// What a table of the study report is: one file per table in this folder holds how it is computed from the
+// experiment's inputs (by its pure analysis in ../analyses), its Markdown section and its flat rows; its GraphQL row
+// type is in ../rows (which the analyses read: rows <- analyses <- tables, never back); index.ts lists the tables
+// in the report's order. The study report's GraphQL type, its Markdown, its flat
 // rows and its CSV are loops over that list.
 
 /** What a table is computed from: the experiment's rows, each read once per report (report.service.ts). */
@@ -52,7 +53,7 @@ export interface OwnReads {
   /** Time Travel's rule per cell, with the pools its subsets are drawn from. */
   contamination: { rows: ReportValue<"contamination">; pools: ReadonlyMap<string, readonly string[]> };
   quiz: ReportValue<"quiz">;
-  logprob: ReadonlyMap<string, import("./logprob").LogprobEvidence>;
+  logprob: ReadonlyMap<string, import("../rows/logprob").LogprobEvidence>;
   review: ReportValue<"review">;
 }
 export type OwnRead = keyof OwnReads;
