@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: runs one benchmark and prints a Markdown table for docs/BENCHMARKS.md.
 import "reflect-metadata";
 import { benchBatch } from "./batch.bench";
+import { benchCli } from "./cli.bench";
 import { benchEmbedded } from "./embedded.bench";
 import { benchEngine } from "./engine.bench";
 import { benchGrid } from "./grid.bench";
@@ -13,6 +14,7 @@ import { benchStartup } from "./startup.bench";
 
 const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   batch: benchBatch,
+  cli: benchCli,
   embedded: benchEmbedded,
   engine: benchEngine,
   grid: benchGrid,

@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { percentile } from "./percentile";
+
+const BIN = path.resolve(__dirname, "../../bin/memicl.js");
+const PRELOAD = path.resolve(__dirname, "../../test/support/loaded-packages.js");
+
+/** Wall seconds of one process, and the packages it loaded (with the preload). */
+function once(args: string[], env: Record<string, string>): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: "ignore" });
+  if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+function packagesOf(args: string[], env: Record<string, string>): number {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memicl-cli-bench-")), "loaded.json");
+  spawnSync(process.execPath, ["-r", PRELOAD, BIN, ...args], {
+    env: { ...process.env, ...env, LOADED_OUT: out },
+    stdio: "ignore",
+  });
+  const count = (JSON.parse(fs.readFileSync(out, "utf8")) as string[]).length;
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  return count;
+}
+
+/**
+ * `npm run bench -- cli [--runs 9] [--pg URL]`: each command against `node -e 0`, run in pairs (one, then the
+ * other, alternating which goes first) on a quiet machine; the medians, their ratio, and the packages the command
+ * loads. The read-only commands run against a fresh, migrated database on the PostgreSQL server at --pg.
+ */
+export async function benchCli(args: string[]) {
+  const option = (name: string, fallback: string) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? args[index + 1] : fallback;
+  };
+  const runs = Number(option("--runs", "9"));
+  const adminUrl = option(
+    "--pg",
+    process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+  );
+  const name = `memicl_cli_bench_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const env = { DATABASE_URL: url.toString(), LOG_LEVEL: "warn" };
+  const rows: string[] = [];
+  try {
+    once([BIN, "migrate"], env);
+    const commands = [
+      ["--help"],
+      ["--version"],
+      ["report", "--help"],
+      ["experiments"],
+      ["workers"],
+      ["keys", "list"],
+    ];
+    for (const command of commands) {
+      const base: number[] = [];
+      const timed: number[] = [];
+      for (let run = 0; run < runs; run += 1) {
+        const pair = [
+          () => base.push(once(["-e", "0"], env)),
+          () => timed.push(once([BIN, ...command], env)),
+        ];
+        if (run % 2) pair.reverse();
+        for (const step of pair) step();
+      }
+      const baseline = percentile(base, 50);
+      const median = percentile(timed, 50);
+      rows.push(
+        `| memicl ${command.join(" ")} | ${median.toFixed(3)} | ${baseline.toFixed(3)} | ${(median / baseline).toFixed(1)}x | ${packagesOf(command, env)} |`,
+      );
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+  process.stdout.write(
+    [
+      `| command | median (s) | node -e 0 (s) | ratio | packages loaded |`,
+      "| --- | ---: | ---: | ---: | ---: |",
+      ...rows,
+      "",
+      `${runs} pairs each.`,
+      "",
+    ].join("\n"),
+  );
+}
