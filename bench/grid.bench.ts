@@ -28,7 +28,7 @@ import {
  */
 
 const ROOT = path.resolve(__dirname, "../..");
-const SHARED = path.resolve(ROOT, "../shared/data/datasets");
+export const SHARED = path.resolve(ROOT, "../shared/data/datasets");
 
 export async function prepare(
   memicl: Memicl,

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { providersFile as writeProvidersFile } from "../test/support/runs";
+import { SHARED } from "./grid.bench";
 import { benchDatabase, Memicl, startMemicl } from "./processes";
 
-// Run from dist/bench: the checkout is two folders up, the shared data beside it.
-const RTE = path.resolve(__dirname, "../../../shared/data/datasets/rte/train.tsv");
+const RTE = path.join(SHARED, "rte", "train.tsv");
 
 /**
  * Drawing a sample of long texts through `memicl serve`: `createSample` on 20 texts of N words (RTE's sentences run

@@ -18,6 +18,7 @@ import { CONTAMINATION_SUBSET_SIZE } from "./analyses/contamination";
 import { GUIDED_GENERAL_ALPHA } from "./analyses/guided-general";
 import { LOGPROB_ALPHA, LOGPROB_MIN_INSTANCES } from "./analyses/logprob";
 import { NO_MEMORY_ALLOWANCE, RATE_OF_INTEREST, VERDICT_ALPHA, VERDICT_POWER } from "./analyses/verdict";
+import { markdownTable } from "./tables/table";
 
 /** The markers around the generated block in docs/METHOD.md. */
 export const METHOD_FIGURES_BEGIN =
@@ -33,8 +34,6 @@ export const POWER_RATES = [0.025, 0.05, 0.1, 0.15, 0.2] as const;
 const STUDY_FAMILY = 5;
 
 const pct = (value: number | null) => (value === null ? "none" : `${(value * 100).toFixed(1)}%`);
-const table = (headers: string[], rows: (string | number)[][]) =>
-  [headers, headers.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 
 /** The generated block, markers included. */
 export function methodFigures(): string {
@@ -53,7 +52,7 @@ function sections(): string[] {
   return [
     "### Versions new runs record",
     "",
-    table(
+    markdownTable(
       ["what", "version"],
       [
         ["the default heuristic judge", `\`${HEURISTIC_JUDGE_VERSION}\``],
@@ -68,7 +67,7 @@ function sections(): string[] {
     "",
     "### Thresholds",
     "",
-    table(
+    markdownTable(
       ["what", "value"],
       [
         ["the verdict's level (alpha), Bonferroni over the k values tested", `${VERDICT_ALPHA}`],
@@ -98,7 +97,7 @@ function sections(): string[] {
     "",
     "### The instructions, word for word",
     "",
-    table(
+    markdownTable(
       ["prompt", "instruction"],
       [
         [
@@ -158,7 +157,7 @@ function sections(): string[] {
       `(${pct(VERDICT_POWER)} power) with one k tested and with five. A sample whose rate of interest ` +
       `(${pct(RATE_OF_INTEREST)}) is out of reach is CANNOT_TELL.`,
     "",
-    table(
+    markdownTable(
       [
         "eligible per k",
         ...POWER_RATES.map((rate) => `power at ${pct(rate)}`),
@@ -178,7 +177,7 @@ function sections(): string[] {
     `With a control dataset the sample must also exceed the control (one-sided Fisher), so the control's size ` +
       `bounds what can be seen; the control taken at the allowance's rate, five k values:`,
     "",
-    table(
+    markdownTable(
       [
         "eligible per k",
         "control's eligible",

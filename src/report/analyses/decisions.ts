@@ -5,6 +5,8 @@
 // The input is described here by the fields it reads (structurally), so this file imports no table.
 
 import { ContaminationVerdict } from "../../study/contamination-verdict";
+import { logprobLosses } from "./logprob";
+import { shortPercent } from "./verdict";
 
 /** The methods a decision can come from, in the order the report lists them. */
 export const DECISION_METHODS = ["replication", "time-travel", "guided-general", "quiz", "logprob"] as const;
@@ -117,7 +119,7 @@ export interface DecisionLevels {
 }
 
 const pct = (value: number | null | undefined) =>
-  value === null || value === undefined ? "n/a" : `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
+  value === null || value === undefined ? "n/a" : shortPercent(value);
 
 const VERDICT_WORDS: Record<ContaminationVerdict, string> = {
   [ContaminationVerdict.CONTAMINATED]: "Contaminated",
@@ -323,13 +325,11 @@ function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
 
 /** "12 of 40 items were not scored (...)": the items a LOGPROB decision rests without; empty when none. */
 function logprobLost(runs: NonNullable<NonNullable<DecisionSource["logprob"]>["runs"]>): string {
-  const expected = runs.reduce((sum, run) => sum + run.expected, 0);
-  const lost = runs.reduce((sum, run) => sum + run.unusable + run.failed + run.notTried, 0);
-  if (lost === 0) return "";
-  const reasons = runs.flatMap((run) => run.reasons).sort((a, b) => b.items - a.items);
+  const losses = logprobLosses(runs);
+  if (losses.lost === 0) return "";
   return (
-    `${lost} of ${expected} items were not scored and no score is made of them` +
-    (reasons.length ? ` (the commonest reason: ${reasons[0].reason})` : "") +
+    `${losses.lost} of ${losses.expected} items were not scored and no score is made of them` +
+    (losses.reason !== null ? ` (the commonest reason: ${losses.reason})` : "") +
     "."
   );
 }

@@ -49,6 +49,39 @@ export interface LogprobRunOutcome {
   lastError: string | null;
 }
 
+/** What a sample's LOGPROB runs lost: items failed, answered but not scorable, never tried, and the commonest reason. */
+export function logprobLosses(
+  runs: readonly {
+    expected: number;
+    failed: number;
+    unusable: number;
+    notTried: number;
+    reasons: readonly { reason: string; items: number }[];
+  }[],
+): {
+  expected: number;
+  failed: number;
+  unusable: number;
+  notTried: number;
+  lost: number;
+  reason: string | null;
+} {
+  const total = (count: (run: (typeof runs)[number]) => number) =>
+    runs.reduce((sum, run) => sum + count(run), 0);
+  const failed = total((run) => run.failed);
+  const unusable = total((run) => run.unusable);
+  const notTried = total((run) => run.notTried);
+  const reasons = runs.flatMap((run) => run.reasons).sort((a, b) => b.items - a.items);
+  return {
+    expected: total((run) => run.expected),
+    failed,
+    unusable,
+    notTried,
+    lost: failed + unusable + notTried,
+    reason: reasons[0]?.reason ?? null,
+  };
+}
+
 export interface MembershipLabel {
   sampleId: string;
   member: boolean;

@@ -294,7 +294,9 @@ export function timeTravelFalsePositiveRate(
   return ruleFalsePositiveRate(subsetPool.length, exact, near, draws);
 }
 
-const pct = (value: number) => `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
+/** A rate in a sentence: one decimal under 10%, none above ("5.8%", "20%"). */
+export const shortPercent = (value: number) => `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
+const pct = shortPercent;
 const fmtP = (value: number | null) =>
   value === null
     ? "n/a"

@@ -1,5 +1,5 @@
 import { MemorizationSetting } from "../../study/settings";
-import { contaminationSummary, replicationVerdicts } from "../analyses";
+import { contaminationSummary, logprobLosses, replicationVerdicts } from "../analyses";
 import {
   ContaminationSummaryRow,
   GuidedGeneralEvidence,
@@ -44,7 +44,7 @@ function logprobCell(evidence: LogprobEvidence | null): string {
   if (!evidence) return "not run";
   const scored = evidence.scores.find((score) => score.score === "minK")?.instances ?? 0;
   const test = evidence.tests.find((t) => t.score === "minK");
-  const lost = logprobLosses(evidence);
+  const lost = lossesCell(evidence);
   if (test && evidence.verdict)
     return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances})${lost}`;
   if (evidence.member !== null)
@@ -53,19 +53,17 @@ function logprobCell(evidence: LogprobEvidence | null): string {
 }
 
 /** "; 40 of 40 items failed (the commonest reason: ...)" for a sample whose runs lost items; empty otherwise. */
-function logprobLosses(evidence: LogprobEvidence): string {
-  const runs = evidence.runs ?? [];
-  const expected = runs.reduce((sum, run) => sum + run.expected, 0);
+function lossesCell(evidence: LogprobEvidence): string {
+  const losses = logprobLosses(evidence.runs ?? []);
+  if (losses.lost === 0) return "";
   const parts = [
-    ["failed", runs.reduce((sum, run) => sum + run.failed, 0)],
-    ["answered but not scorable", runs.reduce((sum, run) => sum + run.unusable, 0)],
-    ["never tried", runs.reduce((sum, run) => sum + run.notTried, 0)],
-  ].filter(([, count]) => (count as number) > 0);
-  if (parts.length === 0) return "";
-  const reasons = runs.flatMap((run) => run.reasons).sort((a, b) => b.items - a.items);
+    [losses.failed, "failed"],
+    [losses.unusable, "answered but not scorable"],
+    [losses.notTried, "never tried"],
+  ].filter(([count]) => (count as number) > 0);
   return (
-    `; of ${expected} items, ${parts.map(([what, count]) => `${count} ${what}`).join(", ")}` +
-    (reasons.length ? ` (the commonest reason: ${reasons[0].reason})` : "")
+    `; of ${losses.expected} items, ${parts.map(([count, what]) => `${count} ${what}`).join(", ")}` +
+    (losses.reason !== null ? ` (the commonest reason: ${losses.reason})` : "")
   );
 }
 
