@@ -8,7 +8,7 @@ import { FUNCTION as PREVIOUS_FUNCTION } from "./1764475200000-ReviewerMajority"
  * the effective judgment (the API's `Completion.effectiveJudgment`, the export's judge columns) reads the
  * trigger's decision instead of deciding again. Counts as before.
  */
-const FUNCTION = `
+export const FUNCTION = `
   CREATE OR REPLACE FUNCTION memicl_apply_judgment() RETURNS trigger LANGUAGE plpgsql AS $fn$
   DECLARE
     previous varchar(20);

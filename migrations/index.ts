@@ -33,6 +33,7 @@ import { EffectiveJudgment1764529200000 } from "./1764529200000-EffectiveJudgmen
 import { RunExperimentKind1764532800000 } from "./1764532800000-RunExperimentKind";
 import { ReviewAssignments1764536400000 } from "./1764536400000-ReviewAssignments";
 import { TokenLogprobs1764540000000 } from "./1764540000000-TokenLogprobs";
+import { UnsureVerdicts1764543600000 } from "./1764543600000-UnsureVerdicts";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -72,4 +73,5 @@ export const MIGRATIONS: Function[] = [
   RunExperimentKind1764532800000,
   ReviewAssignments1764536400000,
   TokenLogprobs1764540000000,
+  UnsureVerdicts1764543600000,
 ];

@@ -44,16 +44,18 @@ export async function runJudgeAgreement(
   const content = fs.readFileSync(file);
   const pairs = readGoldCsv(content.toString("utf8"));
   let verdicts: JudgeVerdict[];
+  let unsure: boolean[] = [];
   let firstUnreadable: string | null = null;
   if (heuristic) {
     const version = (options.judgeVersion ?? HEURISTIC_JUDGE_VERSION) as HeuristicJudgeVersion;
-    verdicts = pairs.map(
-      (pair) =>
-        judgeHeuristically(pair.reference, pair.candidate, undefined, [], {
-          version,
-          context: { firstPiece: pair.firstPiece, nli: pair.nli },
-        }).verdict,
+    const judged = pairs.map((pair) =>
+      judgeHeuristically(pair.reference, pair.candidate, undefined, [], {
+        version,
+        context: { firstPiece: pair.firstPiece, nli: pair.nli },
+      }),
     );
+    verdicts = judged.map((judgment) => judgment.verdict);
+    unsure = judged.map((judgment) => judgment.unsure);
   } else {
     const match = /^llm:([^/]+)\/(.+)$/.exec(options.judge);
     if (!match) throw new BadInputError('--judge: "heuristic" or "llm:PROVIDER/MODEL"');
@@ -108,6 +110,17 @@ export async function runJudgeAgreement(
         ? "IN-SAMPLE: the heuristic's thresholds were fitted on this very file, so this figure is optimistic; report the held-out one (memicl calibrate-judge)\n"
         : "held-out: the heuristic's thresholds were not fitted on this file\n",
     );
+  if (unsure.some(Boolean)) {
+    // The report's bounds on this file: unsure near-exact verdicts counted out, unsure inexact ones counted in.
+    const memorized = (verdict: JudgeVerdict) => verdict === "EXACT" || verdict === "NEAR_EXACT";
+    const sure = verdicts.filter((verdict, index) => memorized(verdict) && !unsure[index]).length;
+    const most = verdicts.filter((verdict, index) => memorized(verdict) || unsure[index]).length;
+    const byJudge = verdicts.filter(memorized).length;
+    const byHumans = pairs.filter((pair) => memorized(pair.human)).length;
+    process.stdout.write(
+      `memorized (exact or near-exact): judge ${byJudge}, bounds ${sure}-${most} (${unsure.filter(Boolean).length} verdicts unsure), humans ${byHumans}, of ${pairs.length}\n`,
+    );
+  }
   if (unreadable > 0)
     process.stdout.write(
       `unreadable verdicts: ${unreadable} of ${pairs.length} (left out of the figures above)\n`,

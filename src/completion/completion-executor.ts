@@ -20,7 +20,12 @@ import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { isTransientDatabaseError } from "../common/transient-error";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
-import { defaultThresholds, heuristicVersionOf, judgeHeuristically } from "../judge/heuristic-judge";
+import {
+  defaultThresholds,
+  heuristicDetails,
+  heuristicVersionOf,
+  judgeHeuristically,
+} from "../judge/heuristic-judge";
 import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { callWithRetries, retryPolicyOf } from "../llm/call-with-retries";
 import { ChatRequest, ChatResult, storableResult } from "../llm/model-provider";
@@ -643,15 +648,7 @@ export class CompletionExecutor {
       response: call.cacheKey ? result : null,
       verdict: judged?.verdict ?? null,
       judge_version: version,
-      details: judged
-        ? {
-            scores: judged.scores,
-            thresholds,
-            ...(judged.siblingContinuation
-              ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
-              : {}),
-          }
-        : null,
+      details: judged ? heuristicDetails(judged, thresholds) : null,
       extracted_answer: extracted?.answer ?? null,
       extraction_rule: extracted?.rule ?? null,
       // Algorithm 1's per-instance score, stored with the answer (the report reads it, not the texts).

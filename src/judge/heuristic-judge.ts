@@ -154,6 +154,11 @@ export interface HeuristicJudgment {
   scores: SimilarityScores;
   /** Set when the sibling rule decided: the sibling continuation the completion reproduces. */
   siblingContinuation?: string;
+  /**
+   * heuristic-8 and later: the verdict rests on a span the judge cannot class (`restsOnUnsureSpan`). The report
+   * counts such verdicts between its lower and upper bounds; an LLM judge or a reviewer can settle these alone.
+   */
+  unsure: boolean;
 }
 
 /**
@@ -173,9 +178,51 @@ export function judgeHeuristically(
   thresholds ??= defaultThresholds(version);
   const scores = scoresFor(reference, candidate, version, context);
   const verdict = verdictFromScores(scores, thresholds);
-  if (verdict === "INEXACT") return { verdict, scores };
+  if (verdict === "INEXACT") return { verdict, scores, unsure: restsOnUnsureSpan(scores, thresholds) };
   const sibling = siblingReproduced(reference, candidate, siblings, thresholds, { scores, verdict }, version);
-  return sibling ? { verdict: "INEXACT", scores, siblingContinuation: sibling } : { verdict, scores };
+  return sibling
+    ? { verdict: "INEXACT", scores, siblingContinuation: sibling, unsure: false }
+    : { verdict, scores, unsure: restsOnUnsureSpan(scores, thresholds) };
+}
+
+/**
+ * What a heuristic judgment stores beside its verdict (`judgment.details`): its scores and thresholds, the sibling
+ * continuation where the sibling rule decided, and whether the verdict rests on a span the judge cannot class
+ * (`unsure`; the judgment trigger counts these apart and the report's bounds read them).
+ */
+export function heuristicDetails(judged: HeuristicJudgment, thresholds: HeuristicThresholds) {
+  return {
+    scores: judged.scores,
+    thresholds,
+    ...(judged.siblingContinuation
+      ? { reason: "sibling continuation", siblingContinuation: judged.siblingContinuation }
+      : {}),
+    // Recorded by the versions that class spans (heuristic-8 and later): an earlier version cannot be unsure.
+    ...(judged.scores.spans?.classedSpans ? { unsure: judged.unsure } : {}),
+  };
+}
+
+/**
+ * An inexact verdict counts as unsure only where the scored start still shares at least this share of the
+ * reference's words in order (span ROUGE-L): below it the answer says mostly something else, and no reading of
+ * its unclassed spans would make it a near-exact recall.
+ */
+export const UNSURE_INEXACT_MIN_ROUGE_L = 0.5;
+
+/**
+ * heuristic-8 and later: whether a verdict rests on a span the judge cannot class (a rewording, a clause added or
+ * dropped). That is so where the overlap rule decided (no changed fact, no negation changed, not the same words in
+ * another form, not the whole reference) and some span is unsure; for an inexact verdict, also where the answer
+ * still shares at least half the reference in order (`UNSURE_INEXACT_MIN_ROUGE_L`). Exact verdicts, facts and
+ * forms are sure.
+ */
+export function restsOnUnsureSpan(scores: SimilarityScores, thresholds: HeuristicThresholds): boolean {
+  const spans = scores.spans;
+  if (scores.normalizedEqual || !spans?.classedSpans) return false;
+  const decision = spanAwareDecision(scores, spans, thresholds);
+  if (decision.rule !== "overlap") return false;
+  if (!spans.classedSpans.some((span) => span.reading === "unsure")) return false;
+  return decision.verdict === "NEAR_EXACT" || spans.rougeL >= UNSURE_INEXACT_MIN_ROUGE_L;
 }
 
 const RANK: Record<JudgeVerdict, number> = { EXACT: 2, NEAR_EXACT: 1, INEXACT: 0, UNPARSEABLE: 0 };
@@ -218,7 +265,7 @@ export function siblingReproduced(
  */
 export function verdictFromScores(scores: SimilarityScores, thresholds: HeuristicThresholds): JudgeVerdict {
   if (scores.normalizedEqual) return "EXACT";
-  if (scores.spans) return spanAwareVerdict(scores, scores.spans, thresholds);
+  if (scores.spans) return spanAwareDecision(scores, scores.spans, thresholds).verdict;
   // One or two words: "New York" -> "New York City" is ROUGE-L 0.8 and "Moon" -> "the Moon" 0.67, yet either
   // could be a guess as well as a memory. Near-exact here means the same words with different punctuation.
   if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS) return shortReferenceVerdict(scores);
@@ -245,25 +292,27 @@ export function verdictFromScores(scores: SimilarityScores, thresholds: Heuristi
  * NEAR_EXACT; a changed claim (`changedSlots`) is INEXACT; else overlap on the scored start, synonyms counted,
  * with the reference's polarity.
  */
-function spanAwareVerdict(
+function spanAwareDecision(
   scores: SimilarityScores,
   spans: NonNullable<SimilarityScores["spans"]>,
   thresholds: HeuristicThresholds,
-): JudgeVerdict {
-  if (spans.leadingReference && spans.boundaryAfterReference) return "NEAR_EXACT";
+): { verdict: JudgeVerdict; rule: "leading" | "form" | "short" | "contained" | "fact" | "overlap" } {
+  if (spans.leadingReference && spans.boundaryAfterReference)
+    return { verdict: "NEAR_EXACT", rule: "leading" };
   // heuristic-7: the same words in another form ("250,000" / "250000", "five" / "5", "Margaret" / "Magraret").
-  if (spans.formEqual) return "NEAR_EXACT";
-  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS) return shortReferenceVerdict(scores);
+  if (spans.formEqual) return { verdict: "NEAR_EXACT", rule: "form" };
+  if (scores.referenceTokens <= SHORT_REFERENCE_TOKENS)
+    return { verdict: shortReferenceVerdict(scores), rule: "short" };
   if (scores.containsReference && scores.referenceTokens >= thresholds.containedReferenceMinTokens)
-    return "NEAR_EXACT";
-  if (spans.changedSlots.length > 0 || !spans.sameNegation) return "INEXACT";
+    return { verdict: "NEAR_EXACT", rule: "contained" };
+  if (spans.changedSlots.length > 0 || !spans.sameNegation) return { verdict: "INEXACT", rule: "fact" };
   const similar =
     spans.rougeL >= thresholds.rougeL ||
     scores.charSimilarity >= thresholds.charSimilarity ||
     (scores.referenceContentWords >= SPAN_AWARE_CONTENT_RULE_MIN_WORDS &&
       spans.contentPrecision >= thresholds.contentPrecision &&
       spans.contentRecall >= thresholds.contentRecall);
-  return similar ? "NEAR_EXACT" : "INEXACT";
+  return { verdict: similar ? "NEAR_EXACT" : "INEXACT", rule: "overlap" };
 }
 
 /** What `couldBeNearExact` needs of a text: its judge tokens, content words and normalized characters. */

@@ -15,6 +15,9 @@ import { loadSiblingContinuations } from "../sample/sample.sql";
 import { TemplateService } from "../template/template.service";
 import * as sql from "./judgment.sql";
 
+/** An LLM judge answers with a verdict word: each call allows this many output tokens. */
+export const LLM_JUDGE_MAX_OUTPUT_TOKENS = 10;
+
 /** `llm:<provider>/<model>`: how LLM judges are named on judgments. */
 export function llmJudgeName(provider: string, model: string): string {
   return `llm:${provider}/${model}`;
@@ -94,7 +97,12 @@ export class JudgmentExecutor {
       version: job.promptVersion,
     });
     const messages = judge.messages(row.reference, extraction.answer);
-    const request = { model: job.model, messages, temperature: 0, maxOutputTokens: 10 };
+    const request = {
+      model: job.model,
+      messages,
+      temperature: 0,
+      maxOutputTokens: LLM_JUDGE_MAX_OUTPUT_TOKENS,
+    };
     const cacheKey = createHash("sha256")
       .update(JSON.stringify(["judge", job.provider, job.model, messages]))
       .digest("hex");

@@ -59,6 +59,16 @@ export class RejudgeInput {
   @IsOptional()
   judge?: JudgeInput;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "An LLM judge only: judge only the completions whose effective verdict rests on a span the heuristic judge " +
+      "cannot class (`Judgment.unsure`, the report's band between its bounds), and leave the sure ones as they " +
+      "are. `estimateJudging` with the same input gives the calls and the cost first.",
+  })
+  @IsOptional()
+  unsureOnly?: boolean;
+
   @Field(() => Float, {
     nullable: true,
     description: "ROUGE-L threshold; the calibrated default when absent.",
@@ -104,6 +114,36 @@ export class RejudgePayload {
     description: "LLM judging: the request id its judgments carry in `details.request`.",
   })
   request: string | null;
+}
+
+@ObjectType({
+  description:
+    "What an LLM judging request (`rejudge` with an LLM judge) would send, before it does: the calls, their " +
+    "tokens, and the worst case at the model's configured price.",
+})
+export class LlmJudgingEstimate {
+  @Field(() => Int, { description: "Completions the request would judge (one call each)." })
+  completions: number;
+
+  @Field(() => Int)
+  calls: number;
+
+  @Field(() => Float, { description: "The judge prompts' tokens, by memicl's tokenizer." })
+  promptTokens: number;
+
+  @Field(() => Float, { description: "Output tokens at most: 10 a call (a verdict word)." })
+  maxOutputTokens: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The most the request can cost: every prompt token with the budget's margin at the input price and every " +
+      "output token allowed; null where the provider's configuration has no price for the model.",
+  })
+  worstCaseUsd: number | null;
+
+  @Field({ description: "Whether the provider's configuration prices the model." })
+  priced: boolean;
 }
 
 @InputType({
@@ -163,13 +203,18 @@ export enum ReviewReason {
   REVIEWER_TIE = "REVIEWER_TIE",
   ROUTED = "ROUTED",
   SAMPLE = "SAMPLE",
+  UNSURE = "UNSURE",
 }
 
-/** The reasons a blind reviewer may ask for: none of them names an automatic or a human verdict. */
+/**
+ * The reasons a blind reviewer may ask for: none of them names an automatic or a human verdict (UNSURE holds
+ * near-exact and inexact verdicts alike: it says the heuristic judge could not class a span, not what it decided).
+ */
 export const BLIND_REASONS: readonly ReviewReason[] = [
   ReviewReason.ROUTED,
   ReviewReason.UNREVIEWED,
   ReviewReason.SAMPLE,
+  ReviewReason.UNSURE,
 ];
 registerEnumType(ReviewReason, {
   name: "ReviewReason",
@@ -201,6 +246,12 @@ registerEnumType(ReviewReason, {
         "reason nor the order tells a reviewer the verdict. The blind reviewer's queue.",
     },
     SAMPLE: { description: "All of them, in a random order fixed by `seed`." },
+    UNSURE: {
+      description:
+        "The effective verdict rests on a span the heuristic judge cannot class (`Judgment.unsure`): the verdicts " +
+        "between the report's lower and upper bounds, near-exact and inexact alike; a review settles one. In a " +
+        "reviewer's own queue, the latest heuristic judgment is unsure, whatever other reviewers said.",
+    },
   },
 });
 

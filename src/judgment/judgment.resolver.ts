@@ -17,6 +17,7 @@ import {
   JudgeAgreement,
   JudgeSelector,
   JudgingScope,
+  LlmJudgingEstimate,
   RejudgeInput,
   RejudgePayload,
   ReviewCompletionInput,
@@ -51,17 +52,15 @@ export class JudgmentResolver {
     description: "Adds heuristic judgments for the scope's completions; never replaces any.",
   })
   async rejudge(@Arg("input") input: RejudgeInput, @Ctx() { services }: Context) {
-    if (input.judge?.kind === JudgeKind.HUMAN)
-      throw new BadInputError("a human judges through reviewCompletion", { field: "judge" });
-    if (input.judge?.kind === JudgeKind.LLM) {
-      if (!input.judge.provider || !input.judge.model)
-        throw new BadInputError("an LLM judge needs a provider and a model", { field: "judge" });
+    const llm = llmJudgeOfInput(input);
+    if (llm) {
       const { request, queuedCount } = await services.judgments.requestLlmJudging(
         input.scope,
-        input.judge.provider,
-        input.judge.model,
-        input.judge.promptVersion,
-        input.judge.judgeVersion,
+        llm.provider,
+        llm.model,
+        llm.promptVersion,
+        llm.judgeVersion,
+        input.unsureOnly ?? false,
       );
       return { judgedCount: 0, queuedCount, request };
     }
@@ -85,6 +84,28 @@ export class JudgmentResolver {
       version,
     );
     return { judgedCount, queuedCount: 0, request: null };
+  }
+
+  @Query(() => LlmJudgingEstimate, {
+    description:
+      "What `rejudge` with the same input (an LLM judge) would send, before it does: calls, tokens and the " +
+      "worst-case cost at the model's configured price. With `unsureOnly`, only the verdicts the heuristic judge is " +
+      "unsure of.",
+  })
+  estimateJudging(@Arg("input") input: RejudgeInput, @Ctx() { services }: Context) {
+    const llm = llmJudgeOfInput(input);
+    if (!llm)
+      throw new BadInputError("an estimate is for an LLM judge: a heuristic rejudge makes no call", {
+        field: "judge",
+      });
+    return services.judgments.estimateLlmJudging(
+      input.scope,
+      llm.provider,
+      llm.model,
+      llm.promptVersion,
+      llm.judgeVersion,
+      input.unsureOnly ?? false,
+    );
   }
 
   @Query(() => CompletionConnection, {
@@ -192,4 +213,41 @@ export class JudgmentSpansResolver {
   spans(@Root() judgment: Judgment): JudgedSpan[] | null {
     return judgedSpansOf(judgment.details);
   }
+
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description:
+      "Whether the verdict rests on a span the heuristic judge cannot class (an UNSURE span decided by the overlap rules): the report counts it between its lower and upper bounds, and `rejudge(unsureOnly: true)` or a review queue with `unsureOnly` settles such verdicts alone. null where the judgment records no such mark (heuristic-7 and earlier, heuristic-8 judgments stored before the mark, LLM and human judgments).",
+  })
+  unsure(@Root() judgment: Judgment): boolean | null {
+    const unsure = (judgment.details as { unsure?: unknown } | null)?.unsure;
+    return typeof unsure === "boolean" ? unsure : null;
+  }
+}
+
+/**
+ * The LLM judge a rejudge input names (with its provider and model), null for the heuristic judge; refuses a human
+ * judge, an LLM judge without a provider or model, and `unsureOnly` without an LLM judge.
+ */
+function llmJudgeOfInput(input: RejudgeInput) {
+  const judge = input.judge;
+  if (judge?.kind === JudgeKind.HUMAN)
+    throw new BadInputError("a human judges through reviewCompletion", { field: "judge" });
+  if (judge?.kind !== JudgeKind.LLM) {
+    if (input.unsureOnly)
+      throw new BadInputError(
+        "unsureOnly settles the heuristic judge's unsure verdicts with an LLM judge (judge: {kind: LLM, provider, " +
+          "model}) or a review (completionsToReview reason UNSURE); a heuristic rejudge judges every completion again",
+        { field: "unsureOnly" },
+      );
+    return null;
+  }
+  if (!judge.provider || !judge.model)
+    throw new BadInputError("an LLM judge needs a provider and a model", { field: "judge" });
+  return {
+    provider: judge.provider,
+    model: judge.model,
+    promptVersion: judge.promptVersion,
+    judgeVersion: judge.judgeVersion,
+  };
 }

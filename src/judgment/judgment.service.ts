@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DataSource } from "typeorm";
+import { worstCaseCallUsd } from "../budget/budget";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, DomainError, NotFoundError } from "../common/errors";
 import { Completion, CompletionStatus } from "../completion/completion.entity";
@@ -12,10 +13,13 @@ import {
   HEURISTIC_JUDGE_VERSION,
   HeuristicJudgeVersion,
   HeuristicThresholds,
+  heuristicDetails,
   judgeHeuristically,
 } from "../judge/heuristic-judge";
+import { llmJudgeOf } from "../judge/time-travel-judge";
 import { JudgeVerdict } from "../judge/verdicts";
 import { ProviderRegistry } from "../llm/provider-registry";
+import { countChatTokens } from "../llm/tokenizer";
 import { judgmentsMade } from "../observability/metrics";
 import { JobQueue } from "../queue/job-queue";
 import { Run } from "../run/run.entity";
@@ -28,10 +32,12 @@ import {
   JudgeAgreement,
   JudgeSelector,
   JudgingScope,
+  LlmJudgingEstimate,
   ReviewerAgreement,
   ReviewReason,
 } from "./judgment.inputs";
 import * as sql from "./judgment.sql";
+import { LLM_JUDGE_MAX_OUTPUT_TOKENS } from "./judgment-executor";
 
 /** Judgments are records: added, never changed. The effective verdict is the latest human one, else the latest automatic one. */
 export class JudgmentService {
@@ -52,11 +58,15 @@ export class JudgmentService {
     model: string,
     promptVersion?: number | null,
     judgeVersion?: string | null,
+    unsureOnly = false,
   ): Promise<{ request: string; queuedCount: number }> {
     this.providers.config(provider);
     const { version } = await this.templates.judgePrompt(promptVersion);
     const runIds = await this.runIds(scope);
-    const rows: { id: string }[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
+    const rows: { id: string }[] = await this.dataSource.query(sql.judgeableCompletions, [
+      runIds,
+      unsureOnly,
+    ]);
     const request = `rejudge:${randomUUID()}`;
     await this.queue.enqueue(
       "judgment",
@@ -71,6 +81,45 @@ export class JudgmentService {
     );
     this.queue.wake();
     return { request, queuedCount: rows.length };
+  }
+
+  /**
+   * What `requestLlmJudging` with the same arguments would send, before it does: the completions it would judge,
+   * the judge prompts' tokens (memicl's count: the judge's messages as a worker builds them), the output tokens at
+   * most (10 a call) and the worst-case cost at the model's configured price (null without one).
+   */
+  async estimateLlmJudging(
+    scope: JudgingScope,
+    provider: string,
+    model: string,
+    promptVersion?: number | null,
+    judgeVersion?: string | null,
+    unsureOnly = false,
+  ): Promise<LlmJudgingEstimate> {
+    const config = this.providers.config(provider);
+    const { prompt, version } = await this.templates.judgePrompt(promptVersion);
+    const judge = llmJudgeOf(judgeVersion ?? undefined, { body: prompt, version });
+    const runIds = await this.runIds(scope);
+    const rows: (StoredAnswer & { subsequent_segment: string })[] = await this.dataSource.query(
+      sql.judgeableCompletions,
+      [runIds, unsureOnly],
+    );
+    let promptTokens = 0;
+    let worstUsd = 0;
+    const price = config.prices[model];
+    for (const row of rows) {
+      const counted = countChatTokens(judge.messages(row.subsequent_segment, answerForJudging(row).answer));
+      promptTokens += counted;
+      if (price) worstUsd += worstCaseCallUsd(price, counted, LLM_JUDGE_MAX_OUTPUT_TOKENS);
+    }
+    return {
+      completions: rows.length,
+      calls: rows.length,
+      promptTokens,
+      maxOutputTokens: rows.length * LLM_JUDGE_MAX_OUTPUT_TOKENS,
+      worstCaseUsd: price ? worstUsd : null,
+      priced: !!price,
+    };
   }
 
   async historyByCompletions(ids: readonly string[]): Promise<Judgment[][]> {
@@ -150,7 +199,7 @@ export class JudgmentService {
       item_id: string;
       sample_id: string;
       nli: boolean;
-    })[] = await this.dataSource.query(sql.judgeableCompletions, [runIds]);
+    })[] = await this.dataSource.query(sql.judgeableCompletions, [runIds, false]);
     const siblings = await loadSiblingContinuations(
       (text, parameters) => this.dataSource.query(text, parameters),
       [...new Set(rows.map((row) => row.sample_id))],
@@ -194,15 +243,7 @@ export class JudgmentService {
         "heuristic",
         version,
         chunk.map((row) => row.verdict),
-        chunk.map((row) =>
-          JSON.stringify({
-            scores: row.scores,
-            thresholds,
-            ...(row.siblingContinuation
-              ? { reason: "sibling continuation", siblingContinuation: row.siblingContinuation }
-              : {}),
-          }),
-        ),
+        chunk.map((row) => JSON.stringify(heuristicDetails(row, thresholds))),
         chunk.map((row) => row.extraction.rule),
       ]);
       for (const row of chunk) judgmentsMade.inc({ judge_kind: "HEURISTIC", verdict: row.verdict });

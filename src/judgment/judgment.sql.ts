@@ -17,7 +17,8 @@ export const effectiveJudgments = `
 
 /**
  * Succeeded memorization completions in scope (`$1` run ids), with their references, their stored extraction and
- * their run's template (to extract by when the stored extraction is missing or by an older rule).
+ * their run's template (to extract by when the stored extraction is missing or by an older rule). With `$2`, only
+ * those whose effective judgment rests on a span the heuristic judge cannot class (`details.unsure`).
  */
 export const judgeableCompletions = `
   SELECT c.id, c.output, c.extracted_answer, c.extraction_rule, si.subsequent_segment, si.initial_segment,
@@ -29,6 +30,8 @@ export const judgeableCompletions = `
   JOIN dataset d ON d.id = s.dataset_id
   LEFT JOIN prompt_template pt ON pt.key = r.template_key AND pt.version = r.template_version
   WHERE c.run_id = ANY($1::uuid[]) AND r.kind = 'MEMORIZATION' AND c.status = 'SUCCEEDED'
+    AND (NOT $2::boolean OR EXISTS (
+      SELECT 1 FROM judgment e WHERE e.id = c.effective_judgment_id AND (e.details->>'unsure')::boolean))
   ORDER BY c.id`;
 
 export const insertJudgments = `
@@ -59,7 +62,8 @@ export const judgePairs = `
  * Completions to review in scope (`$1` run ids) for a reason (`$2`): NEAR_EXACT (effective verdict; with a
  * reviewer, the automatic one), UNREADABLE (an automatic judge answered nothing readable, and no human has judged
  * it), UNREVIEWED (no human judgment yet), DISAGREEMENT (automatic judges' latest verdicts differ), ROUTED (any of
- * NEAR_EXACT by the automatic verdict, UNREADABLE or DISAGREEMENT, whoever reviewed it), SAMPLE (all). With a
+ * NEAR_EXACT by the automatic verdict, UNREADABLE or DISAGREEMENT, whoever reviewed it), SAMPLE (all), UNSURE (the
+ * effective judgment rests on a span the heuristic judge cannot class; with a reviewer, the latest heuristic one). With a
  * reviewer (`$7`), the reviewer's own queue: what that reviewer has not judged, whatever others did, so that every
  * reviewer can review every routed item. SAMPLE and ROUTED come in a random order seeded by `$5` (the order says
  * nothing of why an item is there). Keyset-paged on (sort key, id) after (`$3`, `$4`).
@@ -91,6 +95,11 @@ export const completionsToReview = `
           SELECT 1 FROM judgment j WHERE j.completion_id = c.id AND j.judge_kind <> 'HUMAN' AND j.verdict = 'UNPARSEABLE')
           AND ($7::text IS NOT NULL OR NOT EXISTS (
             SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN'))
+        WHEN 'UNSURE' THEN CASE WHEN $7::text IS NULL THEN EXISTS (
+            SELECT 1 FROM judgment e WHERE e.id = c.effective_judgment_id AND (e.details->>'unsure')::boolean)
+          ELSE (SELECT (j.details->>'unsure')::boolean FROM judgment j
+            WHERE j.completion_id = c.id AND j.judge_kind = 'HEURISTIC'
+            ORDER BY j.created_at DESC, j.id DESC LIMIT 1) IS TRUE END
         WHEN 'UNREVIEWED' THEN $7::text IS NOT NULL OR NOT EXISTS (
           SELECT 1 FROM judgment h WHERE h.completion_id = c.id AND h.judge_kind = 'HUMAN')
         WHEN 'NEAR_THRESHOLD' THEN ($7::text IS NOT NULL OR NOT EXISTS (

@@ -43,4 +43,12 @@ export class InstanceVerdictCount {
 
   @Column({ type: "int", default: 0 })
   inexact: number;
+
+  /** Of the near-exact ones, those whose verdict rests on a span the heuristic judge cannot class. */
+  @Column({ name: "unsure_near_exact", type: "int", default: 0 })
+  unsureNearExact: number;
+
+  /** Of the inexact ones, those whose verdict rests on a span the heuristic judge cannot class. */
+  @Column({ name: "unsure_inexact", type: "int", default: 0 })
+  unsureInexact: number;
 }

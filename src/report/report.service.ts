@@ -70,6 +70,8 @@ interface CellCountRow {
   near_exact: number;
   inexact: number;
   unjudged: number;
+  unsure_near_exact: number;
+  unsure_inexact: number;
 }
 
 interface InstanceOutcomeRow {
@@ -166,6 +168,8 @@ class ExperimentData {
           nearExact: row.near_exact,
           inexact: row.inexact,
           unjudged: row.unjudged,
+          unsureNearExact: row.unsure_near_exact,
+          unsureInexact: row.unsure_inexact,
         })),
       );
     return this.cellsRead;

@@ -18,13 +18,14 @@ export const samplesOfExperiment = `
  * Verdict counts per sample x setting x k of the experiment's memorization runs, from the per-instance counts the
  * judgment trigger keeps (`instance_verdict_count`: a row per instance of a cell, whatever the number of runs and
  * completions), beside the runs' stored completions. Stored completions without a readable verdict are
- * `unjudged`. `runs` and `max_repeats` tell whether an instance
+ * `unjudged`; `unsure_*` count the verdicts that rest on a span the heuristic judge cannot class (the bounds). `runs` and `max_repeats` tell whether an instance
  * can count more than once in a cell.
  */
 export const memorizationCounts = `
   SELECT r.sample_id, r.setting, r.shots, r.runs, r.max_repeats, r.stored AS n,
          coalesce(v.exact, 0) AS exact, coalesce(v.near_exact, 0) AS near_exact, coalesce(v.inexact, 0) AS inexact,
-         r.stored - coalesce(v.exact + v.near_exact + v.inexact, 0) AS unjudged
+         r.stored - coalesce(v.exact + v.near_exact + v.inexact, 0) AS unjudged,
+         coalesce(v.unsure_near_exact, 0) AS unsure_near_exact, coalesce(v.unsure_inexact, 0) AS unsure_inexact
   FROM (
     SELECT sample_id::text AS sample_id, setting::text AS setting, shots, count(*)::int AS runs,
            max(repeats)::int AS max_repeats, sum(done_count)::int AS stored
@@ -33,7 +34,8 @@ export const memorizationCounts = `
   ) AS r
   LEFT JOIN (
     SELECT sample_id::text AS sample_id, setting, shots, sum(exact)::int AS exact,
-           sum(near_exact)::int AS near_exact, sum(inexact)::int AS inexact
+           sum(near_exact)::int AS near_exact, sum(inexact)::int AS inexact,
+           sum(unsure_near_exact)::int AS unsure_near_exact, sum(unsure_inexact)::int AS unsure_inexact
     FROM instance_verdict_count WHERE experiment_id = $1
     GROUP BY sample_id, setting, shots
   ) AS v ON v.sample_id = r.sample_id AND v.setting = r.setting AND v.shots = r.shots`;

@@ -6,7 +6,7 @@ import { startTestServer, TestServer } from "../support/server";
 
 const COMPLETIONS = `query($id: ID!) { run(id: $id) { completions(first: 500) { edges { node {
   id output sampledInstance { subsequentSegment }
-  effectiveJudgment { id verdict judgeKind judgeName supersedesId details spans { reading kind reference candidate } }
+  effectiveJudgment { id verdict judgeKind judgeName supersedesId details unsure spans { reading kind reference candidate } }
   judgments { id verdict judgeKind judgeName judgeVersion note supersedesId details } } } } } }`;
 
 describe.each(BACKENDS)("judging (%s database)", (backend) => {
@@ -258,7 +258,12 @@ describe.each(BACKENDS)("the LLM judge and the review queue (%s database)", (bac
           nearExactShare: 0.5,
         },
       },
-      judge: { type: "openai", baseUrl: url, maxConcurrency: 4 },
+      judge: {
+        type: "openai",
+        baseUrl: url,
+        maxConcurrency: 4,
+        prices: { "judge-model": { inputPerMillion: 2, outputPerMillion: 8 } },
+      },
     });
     api = await startTestServer(backend, { MEMICL_PROVIDERS_FILE: file, MEMICL_IN_PROCESS_WORKERS: "8" });
     sampleId = await classificationSample(api, "llmjudged", {
@@ -380,6 +385,133 @@ describe.each(BACKENDS)("the LLM judge and the review queue (%s database)", (bac
       disagreeing.map((node: any) => node.id).sort(),
     );
   }, 60_000);
+
+  it("bounds each rate by the verdicts the judge is unsure of, and settles only those, priced first", async () => {
+    const started = await api.gql(
+      `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id kind } } }`,
+      {
+        input: {
+          name: "bounds",
+          sampleIds: [sampleId],
+          provider: "sim",
+          model: "m",
+          kinds: ["MEMORIZATION"],
+          settings: ["FULL_INFORMATION"],
+        },
+      },
+    );
+    expect(started.errors).toBeUndefined();
+    const { experiment, runs } = started.data!.startExperiment;
+    for (const run of runs) await waitForRun(api, run.id, finished);
+    const memorizationRuns = runs.filter((run: any) => run.kind === "MEMORIZATION");
+    const report = async () =>
+      (
+        await api.gql(
+          `query($id: ID!) { studyReport(experimentId: $id, fresh: true) { memorization {
+            sampleId setting shots n exact nearExact memorized rate unsureNearExact unsureInexact judgeLow judgeHigh } } }`,
+          { id: experiment.id },
+        )
+      ).data!.studyReport.memorization.filter((row: any) => row.sampleId !== null);
+    const flagged = async () => {
+      const nodes = (await Promise.all(memorizationRuns.map((run: any) => judgments(run.id)))).flat();
+      return nodes.map((node: any) => ({
+        id: node.id,
+        verdict: node.effectiveJudgment.verdict,
+        unsure: node.effectiveJudgment.unsure,
+        llm: node.judgments.find((judgment: any) => judgment.judgeKind === "LLM")?.verdict ?? null,
+      }));
+    };
+    const before = await flagged();
+    const unsure = before.filter((node) => node.unsure);
+    // The simulated near-exact answers drop or repeat a content word: a span the judge cannot class.
+    expect(unsure.length).toBeGreaterThan(0);
+    for (const node of before) expect(typeof node.unsure).toBe("boolean");
+    const rows = await report();
+    const sum = (field: string) => rows.reduce((total: number, row: any) => total + row[field], 0);
+    expect(sum("unsureNearExact")).toBe(unsure.filter((node) => node.verdict === "NEAR_EXACT").length);
+    expect(sum("unsureInexact")).toBe(unsure.filter((node) => node.verdict === "INEXACT").length);
+    for (const row of rows) {
+      expect(row.judgeLow).toBeCloseTo((row.memorized - row.unsureNearExact) / row.n, 12);
+      expect(row.judgeHigh).toBeCloseTo((row.memorized + row.unsureInexact) / row.n, 12);
+      expect(row.judgeLow).toBeLessThanOrEqual(row.rate);
+      expect(row.judgeHigh).toBeGreaterThanOrEqual(row.rate);
+    }
+
+    // The review queue of the unsure ones holds exactly them.
+    const queued = await api.gql(
+      `query($scope: JudgingScope!) { completionsToReview(scope: $scope, reason: UNSURE, first: 500) { edges { node { id } } } }`,
+      { scope: { experimentId: experiment.id } },
+    );
+    expect(queued.data?.completionsToReview.edges.map((edge: any) => edge.node.id).sort()).toEqual(
+      unsure.map((node) => node.id).sort(),
+    );
+
+    // The estimate first: one call per unsure verdict, priced at the judge model's configured price.
+    const input = {
+      scope: { experimentId: experiment.id },
+      judge: { kind: "LLM", provider: "judge", model: "judge-model" },
+      unsureOnly: true,
+    };
+    const estimate = (
+      await api.gql(
+        `query($input: RejudgeInput!) { estimateJudging(input: $input) { completions calls promptTokens maxOutputTokens worstCaseUsd priced } }`,
+        { input },
+      )
+    ).data!.estimateJudging;
+    expect(estimate).toMatchObject({ completions: unsure.length, calls: unsure.length, priced: true });
+    expect(estimate.maxOutputTokens).toBe(10 * unsure.length);
+    expect(estimate.promptTokens).toBeGreaterThan(50 * unsure.length);
+    expect(estimate.worstCaseUsd).toBeGreaterThan((2 * estimate.promptTokens) / 1e6);
+    const all = (
+      await api.gql(`query($input: RejudgeInput!) { estimateJudging(input: $input) { completions } }`, {
+        input: { ...input, unsureOnly: false },
+      })
+    ).data!.estimateJudging;
+    expect(all.completions).toBe(before.length);
+    // unsureOnly settles with an LLM judge or a review; a heuristic rejudge cannot.
+    const refused = await api.gql(
+      `mutation($input: RejudgeInput!) { rejudge(input: $input) { judgedCount } }`,
+      { input: { scope: { experimentId: experiment.id }, unsureOnly: true } },
+    );
+    expect(refused.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+
+    // Settled by the LLM judge: only the unsure verdicts are sent, and the band closes.
+    const calls = fake.requests.length;
+    const settled = await api.gql(
+      `mutation($input: RejudgeInput!) { rejudge(input: $input) { queuedCount } }`,
+      { input },
+    );
+    expect(settled.data?.rejudge.queuedCount).toBe(unsure.length);
+    let now = before;
+    const unsureIds = new Set(unsure.map((node) => node.id));
+    for (let tries = 0; ; tries += 1) {
+      now = await flagged();
+      if (now.filter((node) => unsureIds.has(node.id)).every((node) => node.llm !== null)) break;
+      if (tries > 200) throw new Error("the LLM judgments did not arrive");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // (The earlier test's judgments of the same answers are in the response cache: fewer calls, never more.)
+    expect(fake.requests.length - calls).toBeLessThanOrEqual(unsure.length);
+    expect(
+      now
+        .filter((node) => node.llm !== null)
+        .map((node) => node.id)
+        .sort(),
+    ).toEqual([...unsureIds].sort());
+    // A readable LLM verdict settles one; an unreadable one leaves the heuristic's unsure verdict standing.
+    const standing = now.filter((node) => unsureIds.has(node.id) && node.llm === "UNPARSEABLE");
+    expect(
+      now
+        .filter((node) => node.unsure)
+        .map((node) => node.id)
+        .sort(),
+    ).toEqual(standing.map((node) => node.id).sort());
+    const after = await report();
+    const sumAfter = (field: string) => after.reduce((total: number, row: any) => total + row[field], 0);
+    expect(sumAfter("unsureNearExact") + sumAfter("unsureInexact")).toBe(standing.length);
+    // The fake judge calls the simulated near-exact answers near-exact: the headline rate stands.
+    expect(after.map((row: any) => row.rate)).toEqual(rows.map((row: any) => row.rate));
+  }, 90_000);
 
   it("pages through a seeded random sample for review, the same order for the same seed", async () => {
     const { run } = await startRun(api, {

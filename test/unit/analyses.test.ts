@@ -54,6 +54,8 @@ const cell = (
   shots,
   runs: 1,
   maxRepeats: 1,
+  unsureNearExact: 0,
+  unsureInexact: 0,
   exact,
   nearExact,
   inexact,

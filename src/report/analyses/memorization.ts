@@ -112,8 +112,9 @@ export function breakdown(
   const instancesByCell = outcomeCells(instances ?? []);
 
   const totals = (group: Group) => {
-    const sumOf = (field: "exact" | "nearExact" | "inexact" | "unjudged") =>
-      group.cells.reduce((total, cell) => total + cell[field], 0);
+    const sumOf = (
+      field: "exact" | "nearExact" | "inexact" | "unjudged" | "unsureNearExact" | "unsureInexact",
+    ) => group.cells.reduce((total, cell) => total + cell[field], 0);
     const [exact, nearExact, inexact, unjudged] = [
       sumOf("exact"),
       sumOf("nearExact"),
@@ -121,11 +122,18 @@ export function breakdown(
       sumOf("unjudged"),
     ];
     const n = exact + nearExact + inexact;
-    return { exact, nearExact, inexact, unjudged, n, memorized: memorizedOf(measure, exact, nearExact) };
+    const memorized = memorizedOf(measure, exact, nearExact);
+    // Exact verdicts are sure: exact-only memorization has no band.
+    const [unsureNearExact, unsureInexact] =
+      measure === MemorizationMeasure.EXACT_ONLY
+        ? [0, 0]
+        : [sumOf("unsureNearExact"), sumOf("unsureInexact")];
+    return { exact, nearExact, inexact, unjudged, n, memorized, unsureNearExact, unsureInexact };
   };
 
   const row = (group: Group, sampleRates: number[] | null): BreakdownRow => {
-    const { exact, nearExact, inexact, unjudged, n, memorized } = totals(group);
+    const { exact, nearExact, inexact, unjudged, n, memorized, unsureNearExact, unsureInexact } =
+      totals(group);
     const outcomesOf = (cell: CellCount) =>
       instancesByCell.get(cellKey(cell.sampleId, cell.setting, cell.shots))?.outcomes ?? [];
     // Across samples, an instance two of them drew would count twice in a Wilson interval.
@@ -177,6 +185,10 @@ export function breakdown(
       unjudged,
       memorized,
       rate: n ? memorized / n : null,
+      unsureNearExact,
+      unsureInexact,
+      judgeLow: n ? (memorized - unsureNearExact) / n : null,
+      judgeHigh: n ? (memorized + unsureInexact) / n : null,
       ciLow: interval?.low ?? null,
       ciHigh: interval?.high ?? null,
       intervalMethod,

@@ -22,6 +22,9 @@ export interface CellCount {
   nearExact: number;
   inexact: number;
   unjudged: number;
+  /** Of the near-exact and inexact verdicts, those that rest on a span the heuristic judge cannot class. */
+  unsureNearExact: number;
+  unsureInexact: number;
 }
 
 /** One instance's judged completions in one memorization cell. */

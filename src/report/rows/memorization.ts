@@ -58,6 +58,35 @@ export class MemorizationBreakdownRow extends SampleScoped {
   @Field(() => Float, { nullable: true })
   rate: number | null;
 
+  @Field(() => Int, {
+    description:
+      "Near-exact verdicts in n that rest on a span the heuristic judge cannot class (a rewording, a clause added " +
+      "or dropped): the span may change a fact. 0 for exact-only memorization and once an LLM judge or a reviewer " +
+      "settled them.",
+  })
+  unsureNearExact: number;
+
+  @Field(() => Int, {
+    description:
+      "Inexact verdicts in n that rest on a span the heuristic judge cannot class, where the answer still shares at " +
+      "least half the reference in order: the span may say the same. 0 for exact-only memorization.",
+  })
+  unsureInexact: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The judge's lower bound on the rate: the unsure near-exact verdicts counted as not memorized (exact and sure " +
+      "near-exact only). Not a sampling interval: see ciLow/ciHigh for that.",
+  })
+  judgeLow: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The judge's upper bound on the rate: the unsure inexact verdicts counted as memorized too.",
+  })
+  judgeHigh: number | null;
+
   @Field(() => Float, { nullable: true })
   ciLow: number | null;
 

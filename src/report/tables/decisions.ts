@@ -75,6 +75,8 @@ function glance(report: ReportTablesRead): string {
   };
   return (
     "\n\n### The study's figures at a glance (memorization, exact or near-exact; per k in the sections below)\n\n" +
+    "Each rate with, where the judge is unsure of some verdicts, its bounds by the judge (unsure near-exact counted " +
+    "out, unsure inexact counted in), then its 95% interval.\n\n" +
     markdownTable(
       ["dataset", "sample", "setting", ...regimes.map((regime) => label[regime])],
       [...groups.values()].map((group) => [
@@ -83,7 +85,13 @@ function glance(report: ReportTablesRead): string {
         group[0].setting,
         ...regimes.map((regime) => {
           const row = group.find((candidate) => candidate.regime === regime);
-          return row ? `${pct(row.rate)} (${interval(row.ciLow, row.ciHigh)}; n ${row.n})` : "";
+          if (!row) return "";
+          // Where the judge is unsure of some verdicts, the rate's bounds by the judge come first.
+          const bounds =
+            row.unsureNearExact + row.unsureInexact > 0
+              ? `judge ${interval(row.judgeLow, row.judgeHigh)}; `
+              : "";
+          return `${pct(row.rate)} (${bounds}${interval(row.ciLow, row.ciHigh)}; n ${row.n})`;
         }),
       ]),
     )

@@ -48,6 +48,17 @@ function breakdownRows(
       ciLow: row.ciLow,
       ciHigh: row.ciHigh,
     });
+    // The judge's bounds: the unsure verdicts counted one way, then the other.
+    if (row.unsureNearExact + row.unsureInexact > 0) {
+      emit("judge_low", scope, row.judgeLow, {
+        numerator: row.memorized - row.unsureNearExact,
+        denominator: row.n,
+      });
+      emit("judge_high", scope, row.judgeHigh, {
+        numerator: row.memorized + row.unsureInexact,
+        denominator: row.n,
+      });
+    }
     if (row.betweenSampleStandardDeviation !== null)
       emit("between_sample_sd", scope, row.betweenSampleStandardDeviation, { denominator: row.samples });
     // The verdict counts do not depend on the measure: written once, with the main measure's rows.
@@ -61,6 +72,17 @@ function breakdownRows(
       emit(statistic, counts, row.n > 0 ? count / row.n : null, { numerator: count, denominator: row.n });
     emit("unjudged", counts, row.unjudged);
   }
+}
+
+/**
+ * The rate's bounds where the judge is unsure of some verdicts ("4.0% - 9.0% (2 near-exact, 3 inexact unsure)"),
+ * "sure" where it is unsure of none.
+ */
+export function judgeBounds(
+  row: Pick<MemorizationBreakdownRow, "unsureNearExact" | "unsureInexact" | "judgeLow" | "judgeHigh">,
+) {
+  if (row.unsureNearExact + row.unsureInexact === 0) return "sure";
+  return `${interval(row.judgeLow, row.judgeHigh)} (${row.unsureNearExact} near-exact, ${row.unsureInexact} inexact unsure)`;
 }
 
 /** The headline table: each cell's rate with what qualifies it (floor, non-trivial rate, control's rate). */
@@ -93,6 +115,7 @@ function breakdownMarkdown(
       "inexact",
       "unjudged",
       "rate",
+      "judge's bounds (unsure)",
       "95% CI",
       "interval",
       "sd between samples",
@@ -113,6 +136,7 @@ function breakdownMarkdown(
         row.inexact,
         row.unjudged,
         pct(row.rate),
+        judgeBounds(row),
         interval(row.ciLow, row.ciHigh),
         intervalMethod(row.intervalMethod),
         num(row.betweenSampleStandardDeviation),
@@ -140,7 +164,7 @@ export const memorizationTable = defineTable<"memorization">({
     title: "Memorization (exact or near-exact) by dataset, sample, setting and k",
     body: (rows, report) => breakdownMarkdown(rows, report, "shots"),
   },
-  statistics: ["rate", "between_sample_sd", ...VERDICT_SHARES],
+  statistics: ["rate", "judge_low", "judge_high", "between_sample_sd", ...VERDICT_SHARES],
   flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_OR_NEAR_EXACT, emit, true),
   formerNames: {
     "memorization.rate.between_sample_sd": "between_sample_sd",
@@ -170,7 +194,7 @@ export const memorizationExactOnlyTable = defineTable<"memorizationExactOnly">({
         ]),
       ),
   },
-  statistics: ["rate", "between_sample_sd"],
+  statistics: ["rate", "judge_low", "judge_high", "between_sample_sd"],
   flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_ONLY, emit, false),
 });
 
@@ -183,7 +207,7 @@ export const memorizationByRegimeTable = defineTable<"memorizationByRegime">({
     title: "Memorization by regime",
     body: (rows, report) => breakdownMarkdown(rows, report, "regime"),
   },
-  statistics: ["rate", "between_sample_sd", ...VERDICT_SHARES],
+  statistics: ["rate", "judge_low", "judge_high", "between_sample_sd", ...VERDICT_SHARES],
   flat: (rows, emit) => breakdownRows(rows, MemorizationMeasure.EXACT_OR_NEAR_EXACT, emit, true),
   formerNames: {
     "memorization.rate_by_regime": "rate",

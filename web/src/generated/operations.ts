@@ -48,6 +48,26 @@ export type SpanReading =
   | 'FORM'
   | 'UNSURE';
 
+/** Runs to act on: one run, or every run of an experiment. */
+export type JudgingScope = {
+  runId?: string | number | null | undefined;
+  experimentId?: string | number | null | undefined;
+};
+
+/** Which automatic judge: the heuristic one (default), or an LLM through a configured provider. */
+export type JudgeInput = {
+  /** HEURISTIC or LLM. */
+  kind?: JudgeKind;
+  /** LLM: a configured provider. */
+  provider?: string | null | undefined;
+  /** LLM: the model. */
+  model?: string | null | undefined;
+  /** LLM: the judge prompt version; the latest when absent. */
+  promptVersion?: number | null | undefined;
+  /** Which version of the judge. HEURISTIC: `heuristic-8` (meaning over form, read by position; the default), `heuristic-7` (meaning over form), `heuristic-6` (span-aware) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
+  judgeVersion?: string | null | undefined;
+};
+
 export type ReviewReason =
   /** The effective verdict is NEAR_EXACT (the borderline the study's reviewers corrected); in a reviewer's own queue (`reviewer`), the automatic verdict, whatever other reviewers said. */
   | 'NEAR_EXACT'
@@ -64,13 +84,9 @@ export type ReviewReason =
   /** Routed to human review: the automatic verdict is NEAR_EXACT, an automatic judge gave nothing readable, or automatic judges disagree, whoever has reviewed it; in a random order fixed by `seed`, so neither the reason nor the order tells a reviewer the verdict. The blind reviewer's queue. */
   | 'ROUTED'
   /** All of them, in a random order fixed by `seed`. */
-  | 'SAMPLE';
-
-/** Runs to act on: one run, or every run of an experiment. */
-export type JudgingScope = {
-  runId?: string | number | null | undefined;
-  experimentId?: string | number | null | undefined;
-};
+  | 'SAMPLE'
+  /** The effective verdict rests on a span the heuristic judge cannot class (`Judgment.unsure`): the verdicts between the report's lower and upper bounds, near-exact and inexact alike; a review settles one. In a reviewer's own queue, the latest heuristic judgment is unsure, whatever other reviewers said. */
+  | 'UNSURE';
 
 export type MemorizationMeasure =
   | 'EXACT_OR_NEAR_EXACT'
@@ -156,20 +172,6 @@ export type ReviewCompletionInput = {
   reviewer?: string | null | undefined;
   verdict: Verdict;
   note?: string | null | undefined;
-};
-
-/** Which automatic judge: the heuristic one (default), or an LLM through a configured provider. */
-export type JudgeInput = {
-  /** HEURISTIC or LLM. */
-  kind?: JudgeKind;
-  /** LLM: a configured provider. */
-  provider?: string | null | undefined;
-  /** LLM: the model. */
-  model?: string | null | undefined;
-  /** LLM: the judge prompt version; the latest when absent. */
-  promptVersion?: number | null | undefined;
-  /** Which version of the judge. HEURISTIC: `heuristic-8` (meaning over form, read by position; the default), `heuristic-7` (meaning over form), `heuristic-6` (span-aware) or `heuristic-5`. LLM: `llm-judge-1` (memicl's, with the judge prompt version; the default) or `time-travel-1` (the method's authors' own judge, word for word, answers read strictly). */
-  judgeVersion?: string | null | undefined;
 };
 
 /** The grid for one model: every sample x k x (memorization settings + performance). */

@@ -34,6 +34,7 @@ const REASONS: ReviewReason[] = [
   "NEAR_THRESHOLD",
   "REVIEWER_TIE",
   "UNREADABLE",
+  "UNSURE",
   "SAMPLE",
 ];
 /** Why an item is in the queue, said beside it. */
@@ -47,6 +48,7 @@ const REASON_TEXT: Record<ReviewReason, string> = {
   REVIEWER_TIE: "reviewers tie: another review decides",
   UNREADABLE: "an automatic judge's answer was unreadable",
   SAMPLE: "a random sample",
+  UNSURE: "the heuristic judge could not class a span of it (its verdict sits between the report's bounds)",
 };
 /** How the heuristic judge classed a span it read (Judgment.spans). */
 const SPAN_READING_TEXT: Record<SpanReading, string> = {
@@ -224,7 +226,7 @@ export function ReviewPage({ experimentId }: { experimentId: string }) {
               onChange={(e) => setReason((e.target as HTMLSelectElement).value as ReviewReason)}
             >
               {(blindKey
-                ? REASONS.filter((r) => ["ROUTED", "UNREVIEWED", "SAMPLE"].includes(r))
+                ? REASONS.filter((r) => ["ROUTED", "UNREVIEWED", "SAMPLE", "UNSURE"].includes(r))
                 : REASONS
               ).map((r) => (
                 <option key={r} value={r}>
