@@ -89,6 +89,54 @@ export async function benchCli(args: string[]) {
       "",
       `${runs} pairs each.`,
       "",
+      ...consecutiveOnEmbedded(),
     ].join("\n"),
   );
+}
+
+/**
+ * Ten consecutive commands on a new embedded data folder without a serve (a first study: ten small imports), with
+ * the server left up between commands (the default idle period) and stopped after each (MEMICL_EMBEDDED_IDLE_SECONDS
+ * =0), interleaved command by command: the first command's wall time and the others' median and worst.
+ */
+function consecutiveOnEmbedded(): string[] {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-cli-embedded-"));
+  fs.chmodSync(root, 0o755);
+  const csv = path.join(root, "pairs.csv");
+  fs.writeFileSync(
+    csv,
+    `sentence1,sentence2,label\n${Array.from({ length: 50 }, (_, i) => `First ${i} says a thing,Second ${i} says another,${i % 2 ? "entailment" : "not_entailment"}`).join("\n")}\n`,
+  );
+  const ways = [
+    { name: "left up between commands (default)", idle: "600", times: [] as number[] },
+    { name: "stopped after each (MEMICL_EMBEDDED_IDLE_SECONDS=0)", idle: "0", times: [] as number[] },
+  ];
+  try {
+    for (let command = 0; command < 10; command += 1)
+      for (const way of command % 2 ? [...ways].reverse() : ways)
+        way.times.push(
+          once([BIN, "import", csv, "--name", `d${command}`], {
+            DATABASE_URL: "",
+            MEMICL_DATA_DIR: path.join(root, way.idle),
+            MEMICL_EMBEDDED_IDLE_SECONDS: way.idle,
+            LOG_LEVEL: "warn",
+          }),
+        );
+  } finally {
+    for (const way of ways)
+      spawnSync(process.execPath, [BIN, "db", "remove", "--yes"], {
+        env: { ...process.env, DATABASE_URL: "", MEMICL_DATA_DIR: path.join(root, way.idle) },
+        stdio: "ignore",
+      });
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return [
+    "| ten consecutive imports on a new embedded folder | first (s) | median of the next 9 (s) | worst of the next 9 (s) |",
+    "| --- | ---: | ---: | ---: |",
+    ...ways.map(
+      (way) =>
+        `| ${way.name} | ${way.times[0].toFixed(2)} | ${percentile(way.times.slice(1), 50).toFixed(2)} | ${Math.max(...way.times.slice(1)).toFixed(2)} |`,
+    ),
+    "",
+  ];
 }

@@ -1,7 +1,7 @@
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
 import { describeDataDirSource } from "../config/data-dir";
-import { dataFolderState, removeDataFolder } from "../db/embedded";
+import { dataFolderState, removeDataFolder, stopUnusedServer } from "../db/embedded";
 import { createLogger } from "../logging/logger";
 
 /** `memicl db info`: which database commands here use, and the state of the embedded one. */
@@ -22,8 +22,18 @@ export async function runDbInfo(config: Config): Promise<void> {
   out.write(
     state.clients.length > 0
       ? `used by memicl processes: pid ${state.clients.join(", ")}\n`
-      : "used by no memicl process\n",
+      : state.serverPid && state.idleUntil
+        ? `used by no memicl process: it stops at ${new Date(state.idleUntil).toISOString()} unless a command joins it (memicl db stop: now)\n`
+        : "used by no memicl process\n",
   );
+}
+
+/** `memicl db stop`: stops the embedded server now when no memicl process uses it (one the last command left up). */
+export async function runDbStop(config: Config): Promise<void> {
+  if (config.databaseUrl)
+    throw new BadInputError("DATABASE_URL is set: memicl db stop only stops an embedded database's server");
+  const stopped = await stopUnusedServer(config.dataDir, createLogger("warn"));
+  process.stdout.write(stopped ? "stopped the embedded database's server\n" : "its server was not running\n");
 }
 
 /** `memicl db remove --yes`: deletes the embedded database (its folder and cluster), refusing while it is used. */

@@ -358,12 +358,20 @@ export function buildProgram(): Command {
       return commands.delete().runDelete(loadConfig(), kind, id, options);
     });
 
-  const db = program.command("db").description("the embedded database: where it is, and removing it");
+  const db = program
+    .command("db")
+    .description("the embedded database: where it is, stopping its server, and removing it");
   db.command("info")
     .description(
       "which database commands run here use, how its folder was found, and whether its server runs",
     )
     .action(() => commands.db().runDbInfo(loadConfig()));
+  db.command("stop")
+    .description(
+      "stop the embedded database's server now; refused while a memicl process uses it (commands leave it up " +
+        "for MEMICL_EMBEDDED_IDLE_SECONDS, 600 by default, so the next one starts at once)",
+    )
+    .action(() => commands.db().runDbStop(loadConfig()));
   db.command("remove")
     .description(
       "delete the embedded database (its folder and cluster); refused while a memicl process uses it",

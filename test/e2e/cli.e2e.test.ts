@@ -7,6 +7,7 @@ import { serverPidOf } from "../../src/db/embedded";
 import { runCli, startServe } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
 import { nliCsv } from "../support/fixtures";
+import { patient } from "../support/patience";
 
 async function datasetNames(url: string): Promise<string[]> {
   const response = await fetch(`${url}/graphql`, {
@@ -158,4 +159,40 @@ describe("the memicl command on an embedded data folder", () => {
     }
     expect((await runCli(["migrate"], env)).code).toBe(0);
   }, 60_000);
+
+  it("leaves the server up between commands for the idle period; db stop and the reaper stop it", async () => {
+    const cluster = path.join(env.MEMICL_DATA_DIR, "pg");
+    const lingering = { ...env, MEMICL_EMBEDDED_IDLE_SECONDS: "120" };
+    const first = await runCli(["import", csv, "--name", "lingering"], lingering);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/started by this process/);
+    expect(first.stderr).toMatch(/the embedded database stays up 2 min after the last command/);
+    const pid = serverPidOf(cluster);
+    expect(pid).not.toBeNull();
+    const info = await runCli(["db", "info"], lingering);
+    expect(info.stdout).toMatch(/used by no memicl process: it stops at \S+ unless a command joins it/);
+    // The next commands join it: nothing is started, nothing said about it.
+    for (const name of ["lingering-2", "lingering-3"]) {
+      const next = await runCli(["import", csv, "--name", name], lingering);
+      expect(next.stdout).toContain(`already running (pid ${pid})`);
+      expect(next.stderr).toBe("");
+    }
+    expect(serverPidOf(cluster)).toBe(pid);
+    expect((await runCli(["db", "stop"], lingering)).stdout).toMatch(
+      /stopped the embedded database's server/,
+    );
+    expect(serverPidOf(cluster)).toBeNull();
+
+    // With nobody on it for the idle period, the reaper stops it on its own.
+    const brief = await runCli(["import", csv, "--name", "brief"], {
+      ...env,
+      MEMICL_EMBEDDED_IDLE_SECONDS: "1",
+    });
+    expect(brief.stdout).toMatch(/started by this process/);
+    const deadline = Date.now() + patient(30_000);
+    while (serverPidOf(cluster) !== null && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(serverPidOf(cluster)).toBeNull();
+    expect((await runCli(["db", "info"], env)).stdout).toMatch(/server not running/);
+  });
 });

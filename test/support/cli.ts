@@ -15,7 +15,8 @@ export interface CliResult {
 export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+      // A command stops the embedded server it was the last on, as before the idle period, unless a test says.
+      env: { MEMICL_EMBEDDED_IDLE_SECONDS: "0", ...process.env, ...env, LOG_LEVEL: "warn" },
       cwd,
     });
     let stdout = "";
