@@ -1,9 +1,9 @@
 import { Config } from "../config/config";
-import { openReadOnly } from "./open-database";
+import { openPlainReadOnly } from "./read-only";
 
 /** `memicl experiments`: every experiment, newest first, with its runs' progress and states. */
 export async function runExperimentsList(config: Config): Promise<void> {
-  const command = await openReadOnly(config);
+  const reader = await openPlainReadOnly(config);
   try {
     const rows: {
       id: string;
@@ -16,7 +16,7 @@ export async function runExperimentsList(config: Config): Promise<void> {
       failed: number;
       expected: number;
       states: string | null;
-    }[] = await command.database.dataSource.query(`
+    }[] = await reader.query(`
       SELECT e.id, e.name, e.provider, e.model, e.created_at, count(r.id)::int AS runs,
              coalesce(sum(r.done_count), 0)::int AS done, coalesce(sum(r.failed_count), 0)::int AS failed,
              coalesce(sum(r.expected_count), 0)::int AS expected,
@@ -34,6 +34,6 @@ export async function runExperimentsList(config: Config): Promise<void> {
           `${row.runs} runs (${row.states ?? "none"})  ${row.done + row.failed}/${row.expected} done, ${row.failed} failed\n`,
       );
   } finally {
-    await command.close();
+    await reader.close();
   }
 }

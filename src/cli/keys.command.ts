@@ -1,6 +1,10 @@
-import { ROLES } from "../auth/roles";
+import { ROLES } from "../auth/role-names";
 import { Config } from "../config/config";
-import { openForCommand, openReadOnly } from "./open-database";
+import { openPlainReadOnly } from "./read-only";
+
+/** The full command context (ORM, services): loaded by the commands that write, not by `keys list`. */
+const openForCommand: typeof import("./open-database").openForCommand = (...args) =>
+  (require("./open-database") as typeof import("./open-database")).openForCommand(...args);
 
 /** `memicl keys create --name NAME --role ROLE [--blind]`: prints the key once; only its hash is kept. */
 export async function runKeysCreate(
@@ -26,22 +30,33 @@ export async function runKeysCreate(
 
 /** `memicl keys list`: every key with its role, prefix and state; never the secret. */
 export async function runKeysList(config: Config): Promise<void> {
-  const command = await openReadOnly(config);
+  const reader = await openPlainReadOnly(config);
   try {
-    const keys = await command.services.apiKeys.list();
+    const keys = await reader.query<{
+      id: string;
+      name: string;
+      role: string;
+      blind: boolean;
+      prefix: string;
+      created_at: Date;
+      revoked_at: Date | null;
+      last_used_at: Date | null;
+    }>(
+      "SELECT id, name, role, blind, prefix, created_at, revoked_at, last_used_at FROM api_key ORDER BY created_at",
+    );
     if (keys.length === 0) {
       process.stdout.write(`no API keys (roles: ${ROLES.join(", ")}; create one with memicl keys create)\n`);
       return;
     }
     for (const key of keys) {
-      const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "live";
-      const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : "never used";
+      const state = key.revoked_at ? `revoked ${key.revoked_at.toISOString()}` : "live";
+      const used = key.last_used_at ? `last used ${key.last_used_at.toISOString()}` : "never used";
       process.stdout.write(
-        `${key.name}\t${key.role}${key.blind ? " (blind)" : ""}\t${key.prefix}...\t${state}\t${used}\tcreated ${key.createdAt.toISOString()}\t${key.id}\n`,
+        `${key.name}\t${key.role}${key.blind ? " (blind)" : ""}\t${key.prefix}...\t${state}\t${used}\tcreated ${key.created_at.toISOString()}\t${key.id}\n`,
       );
     }
   } finally {
-    await command.close();
+    await reader.close();
   }
 }
 

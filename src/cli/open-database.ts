@@ -1,6 +1,5 @@
 import { CoreServices, createCoreServices } from "../app/core-services";
 import type { RunServices, Services } from "../app/services";
-import { ConflictError } from "../common/errors";
 import { Config } from "../config/config";
 import { Database, openDatabase } from "../db/database";
 import { createLogger, Logger } from "../logging/logger";
@@ -14,20 +13,9 @@ export interface CommandContext<S = Services> {
   close(): Promise<void>;
 }
 
-/** The database's schema is older than this memicl, and a read-only command does not migrate it. */
-export class SchemaBehindError extends ConflictError {
-  constructor(pending: number) {
-    super(
-      `the database's schema is behind this memicl (${pending} migration(s) to apply); run \`memicl migrate\` first`,
-      { pending },
-    );
-  }
-}
+import { announce, type OpenOptions, SchemaBehindError } from "./read-only";
 
-interface OpenOptions {
-  /** Where to say which database this is: stdout by default, stderr for commands whose stdout is data, null. */
-  say?: NodeJS.WritableStream | null;
-}
+export { SchemaBehindError };
 
 /**
  * Opens the database for a command that queues work, makes calls or writes (joining the embedded server when
@@ -98,13 +86,13 @@ async function open(config: Config, options: OpenOptions, runMigrations: boolean
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
   const database = await openDatabase(config, logger, {
     runMigrations,
+    lingerSeconds: config.embeddedIdleSeconds,
     onRefused: (reason, seconds) =>
       process.stderr.write(
         `memicl: the database refused a connection (${reason}); trying again in ${seconds} s\n`,
       ),
   });
-  const say = options.say === undefined ? process.stdout : options.say;
-  say?.write(`database: ${database.description}\n`);
+  announce(database, config, options);
   return { database, logger };
 }
 

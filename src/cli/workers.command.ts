@@ -1,11 +1,22 @@
 import { Config } from "../config/config";
-import { openReadOnly } from "./open-database";
+import { deadAfterSeconds, liveWorkersSql } from "../worker/worker.sql";
+import { openPlainReadOnly } from "./read-only";
 
 /** `memicl workers`: the live workers on this database, and what they can call. */
 export async function runWorkers(config: Config): Promise<void> {
-  const command = await openReadOnly(config);
+  const reader = await openPlainReadOnly(config);
   try {
-    const workers = await command.services.workers.live();
+    const workers = await reader.query<{
+      id: string;
+      role: string;
+      pid: number;
+      host: string;
+      in_flight: number;
+      concurrency: number;
+      providers: string[];
+      run_ids: string[];
+      last_seen_at: Date;
+    }>(liveWorkersSql, [deadAfterSeconds(config)]);
     const out = process.stdout;
     if (workers.length === 0) {
       out.write(
@@ -15,13 +26,13 @@ export async function runWorkers(config: Config): Promise<void> {
     }
     out.write(`${workers.length} live worker(s):\n`);
     for (const worker of workers) {
-      const seen = ((Date.now() - new Date(worker.lastSeenAt).getTime()) / 1000).toFixed(0);
+      const seen = ((Date.now() - new Date(worker.last_seen_at).getTime()) / 1000).toFixed(0);
       out.write(
-        `  ${worker.id} ${worker.role} pid ${worker.pid} on ${worker.host}: ${worker.inFlight}/${worker.concurrency} busy, ` +
-          `providers ${worker.providers.join(", ") || "(none)"}, runs ${worker.runIds.length}, last seen ${seen} s ago\n`,
+        `  ${worker.id} ${worker.role} pid ${worker.pid} on ${worker.host}: ${worker.in_flight}/${worker.concurrency} busy, ` +
+          `providers ${worker.providers.join(", ") || "(none)"}, runs ${worker.run_ids.length}, last seen ${seen} s ago\n`,
       );
     }
   } finally {
-    await command.close();
+    await reader.close();
   }
 }

@@ -5,11 +5,9 @@ import { CODE_VERSION } from "../config/code-version";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
 import { HeldClaims } from "./held-claims";
+import { deadAfterSeconds, liveWorkersSql, type WorkerTiming } from "./worker.sql";
 
-export interface WorkerTiming {
-  /** How long a claimed item stays claimed without a beat from its worker. */
-  leaseSeconds: number;
-}
+export { deadAfterSeconds, liveWorkersSql, type WorkerTiming };
 
 export interface WorkerSelf {
   role: string;
@@ -20,10 +18,6 @@ export interface WorkerSelf {
 /** A worker beats every third of a lease; one that missed about two leases' worth of beats is dead. */
 export function beatIntervalMs(timing: WorkerTiming): number {
   return Math.max(500, Math.floor((timing.leaseSeconds * 1000) / 3));
-}
-
-export function deadAfterSeconds(timing: WorkerTiming): number {
-  return timing.leaseSeconds * 2;
 }
 
 /**
@@ -118,8 +112,3 @@ export class WorkerRegistration {
       .catch((error) => this.logger.warn({ err: error }, "could not deregister the worker"));
   }
 }
-
-/** Live workers (beat within the dead-after window), newest first. */
-export const liveWorkersSql = `
-  SELECT * FROM worker WHERE last_seen_at > clock_timestamp() - make_interval(secs => $1)
-  ORDER BY started_at DESC`;
