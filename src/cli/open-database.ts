@@ -13,7 +13,7 @@ export interface CommandContext<S = Services> {
   close(): Promise<void>;
 }
 
-import { announce, type OpenOptions, SchemaBehindError } from "./read-only";
+import { announce, type OpenOptions, pendingMigrations, SchemaBehindError } from "./read-only";
 
 export { SchemaBehindError };
 
@@ -73,7 +73,7 @@ export async function openReadOnly(
 ): Promise<CommandContext<CoreServices>> {
   const { database, logger } = await open(config, options, false);
   try {
-    const pending = await pendingMigrations(database);
+    const pending = await pendingMigrations((text) => database.dataSource.query(text));
     if (pending > 0) throw new SchemaBehindError(pending);
   } catch (error) {
     await database.close();
@@ -94,16 +94,6 @@ async function open(config: Config, options: OpenOptions, runMigrations: boolean
   });
   announce(database, config, options);
   return { database, logger };
-}
-
-/** Migrations this code has that the database has not applied (all of them on an empty database). */
-async function pendingMigrations(database: Database): Promise<number> {
-  const { dataSource } = database;
-  const [{ exists }] = await dataSource.query("SELECT to_regclass('migrations') IS NOT NULL AS exists");
-  const applied: { name: string }[] = exists ? await dataSource.query("SELECT name FROM migrations") : [];
-  const names = new Set(applied.map((row) => row.name));
-  return dataSource.migrations.filter((migration) => !names.has(migration.name ?? migration.constructor.name))
-    .length;
 }
 
 function commandContext<S>(

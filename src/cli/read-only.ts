@@ -28,12 +28,7 @@ export async function openPlainReadOnly(config: Config, options: OpenOptions = {
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
   const reader = await openReader(config, logger, config.embeddedIdleSeconds);
   try {
-    const [{ exists }] = await reader.query<{ exists: boolean }>(
-      "SELECT to_regclass('migrations') IS NOT NULL AS exists",
-    );
-    const applied = exists ? await reader.query<{ name: string }>("SELECT name FROM migrations") : [];
-    const names = new Set(applied.map((row) => row.name));
-    const pending = MIGRATIONS.filter((migration) => !names.has(migration.name)).length;
+    const pending = await pendingMigrations((text) => reader.query(text));
     if (pending > 0) throw new SchemaBehindError(pending);
   } catch (error) {
     await reader.close();
@@ -41,6 +36,16 @@ export async function openPlainReadOnly(config: Config, options: OpenOptions = {
   }
   announce(reader, config, options);
   return reader;
+}
+
+/** Migrations this code has that the database has not applied (all of them on an empty database). */
+export async function pendingMigrations(query: (text: string) => Promise<unknown[]>): Promise<number> {
+  const [{ exists }] = (await query("SELECT to_regclass('migrations') IS NOT NULL AS exists")) as {
+    exists: boolean;
+  }[];
+  const applied = exists ? ((await query("SELECT name FROM migrations")) as { name: string }[]) : [];
+  const names = new Set(applied.map((row) => row.name));
+  return MIGRATIONS.filter((migration) => !names.has(migration.name)).length;
 }
 
 /**

@@ -458,8 +458,9 @@ export async function stopIfIdle(
   const release = await lock(dataDir);
   try {
     const until = idleUntil(dataDir);
-    if (until !== null && until > Date.now() && liveClients(dataDir).length === 0) return "wait";
-    if (until !== null && liveClients(dataDir).length === 0) {
+    const unused = liveClients(dataDir).length === 0;
+    if (unused && until !== null && until > Date.now()) return "wait";
+    if (unused && until !== null) {
       const cluster = readClusterFile(dataDir);
       if (cluster) await stopServer(cluster.clusterDir, logger);
       fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
