@@ -2,6 +2,9 @@
 module.exports = {
   testEnvironment: "node",
   testMatch: ["<rootDir>/test/**/*.test.ts"],
+  // The tests on the shared trained model (test/model/) run on their own: `npm run test:model` (jest.model.config.js).
+  // Their PyTorch scorer takes a core for two minutes; beside the suite it made `npm test` a third slower.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/model/"],
   testTimeout: 60_000,
   setupFiles: ["reflect-metadata", "<rootDir>/test/support/production-mode.ts"],
   // Each timeout scaled by the machine's load (test/support/patience.ts).

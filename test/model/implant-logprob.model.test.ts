@@ -1,5 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { RandomStream } from "../../src/common/random";
 import { membershipScores, tokenLogprobsOf } from "../../src/logprob/scores";
@@ -45,13 +46,13 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
   let scorerUrl: string;
 
   beforeAll(async () => {
-    // One thread: the suite's other workers share the cores, and more threads than cores slow every one.
+    // This file runs alone (`npm run test:model`): the scorer takes up to two cores, memicl's server the rest.
     scorer = spawn(PYTHON, [
       path.join(__dirname, "../support/implant-score-server.py"),
       "--model-dir",
       MODEL_DIR,
       "--threads",
-      "1",
+      String(Math.min(2, os.availableParallelism())),
     ]);
     const port = await new Promise<number>((resolve, reject) => {
       let output = "";
