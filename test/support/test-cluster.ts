@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Client } from "pg";
 import { EmbeddedCluster, joinCluster, removeDataFolder } from "../../src/db/embedded";
 import { createLogger } from "../../src/logging/logger";
 
@@ -18,8 +19,27 @@ export const TEST_SCRATCH_ENV = "MEMICL_TEST_SCRATCH_DIR";
 /** Jest globalSetup: starts (or joins) the embedded PostgreSQL server every test file's databases live on. */
 export async function startTestCluster(): Promise<void> {
   cluster = await joinCluster(TEST_DATA_DIR, createLogger("warn"));
+  await withoutDurability(cluster.adminUrl);
   process.env[TEST_CLUSTER_ENV] = cluster.adminUrl;
   process.env[TEST_SCRATCH_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-test-scratch-"));
+}
+
+/**
+ * The suite's server writes nothing it must keep through a power loss: no flush to disk at each commit and no
+ * full pages in the log (settings of this server alone, which the suite removes at its end). Crashes of memicl's
+ * processes, and of the server itself, recover as before: what a kill loses is what the kernel has not written,
+ * and the kernel keeps running. A user's embedded server keeps PostgreSQL's defaults.
+ */
+async function withoutDurability(adminUrl: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (const setting of ["fsync = off", "synchronous_commit = off", "full_page_writes = off"])
+      await client.query(`ALTER SYSTEM SET ${setting}`);
+    await client.query("SELECT pg_reload_conf()");
+  } finally {
+    await client.end();
+  }
 }
 
 /**
