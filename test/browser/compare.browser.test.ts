@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Browser, Page } from "playwright-core";
-import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
+import { describeWithBrowser, launchBrowser, openPage, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
+import { patient } from "../support/patience";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { TestServer } from "../support/server";
 
@@ -58,7 +59,7 @@ describeWithBrowser("comparing models in the dashboard", () => {
       experiments.push(started.data!.startExperiment.experiment.id);
     }
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await openPage(browser, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     recordProblems(page, problems);
   }, 180_000);
 
@@ -79,7 +80,10 @@ describeWithBrowser("comparing models in the dashboard", () => {
       await page.locator(`tr[data-experiment="${id}"] input.compare-pick`).check();
     await page.locator("a.compare-link").click();
     const figure = page.locator(`figure[data-figure="compare-memorization"]`);
-    await figure.locator("svg").first().waitFor({ timeout: 30_000 });
+    await figure
+      .locator("svg")
+      .first()
+      .waitFor({ timeout: patient(30_000) });
     const screenshots = process.env.MEMICL_SCREENSHOTS;
     if (screenshots) await page.screenshot({ path: path.join(screenshots, "compare.png"), fullPage: true });
     // 2 models x 2 settings x 2 k.

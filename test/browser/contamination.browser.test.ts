@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Browser, Page } from "playwright-core";
-import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
+import { describeWithBrowser, launchBrowser, openPage, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
+import { patient } from "../support/patience";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { TestServer } from "../support/server";
 
@@ -54,7 +55,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 60_000);
     experimentId = started.data!.startExperiment.experiment.id;
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     recordProblems(page, problems);
   }, 180_000);
 
@@ -80,7 +81,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     await page.goto(`${serve.url}/#/experiments/${experimentId}`);
     await page.locator("a", { hasText: "Contamination evidence" }).click();
     const figure = page.locator(`figure[data-dataset="evidence"]`);
-    await figure.waitFor({ timeout: 30_000 });
+    await figure.waitFor({ timeout: patient(30_000) });
     for (const method of ["time-travel", "replication", "guided-general", "quiz", "logprob"])
       expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
     const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Browser, Page } from "playwright-core";
-import { describeWithBrowser, launchBrowser, recordProblems, servedGql } from "../support/browser";
+import { describeWithBrowser, launchBrowser, openPage, recordProblems, servedGql } from "../support/browser";
 import { ServeProcess, startServe } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
+import { patient } from "../support/patience";
 import { classificationSample, providersFile } from "../support/runs";
 import { TestServer } from "../support/server";
 
@@ -59,7 +60,7 @@ describeWithBrowser("the dashboard in a browser", () => {
       shots: [0, 5],
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
     recordProblems(page, problems);
     page.on("response", async (response) => {
       if (response.status() >= 400)
@@ -95,7 +96,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     experimentId = started.data!.startExperiment.experiment.id;
     // The new experiment appears without a reload, and its bar moves: record every count the page shows.
     const counts = page.locator(`tr[data-experiment="${experimentId}"] .counts`);
-    await counts.waitFor({ timeout: 30_000 });
+    await counts.waitFor({ timeout: patient(30_000) });
     const expected = Number(await counts.getAttribute("data-expected"));
     expect(expected).toBe(30 * 4 * 2 + 30 * 2 * 2); // 4 settings (the control too) x 2 k, and performance
     const seen = new Set<number>();
@@ -115,7 +116,10 @@ describeWithBrowser("the dashboard in a browser", () => {
 
   it("draws the study's figures with one point per row of the report", async () => {
     await page.goto(`${serve.url}/#/experiments/${experimentId}`);
-    await page.locator(`figure[data-figure="memorization"] svg`).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(`figure[data-figure="memorization"] svg`)
+      .first()
+      .waitFor({ timeout: patient(30_000) });
     const report = await api.gql(
       `query($id: ID!) { studyReport(experimentId: $id) { computedAt
         memorization { dataset rate } memorizationExactOnly { dataset rate }
@@ -211,7 +215,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.locator(".note textarea").fill("checked by the browser test");
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("e");
-    await page.locator(`.agreement[data-n="1"]`).waitFor({ timeout: 15_000 });
+    await page.locator(`.agreement[data-n="1"]`).waitFor({ timeout: patient(15_000) });
     await page.locator(`.review:not([data-completion="${first}"])`).waitFor();
     const after = await totals();
     expect(after).toEqual({ exact: before.exact + 1, nearExact: before.nearExact - 1 });
@@ -236,7 +240,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.getByPlaceholder("your name").fill("ana");
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("e");
-    await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: 15_000 });
+    await page.locator(`.review:not([data-completion="${first}"])`).waitFor({ timeout: patient(15_000) });
     // ana's own queue no longer holds it.
     await page.locator(".toolbar select").first().selectOption("UNREVIEWED");
     await page.locator('.review[data-reason="UNREVIEWED"]').waitFor();
@@ -251,7 +255,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("e");
     const between = page.locator('.reviewer-agreement[data-statistic="COHEN"]');
-    await between.waitFor({ timeout: 15_000 });
+    await between.waitFor({ timeout: patient(15_000) });
     expect(Number(await between.getAttribute("data-items"))).toBeGreaterThanOrEqual(1);
     expect(await page.locator('.reviewer-agreement [data-field="reviewers"]').textContent()).toMatch(
       /ana, bo/,
@@ -304,7 +308,7 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page
       .locator(`.review[data-completion="${first}"] .verdicts li`)
       .first()
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: patient(15_000) });
     // The next item is still blind.
     await page.keyboard.press("ArrowRight");
     await page.locator(`.review:not([data-completion="${first}"]) .blind-note`).waitFor();
@@ -335,9 +339,9 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page.goto(`${serve.url}/#/experiments/${experiment.id}`);
     const row = page.locator(`tr[data-run="${runs[0].id}"]`);
     await row.locator("button", { hasText: "Cancel" }).click();
-    await row.locator(".status", { hasText: "CANCELLED" }).waitFor({ timeout: 15_000 });
+    await row.locator(".status", { hasText: "CANCELLED" }).waitFor({ timeout: patient(15_000) });
     await row.locator("button", { hasText: "Resume" }).click();
-    await row.locator(".status", { hasText: "SUCCEEDED" }).waitFor({ timeout: 60_000 });
+    await row.locator(".status", { hasText: "SUCCEEDED" }).waitFor({ timeout: patient(60_000) });
     expect(await row.locator(".counts").getAttribute("data-done")).toBe("30");
   }, 90_000);
 
@@ -393,15 +397,15 @@ describeWithBrowser("the dashboard in a browser", () => {
     await page
       .locator("p.paused", { hasText: "budget: the experiment's budget of $0.05 is reached" })
       .waitFor({
-        timeout: 30_000,
+        timeout: patient(30_000),
       });
     await page.locator("[data-budget='0.05']").waitFor();
     await page.unroute("**/graphql");
     await shoot("paused");
     await page.locator('form.budget input[name="budget"]').fill("1000");
     await page.getByRole("button", { name: "Raise and resume" }).click();
-    await page.locator("[data-budget='1000']").waitFor({ timeout: 15_000 });
-    await page.locator("p.paused").waitFor({ state: "detached", timeout: 15_000 });
+    await page.locator("[data-budget='1000']").waitFor({ timeout: patient(15_000) });
+    await page.locator("p.paused").waitFor({ state: "detached", timeout: patient(15_000) });
     const id = /#\/experiments\/([0-9a-f-]{36})/.exec(page.url())![1];
     const state = await api.gql(
       `query($id: ID!) { experiment(id: $id) { progress { status maxCostUsd } runs { id } } }`,

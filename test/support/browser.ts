@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { Browser, chromium, Page } from "playwright-core";
+import { Browser, BrowserContextOptions, chromium, Page } from "playwright-core";
+import { patient } from "./patience";
 
 /** Debian's Chromium (apt-get install chromium), or MEMICL_CHROMIUM; nothing is downloaded. */
 export function chromiumPath(): string | null {
@@ -49,6 +50,16 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+}
+
+/**
+ * A page whose waits (Playwright's 30 s by default) grow with the machine's load, as the suite's own deadlines
+ * do (test/support/patience.ts): on a busy machine a wait is slower, not a failure.
+ */
+export async function openPage(browser: Browser, options: BrowserContextOptions): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(patient(30_000));
+  return page;
 }
 
 /** Collects into `problems` what a page logs as an error or throws: a test fails on any (see afterEach). */
