@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { DatasetService } from "../../src/dataset/dataset.service";
 import { DatasetImportService, ImportOptions } from "../../src/dataset/import/dataset-import.service";
 import { fileSource } from "../../src/dataset/import/import-source";
@@ -244,8 +241,9 @@ describeWithSharedData("study samples of the shared real datasets", () => {
   });
 
   it("draws the same TREC sample in a separate memicl process", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-sample-"));
-    const env = { MEMICL_DATA_DIR: dir, DATABASE_URL: "" };
+    // A database of its own on the suite's server: the draw is the other process's, not a second server's.
+    const database = await createTestDatabase("embedded");
+    const env = { DATABASE_URL: database.url };
     try {
       const imported = await runCli(
         ["import", sharedFile("datasets", "trec", "train_5500.label"), "--name", "trec"],
@@ -255,7 +253,7 @@ describeWithSharedData("study samples of the shared real datasets", () => {
       const sampled = await runCli(["sample", "--dataset", "trec", "--seed", String(SEED)], env);
       expect(sampled.stdout).toContain(`content hash: ${HASHES.get("trec")}`);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await database.close();
     }
   });
 });
