@@ -6,6 +6,10 @@ module.exports = {
   // Their PyTorch scorer takes a core for two minutes; beside the suite it made `npm test` a third slower.
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/model/"],
   testTimeout: 60_000,
+  // A worker holding more than this after a file is replaced: the heaps grew to about 1 GB over a run (each file's
+  // modules are its own), and the statistics files at the end ran slower on them. Paired, two rounds: 230 s vs
+  // 236 s and 244 s vs 254 s for the suite (docs/BENCHMARKS.md).
+  workerIdleMemoryLimit: "512MB",
   setupFiles: ["reflect-metadata", "<rootDir>/test/support/production-mode.ts"],
   // Each timeout scaled by the machine's load (test/support/patience.ts).
   setupFilesAfterEnv: ["<rootDir>/test/support/patient-timeouts.ts"],
