@@ -60,17 +60,6 @@ module.exports = {
     "encodeURIComponent",
     "decodeURIComponent",
   ],
-  transform: {
-    "^.+\\.(t|j|mj|cj)s$": [
-      "@swc/jest",
-      {
-        jsc: {
-          parser: { syntax: "typescript", decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: "es2022",
-        },
-        module: { type: "commonjs" },
-      },
-    ],
-  },
+  // The build compiles with the same options (scripts/swc-options.js).
+  transform: { "^.+\\.(t|j|mj|cj)s$": ["@swc/jest", require("./scripts/swc-options.js")] },
 };

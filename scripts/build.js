@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: compiles the TypeScript (tsc -> dist/) and the dashboard (Vite, web/ -> dist/web), each only
+// `npm run build`: compiles the TypeScript (swc, scripts/compile.js -> dist/; types are checked by
+// `npm run typecheck`) and the dashboard (Vite, web/ -> dist/web), each only
 // when one of its inputs is newer than its last successful build, so that `npm start` and `npm test` on a built
 // checkout start at once. `npm run build -- --force` builds both regardless.
 const { execFileSync } = require("node:child_process");
@@ -17,13 +18,14 @@ const STEPS = [
       "migrations",
       "bench",
       "chaos",
-      "tsconfig.json",
-      "tsconfig.build.json",
+      "test/support",
+      "scripts/compile.js",
+      "scripts/swc-options.js",
       "package-lock.json",
     ],
-    command: [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    command: [path.join(root, "scripts/compile.js")],
     // A module moved or deleted in src/ must not live on in dist/ (Node would still load `x.js` before `x/`).
-    clean: ["dist/src", "dist/migrations", "dist/bench", "dist/chaos"],
+    clean: ["dist/src", "dist/migrations", "dist/bench", "dist/chaos", "dist/test"],
   },
   {
     name: "dashboard",
