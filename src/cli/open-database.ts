@@ -3,6 +3,7 @@ import type { RunServices, Services } from "../app/services";
 import { Config } from "../config/config";
 import { Database, openDatabase } from "../db/database";
 import { createLogger, Logger } from "../logging/logger";
+import { announce, type OpenOptions, pendingMigrations, SchemaBehindError } from "./read-only";
 
 export interface CommandContext<S = Services> {
   database: Database;
@@ -12,8 +13,6 @@ export interface CommandContext<S = Services> {
   onClose(stop: () => Promise<void>): void;
   close(): Promise<void>;
 }
-
-import { announce, type OpenOptions, pendingMigrations, SchemaBehindError } from "./read-only";
 
 export { SchemaBehindError };
 

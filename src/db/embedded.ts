@@ -130,7 +130,7 @@ export async function stopCluster(dataDir: string, logger: Logger): Promise<bool
     if (!cluster) return false;
     const stopped = await stopServer(cluster.clusterDir, logger);
     fs.rmSync(path.join(dataDir, CLIENTS_DIR), { recursive: true, force: true });
-    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    clearIdle(dataDir);
     return stopped;
   } finally {
     await release();
@@ -388,7 +388,7 @@ async function leave(dataDir: string, logger: Logger, lingerSeconds: number): Pr
     const cluster = readClusterFile(dataDir);
     if (!cluster) return;
     if (lingerSeconds > 0 && armReaper(dataDir, cluster.clusterDir, lingerSeconds)) return;
-    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    clearIdle(dataDir);
     await stopServer(cluster.clusterDir, logger);
   } finally {
     await release();
@@ -412,15 +412,19 @@ function armReaper(dataDir: string, clusterDir: string, seconds: number): boolea
   return true;
 }
 
-/** The live reaper's pid (its pid file names a live process running the reaper), else null. */
-function reaperPid(dataDir: string): number | null {
-  let pid: number;
+/** The pid the reaper's pid file names, whether or not that process lives; null without the file. */
+function reaperPidFile(dataDir: string): number | null {
   try {
-    pid = Number(fs.readFileSync(path.join(dataDir, REAPER_FILE), "utf8").trim());
+    return Number(fs.readFileSync(path.join(dataDir, REAPER_FILE), "utf8").trim());
   } catch {
     return null;
   }
-  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return null;
+}
+
+/** The live reaper's pid (its pid file names a live process running the reaper), else null. */
+function reaperPid(dataDir: string): number | null {
+  const pid = reaperPidFile(dataDir);
+  if (pid === null || !Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return null;
   try {
     // A recycled pid is another program: only a process running the reaper counts.
     if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("idle-reaper")) return null;
@@ -463,21 +467,18 @@ export async function stopIfIdle(
     if (unused && until !== null) {
       const cluster = readClusterFile(dataDir);
       if (cluster) await stopServer(cluster.clusterDir, logger);
-      fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+      clearIdle(dataDir);
     }
-    if (reaperPidFileNames(dataDir, process.pid)) fs.rmSync(path.join(dataDir, REAPER_FILE), { force: true });
+    if (reaperPidFile(dataDir) === process.pid) fs.rmSync(path.join(dataDir, REAPER_FILE), { force: true });
     return "done";
   } finally {
     await release();
   }
 }
 
-function reaperPidFileNames(dataDir: string, pid: number): boolean {
-  try {
-    return Number(fs.readFileSync(path.join(dataDir, REAPER_FILE), "utf8").trim()) === pid;
-  } catch {
-    return false;
-  }
+/** No lingering: the server stops with the last memicl process on it, or has stopped. */
+function clearIdle(dataDir: string): void {
+  fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
 }
 
 /**
@@ -495,7 +496,7 @@ export async function stopUnusedServer(dataDir: string, logger: Logger): Promise
       throw new EmbeddedDatabaseError(
         `memicl processes use this database (pid ${clients.join(", ")}): it stops when the last one leaves`,
       );
-    fs.rmSync(path.join(dataDir, IDLE_FILE), { force: true });
+    clearIdle(dataDir);
     return await stopServer(cluster.clusterDir, logger);
   } finally {
     await release();

@@ -6,7 +6,7 @@ import { Logger } from "../logging/logger";
 import { QUIZ_ITEM_READY } from "../option-set/option-set.sql";
 import { JobQueue } from "../queue/job-queue";
 import { leaseLapsed } from "../worker/lease";
-import { deadAfterSeconds, WorkerTiming } from "../worker/worker-registry";
+import { deadAfterSeconds, WorkerTiming } from "../worker/worker.sql";
 
 export interface ReconcileResult {
   deadWorkers: number;

@@ -27,7 +27,7 @@ import { JudgeKind } from "../study/verdicts";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
 import { leaseLapsed } from "../worker/lease";
-import { deadAfterSeconds, liveWorkersSql } from "../worker/worker-registry";
+import { deadAfterSeconds, liveWorkersSql } from "../worker/worker.sql";
 import { JudgeInput } from "./judge.input";
 import { Run, RunJudge, RunStatus } from "./run.entity";
 import { StartExperimentInput, StartRunInput } from "./run.inputs";

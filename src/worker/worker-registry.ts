@@ -5,9 +5,7 @@ import { CODE_VERSION } from "../config/code-version";
 import { Logger } from "../logging/logger";
 import { JobQueue } from "../queue/job-queue";
 import { HeldClaims } from "./held-claims";
-import { deadAfterSeconds, liveWorkersSql, type WorkerTiming } from "./worker.sql";
-
-export { deadAfterSeconds, liveWorkersSql, type WorkerTiming };
+import type { WorkerTiming } from "./worker.sql";
 
 export interface WorkerSelf {
   role: string;

@@ -1,7 +1,7 @@
 import { DataSource } from "typeorm";
 import { ProviderConfig } from "../llm/provider-config";
 import { Worker } from "./worker.entity";
-import { deadAfterSeconds, liveWorkersSql, WorkerTiming } from "./worker-registry";
+import { deadAfterSeconds, liveWorkersSql, WorkerTiming } from "./worker.sql";
 
 /** A configured provider as this process sees it, and who can call it. */
 export interface ProviderState {
