@@ -34,6 +34,7 @@ import { RunExperimentKind1764532800000 } from "./1764532800000-RunExperimentKin
 import { ReviewAssignments1764536400000 } from "./1764536400000-ReviewAssignments";
 import { TokenLogprobs1764540000000 } from "./1764540000000-TokenLogprobs";
 import { UnsureVerdicts1764543600000 } from "./1764543600000-UnsureVerdicts";
+import { ContinuationRuns1764547200000 } from "./1764547200000-ContinuationRuns";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -74,4 +75,5 @@ export const MIGRATIONS: Function[] = [
   ReviewAssignments1764536400000,
   TokenLogprobs1764540000000,
   UnsureVerdicts1764543600000,
+  ContinuationRuns1764547200000,
 ];

@@ -7,9 +7,10 @@ import { Config } from "../config/config";
 import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
-import { QUIZ_DEFAULTS } from "../study/grid";
+import { cddParameterProblems } from "../sampling/cdd";
+import { CDD_SAMPLING, CDD_THRESHOLDS, QUIZ_DEFAULTS } from "../study/grid";
 import { DEFAULT_METHODS, parseMethods } from "../study/methods";
-import { MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
+import { ContinuationPrompt, MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
 import { openForCommand } from "./open-database";
 import {
@@ -55,6 +56,37 @@ export interface ExperimentCommandOptions {
   /** A calibration study: samples whose instances were in the training data, and samples whose were not. */
   members?: string[];
   nonMembers?: string[];
+  /** The CDD method's prompt (guided or raw), samples, temperature and thresholds. */
+  cddPrompt?: string;
+  cddSamples?: number;
+  cddTemperature?: number;
+  cddAlpha?: number;
+  cddXi?: number;
+}
+
+/** The CDD options given, over the authors' defaults; undefined when none is given. */
+function cddOf(options: ExperimentCommandOptions) {
+  const given = [
+    options.cddPrompt,
+    options.cddSamples,
+    options.cddTemperature,
+    options.cddAlpha,
+    options.cddXi,
+  ];
+  if (given.every((value) => value === undefined)) return undefined;
+  const prompt = (options.cddPrompt ?? CDD_SAMPLING.prompt).toUpperCase();
+  if (!Object.values(ContinuationPrompt).includes(prompt as ContinuationPrompt))
+    throw new BadInputError(`--cdd-prompt: guided or raw (got "${options.cddPrompt}")`);
+  const cdd = {
+    prompt: prompt as ContinuationPrompt,
+    samples: options.cddSamples ?? CDD_SAMPLING.samples,
+    temperature: options.cddTemperature ?? CDD_SAMPLING.temperature,
+    alpha: options.cddAlpha ?? CDD_THRESHOLDS.alpha,
+    xi: options.cddXi ?? CDD_THRESHOLDS.xi,
+  };
+  const problems = cddParameterProblems(cdd);
+  if (problems.length > 0) throw new BadInputError(`--cdd: ${problems.join("; ")}`);
+  return cdd;
 }
 
 /** "PROVIDER/MODEL" (the model may hold slashes itself). */
@@ -88,6 +120,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       quizMaxOutputTokens: QUIZ_DEFAULTS.quizMaxOutputTokens,
       quizOptionsMaxOutputTokens: QUIZ_DEFAULTS.quizOptionsMaxOutputTokens,
       quizOptionGenerations: options.quizGenerations ?? QUIZ_DEFAULTS.optionGenerations,
+      cdd: cddOf(options),
     };
     const quizGenerator =
       options.quizProvider || options.quizModel || options.quizGenerations

@@ -216,7 +216,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz,logprob (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities)",
+      "replication,guided-general,quiz,logprob,cdd (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd samples continuations of each first piece)",
       list,
     )
     .option(
@@ -238,6 +238,26 @@ export function buildProgram(): Command {
       list,
     )
     .option("--non-members <ids>", "logprob: samples whose instances were not in the training data", list)
+    .option(
+      "--cdd-prompt <prompt>",
+      "cdd: guided (the full-information prompt at k = 0, for chat models) or raw (the first piece alone, for base models; needs a completions endpoint)",
+    )
+    .option(
+      "--cdd-samples <n>",
+      "cdd: sampled continuations per instance (default 50, the authors')",
+      integer,
+    )
+    .option("--cdd-temperature <t>", "cdd: the samples' temperature (default 0.8)", positiveNumber)
+    .option(
+      "--cdd-alpha <share>",
+      "cdd: near the greedy continuation within this share of the longest length (default 0.05)",
+      Number,
+    )
+    .option(
+      "--cdd-xi <share>",
+      "cdd: an instance is leaked above this share of near samples (default 0.01)",
+      Number,
+    )
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 
   program

@@ -609,8 +609,9 @@ export class CompletionExecutor {
     const extracted = layout ? extractAnswer(result.text, layout, claimed.initial_segment) : null;
     const version = heuristicVersionOf(judge);
     const thresholds = defaultThresholds(version);
+    // A continuation (CDD) is compared with its siblings by the report, never judged.
     const judged =
-      extracted && judge.kind !== "LLM"
+      extracted && judge.kind !== "LLM" && run.kind === RunKind.MEMORIZATION
         ? judgeHeuristically(
             claimed.subsequent_segment,
             extracted.answer,
@@ -780,7 +781,11 @@ export class CompletionExecutor {
           run.kind === RunKind.MEMORIZATION
             ? await this.siblingsOf(run.sampleId)
             : new Map<string, string[]>();
-        const layout = run.kind === RunKind.MEMORIZATION ? answerLayout(runBodyOf(prompts.template)) : null;
+        // Answers to a memorization template are extracted: the replication's, and CDD's guided continuations.
+        const layout =
+          run.kind === RunKind.MEMORIZATION || (run.kind === RunKind.CONTINUATION && run.setting)
+            ? answerLayout(runBodyOf(prompts.template))
+            : null;
         const hasher = new PromptHasher(prompts.frame, { provider: run.provider, model: run.model });
         const [set]: { max_generations: number }[] =
           run.kind === RunKind.QUIZ_OPTIONS
@@ -823,6 +828,8 @@ function render(
       messages,
       temperature: run.temperature,
       maxOutputTokens: run.maxOutputTokens,
+      // CDD's raw first piece: continued as text by the completions endpoint, not answered as a chat message.
+      ...(run.kind === RunKind.CONTINUATION && !run.setting ? { raw: true } : {}),
     },
     promptHash: hasher.promptHash(messages, query),
     cacheKey: run.cacheEnabled

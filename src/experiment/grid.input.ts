@@ -1,7 +1,48 @@
-import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, Min } from "class-validator";
-import { Field, ID, InputType, Int } from "type-graphql";
+import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, Min, ValidateNested } from "class-validator";
+import { Field, Float, ID, InputType, Int } from "type-graphql";
+import { CDD_SAMPLING, CDD_THRESHOLDS } from "../study/grid";
 import { DEFAULT_METHODS, StudyMethod } from "../study/methods";
-import { DEFAULT_SETTINGS, MemorizationSetting, RunKind } from "../study/settings";
+import { ContinuationPrompt, DEFAULT_SETTINGS, MemorizationSetting, RunKind } from "../study/settings";
+
+@InputType({
+  description:
+    "The CDD method (Dong et al. 2024): per instance, one greedy continuation and `samples` at `temperature`, and " +
+    "the thresholds of the authors' rule (alpha, xi); the authors' values by default.",
+})
+export class CddInput {
+  @Field(() => ContinuationPrompt, { defaultValue: CDD_SAMPLING.prompt })
+  prompt: ContinuationPrompt;
+
+  @Field(() => Int, {
+    defaultValue: CDD_SAMPLING.samples,
+    description: "Sampled continuations per instance.",
+  })
+  @Min(2)
+  @Max(200)
+  samples: number;
+
+  @Field(() => Float, { defaultValue: CDD_SAMPLING.temperature })
+  @Min(0.01)
+  @Max(2)
+  temperature: number;
+
+  @Field(() => Float, {
+    defaultValue: CDD_THRESHOLDS.alpha,
+    description:
+      "A sample is near the greedy continuation within alpha x the longest one's length (token edits).",
+  })
+  @Min(0)
+  @Max(0.99)
+  alpha: number;
+
+  @Field(() => Float, {
+    defaultValue: CDD_THRESHOLDS.xi,
+    description: "An instance is leaked when more than xi of its samples are near (the authors' rule).",
+  })
+  @Min(0)
+  @Max(0.99)
+  xi: number;
+}
 
 /** The fields that describe a grid, shared by starting an experiment and pricing one. */
 @InputType({
@@ -25,7 +66,8 @@ export abstract class GridInput {
     description:
       "The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full " +
       "information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: " +
-      "option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes).",
+      "option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes), " +
+      "LOGPROB (prompt log-probabilities) and CDD (sampled continuations, `cdd`).",
   })
   @ArrayMinSize(1)
   methods: StudyMethod[];
@@ -65,9 +107,20 @@ export abstract class GridInput {
   @Max(100)
   performanceRepeats: number;
 
-  @Field(() => Int, { defaultValue: 100 })
+  @Field(() => Int, {
+    defaultValue: 100,
+    description: "Memorization answers, and the CDD method's continuations.",
+  })
   @Min(1)
   memorizationMaxOutputTokens: number;
+
+  @Field(() => CddInput, {
+    nullable: true,
+    description: "The CDD method's sampling; the authors' when absent (methods: [CDD] adds its runs).",
+  })
+  @IsOptional()
+  @ValidateNested()
+  cdd?: CddInput;
 
   @Field(() => Int, { defaultValue: 10 })
   @Min(1)

@@ -3,7 +3,7 @@ import { ContaminationVerdict } from "../study/contamination-verdict";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../study/measures";
 import { StudyMethod } from "../study/methods";
 import { Regime } from "../study/regime";
-import { MemorizationSetting, RunKind } from "../study/settings";
+import { ContinuationPrompt, MemorizationSetting, RunKind } from "../study/settings";
 import { TaskKind } from "../study/task";
 import { JudgeKind, Verdict } from "../study/verdicts";
 
@@ -29,8 +29,21 @@ registerEnumType(ContaminationVerdict, {
 registerEnumType(RunKind, {
   name: "RunKind",
   description:
-    "Memorization (replicate the instance), performance (do the task), or the Data Contamination Quiz's option " +
-    "generation (QUIZ_OPTIONS) and quizzes (QUIZ).",
+    "Memorization (replicate the instance), performance (do the task), the Data Contamination Quiz's option " +
+    "generation (QUIZ_OPTIONS) and quizzes (QUIZ), prompt scoring (LOGPROB), or sampled continuations of the " +
+    "first piece (CONTINUATION, the CDD method's).",
+});
+registerEnumType(ContinuationPrompt, {
+  name: "ContinuationPrompt",
+  description: "What a sampling method's prompt shows of an instance.",
+  valuesConfig: {
+    GUIDED: { description: "The replication's full-information prompt at k = 0 (for chat models)." },
+    RAW: {
+      description:
+        "The first piece alone, no instruction, sent to the completions endpoint (for base models, which do " +
+        "not follow instructions); needs a provider that serves it.",
+    },
+  },
 });
 registerEnumType(StudyMethod, {
   name: "StudyMethod",
@@ -42,6 +55,14 @@ registerEnumType(StudyMethod, {
     },
     QUIZ: {
       description: "The Data Contamination Quiz: generated options, bias detector and compensator quizzes.",
+    },
+    LOGPROB: {
+      description:
+        "Membership scores from the prompt log-probabilities of each instance's text (open-weight models).",
+    },
+    CDD: {
+      description:
+        "Dong et al.'s CDD: one greedy and N sampled continuations of each first piece; peaked samples mean leaked.",
     },
   },
 });

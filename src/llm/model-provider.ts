@@ -11,6 +11,11 @@ export interface ChatRequest {
    * with `top` alternatives per position; the result's `tokenLogprobs` is the stored payload (`TokenLogprobs`).
    */
   score?: { top: number };
+  /**
+   * Continue the last message's text as it stands (the completions endpoint's `prompt`, no chat template): a
+   * sampling method's RAW prompt, for base models.
+   */
+  raw?: boolean;
 }
 
 export interface ChatResult {

@@ -45,6 +45,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
 
   async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
     if (request.score) return this.score(request, request.score.top, signal);
+    if (request.raw) return this.continueText(request, signal);
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
       response = await this.client.chat.completions.create(
@@ -62,6 +63,41 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
     const result = chatResultOf(response);
     if (!result) throw new ProviderCallError(notAChatCompletion(response), null, true);
     return result;
+  }
+
+  /** A raw prompt (a sampling method's RAW prompt): the completions endpoint continues the text as it stands. */
+  private async continueText(request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
+    let response: OpenAI.Completions.Completion;
+    try {
+      response = await this.client.completions.create(
+        {
+          model: request.model,
+          prompt: request.messages.at(-1)?.content ?? "",
+          temperature: request.temperature,
+          max_tokens: request.maxOutputTokens,
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw toCallError(error, this.timeoutSeconds);
+    }
+    const choice = response?.choices?.[0];
+    if (!choice || typeof choice.text !== "string")
+      throw new ProviderCallError(
+        "the provider's answer has no continuation (choices[0].text): does the server serve the completions " +
+          "endpoint for this model?",
+        null,
+        true,
+      );
+    return {
+      text: choice.text,
+      finishReason: choice.finish_reason ?? null,
+      promptTokens: response.usage?.prompt_tokens ?? null,
+      completionTokens: response.usage?.completion_tokens ?? null,
+      cachedTokens: null,
+      reportedModel: response.model ?? null,
+      systemFingerprint: response.system_fingerprint ?? null,
+    };
   }
 
   /**

@@ -132,6 +132,11 @@ const simulation = z.strictObject({
   memberLogprob: z.number().max(0).default(-1.5),
   nonMemberLogprob: z.number().max(0).default(-1.5),
   logprobSpread: z.number().positive().default(1),
+  /**
+   * Sampling methods (CDD): the share of a remembered instance's samples above temperature 0 that still give its
+   * continuation; the others, and every sample of an instance it does not remember, are fluent unrelated text.
+   */
+  sampleFidelity: z.number().min(0).max(1).default(0.9),
   seed: z.number().int().default(1),
   /** Milliseconds each answer takes. */
   latencyMs: z.number().min(0).default(0),
@@ -152,6 +157,11 @@ const providerEntry = z.discriminatedUnion("type", [
      * alternatives asked for at each position (Min-K%++ reads them).
      */
     promptLogprobs: z.strictObject({ top: z.number().int().min(0).max(20).default(5) }).optional(),
+    /**
+     * The server also serves the completions endpoint for a raw prompt (vLLM and others; OpenAI only for its
+     * instruct and base models): what a sampling method's RAW prompt needs. `promptLogprobs` implies it.
+     */
+    completions: z.boolean().optional(),
   }),
   z.strictObject({
     type: z.literal("azure"),
@@ -191,6 +201,7 @@ const KNOWN_KEYS = new Map<string, string>([
     "batch",
     "simulation",
     "promptLogprobs",
+    "completions",
     ...Object.keys(limits),
   ].map((key) => [key, "a provider"] as const),
   ["providers", "the file's top"],
@@ -229,6 +240,24 @@ export function logprobRefusal(provider: ProviderEntry | null, name: string): st
   return provider.type === "azure"
     ? `provider "${name}" (Azure OpenAI) does not return the log-probabilities of a prompt's tokens: the LOGPROB method needs an OpenAI-compatible completions endpoint with echo and logprobs (vLLM and others serve it)`
     : `provider "${name}" does not declare promptLogprobs: the LOGPROB method needs the completions endpoint with echo and logprobs (vLLM and others serve it; OpenAI's own models do not); add "promptLogprobs": { "top": 5 } to the provider in the providers file if its server returns them`;
+}
+
+/**
+ * Why a provider cannot continue a raw prompt (a sampling method's RAW prompt: the completions endpoint, no chat
+ * template), or null when it can: an OpenAI-compatible provider that declares `completions` or `promptLogprobs`,
+ * or the simulated one.
+ */
+export function rawPromptRefusal(provider: ProviderEntry | null, name: string): string | null {
+  if (!provider)
+    return `provider "${name}" is not configured in this process, so whether it serves raw prompts cannot be checked`;
+  if (
+    provider.type === "simulated" ||
+    (provider.type === "openai" && (provider.completions || provider.promptLogprobs))
+  )
+    return null;
+  return provider.type === "azure"
+    ? `provider "${name}" (Azure OpenAI) serves chat only: a RAW prompt needs an OpenAI-compatible completions endpoint; use cdd: { prompt: GUIDED }`
+    : `provider "${name}" does not declare completions: a RAW prompt needs the completions endpoint (base models served by vLLM and others); add "completions": true to the provider in the providers file if its server serves it, or use cdd: { prompt: GUIDED }`;
 }
 
 /** A provider's Batch API options, or null when it has none (the simulated provider never has). */

@@ -68,6 +68,13 @@ export class SimulatedProvider implements ModelProvider {
     if (signal.aborted) throw new ProviderCallError("the request was aborted", null, true);
     const user = request.messages.at(-1)?.content ?? "";
     if (request.score) return this.scored(request, user);
+    const sampling = this.samplingOf(request);
+    if (request.raw) {
+      // A raw first piece (CDD's RAW prompt): continued as the model remembers it, at zero shots.
+      const continuation = await this.knowledge.continuationOf(user);
+      const rates = SimulatedProvider.rates(this.settings, 0);
+      return this.result(request, this.recalled(user, continuation, rates, sampling));
+    }
     const quiz = await this.quizAnswer(user);
     if (quiz !== null) return this.result(request, quiz);
     const blocks = user.split("\n\n");
@@ -86,7 +93,7 @@ export class SimulatedProvider implements ModelProvider {
         : instructions.some((text) => /\bdataset\b/i.test(text))
           ? "guided"
           : "general";
-    const text = await this.answer(query, demonstrations.length, instructed, demonstrations);
+    const text = await this.answer(query, demonstrations.length, instructed, demonstrations, sampling);
     return this.result(request, text);
   }
 
@@ -184,6 +191,44 @@ export class SimulatedProvider implements ModelProvider {
     return "E";
   }
 
+  /** Calls so far per prompt at a temperature above 0: each one is a new sample. */
+  private readonly samplesDrawn = new Map<string, number>();
+
+  /** A call at temperature 0 is the greedy answer (null); above it, the number of this sample of the prompt. */
+  private samplingOf(request: ChatRequest): number | null {
+    if (request.temperature <= 0) return null;
+    const key = `${request.temperature} ${request.messages.map((message) => message.content).join("\n")}`;
+    const drawn = (this.samplesDrawn.get(key) ?? 0) + 1;
+    if (this.samplesDrawn.size > 100_000) this.samplesDrawn.clear();
+    this.samplesDrawn.set(key, drawn);
+    return drawn;
+  }
+
+  /**
+   * What a recall model answers a first piece with: a remembered instance's continuation (exactly, or nearly),
+   * else unrelated text. Sampled (`sampling` not null), a remembered instance keeps its continuation in
+   * `sampleFidelity` of the samples, and unrelated text is drawn anew for each sample: fluent text from a few
+   * thousand sentences, as a model that knows nothing of the instance writes at that temperature.
+   */
+  private recalled(
+    initial: string,
+    continuation: string | null,
+    rates: { memorized: number; nearExactShare: number },
+    sampling: number | null,
+  ): string {
+    const unrelated = () =>
+      sampling === null
+        ? UNRELATED[Math.floor(this.draw("unrelated", initial) * UNRELATED.length)]
+        : fluentSentence((...parts) => this.draw("fluent", initial, sampling, ...parts));
+    if (continuation === null) return sampling === null ? UNRELATED[0] : unrelated();
+    const u = this.draw("memorized", initial);
+    if (u >= rates.memorized) return unrelated();
+    if (sampling !== null && this.draw("sample-kept", initial, sampling) >= this.settings.sampleFidelity)
+      return unrelated();
+    if (u < rates.memorized * (1 - rates.nearExactShare)) return continuation;
+    return nearlyThe(continuation);
+  }
+
   private draw(...parts: (string | number)[]): number {
     const digest = createHash("sha256")
       .update(JSON.stringify([this.settings.seed, ...parts]))
@@ -196,6 +241,7 @@ export class SimulatedProvider implements ModelProvider {
     shots: number,
     instructed: "guided" | "general" | null,
     demonstrations: readonly string[] = [],
+    sampling: number | null = null,
   ): Promise<string> {
     const lines = query.split("\n");
     // Field names as both template versions write them ("Sentence 1:" and "SENTENCE 1:").
@@ -223,13 +269,8 @@ export class SimulatedProvider implements ModelProvider {
           demonstrations,
           this.settings.constantAnswer,
         );
-      const continuation = initial === null ? null : await this.knowledge.continuationOf(initial);
-      if (initial === null || continuation === null) return UNRELATED[0];
-      const u = this.draw("memorized", initial);
-      if (u >= rates.memorized)
-        return UNRELATED[Math.floor(this.draw("unrelated", initial) * UNRELATED.length)];
-      if (u < rates.memorized * (1 - rates.nearExactShare)) return continuation;
-      return nearlyThe(continuation);
+      if (initial === null) return UNRELATED[0];
+      return this.recalled(initial, await this.knowledge.continuationOf(initial), rates, sampling);
     }
 
     if (/Label:\s*$/.test(query)) {
@@ -262,6 +303,45 @@ function isItemBlock(block: string): boolean {
   return block
     .split("\n")
     .some((line) => /^(sentence 1|sentence 2|first piece|second piece|text|label):/i.test(line.trim()));
+}
+
+const FLUENT = [
+  [
+    "The committee",
+    "A spokesman",
+    "The old farmer",
+    "Her brother",
+    "The new manager",
+    "Our neighbour",
+    "The team",
+    "A visitor",
+  ],
+  ["announced", "described", "repaired", "questioned", "painted", "visited", "ordered", "returned"],
+  [
+    "the plan",
+    "a small boat",
+    "the letters",
+    "an old bridge",
+    "the garden",
+    "two horses",
+    "the museum",
+    "a new road",
+  ],
+  [
+    "last spring.",
+    "after the storm.",
+    "in the morning.",
+    "near the river.",
+    "without a word.",
+    "twice a year.",
+    "before dinner.",
+    "at the station.",
+  ],
+];
+
+/** One fluent sentence of a few thousand, chosen word group by word group. */
+function fluentSentence(draw: (...parts: (string | number)[]) => number): string {
+  return FLUENT.map((words, index) => words[Math.floor(draw(index) * words.length)]).join(" ");
 }
 
 const SUBSTITUTES = ["notably", "indeed", "certainly", "namely", "largely", "really", "surely", "quite"];

@@ -11,6 +11,11 @@ function tokenizer(): Tokenizer {
   return loaded;
 }
 
+/** The token ids of a plain text (the gpt-4o tokenizer's). */
+export function encodeText(text: string): number[] {
+  return tokenizer().encode(text);
+}
+
 /** Tokens of a plain text. */
 export function countTextTokens(text: string): number {
   return tokenizer().countTokens(text);

@@ -31,6 +31,7 @@ export const PLACEHOLDERS: Record<RunKind, { instruction: string[]; item: string
   [RunKind.QUIZ_OPTIONS]: { instruction: ["dataset", "split"], item: ["original"] },
   [RunKind.QUIZ]: { instruction: ["dataset", "split"], item: ["optionA", "optionB", "optionC", "optionD"] },
   [RunKind.LOGPROB]: { instruction: [], item: ["text", "secondText"] },
+  [RunKind.CONTINUATION]: { instruction: [], item: ["initial"] },
 };
 
 /** What a template of each kind must show of its item. */
@@ -40,6 +41,7 @@ const REQUIRED_ITEM_PLACEHOLDERS: Record<RunKind, string[]> = {
   [RunKind.QUIZ_OPTIONS]: ["original"],
   [RunKind.QUIZ]: ["optionA", "optionB", "optionC", "optionD"],
   [RunKind.LOGPROB]: ["text"],
+  [RunKind.CONTINUATION]: ["initial"],
 };
 
 const KEY_PREFIX: Record<RunKind, string> = {
@@ -48,10 +50,15 @@ const KEY_PREFIX: Record<RunKind, string> = {
   [RunKind.QUIZ_OPTIONS]: "quiz-options/",
   [RunKind.QUIZ]: "quiz/",
   [RunKind.LOGPROB]: "logprob/",
+  [RunKind.CONTINUATION]: "continuation/",
 };
 
+/**
+ * A run's template key. A continuation run with a setting (CDD's guided prompt) uses that memorization setting's
+ * template, so its prompt is the replication's own; without one, the raw first piece (`continuation/...`).
+ */
 export function templateKey(kind: RunKind, taskKind: TaskKind, setting: MemorizationSetting | null): string {
-  return kind === RunKind.MEMORIZATION
+  return kind === RunKind.MEMORIZATION || (kind === RunKind.CONTINUATION && setting)
     ? `memorization/${setting}/${taskKind}`
     : `${KEY_PREFIX[kind]}${taskKind}`;
 }
@@ -280,6 +287,13 @@ for (const taskKind of Object.values(TaskKind)) {
     separator: "",
     query: taskKind === TaskKind.NLI ? "{{text}}\n{{secondText}}" : "{{text}}",
   };
+  // CDD's raw prefix: the instance's first piece alone, no instruction, for base models that continue text.
+  DEFAULT_TEMPLATES[templateKey(RunKind.CONTINUATION, taskKind, null)] = {
+    instruction: null,
+    demonstration: "",
+    separator: "",
+    query: "{{initial}}",
+  };
 }
 
 /** The built-in versions of each key, in order: version 1 for every key, version 2 for the memorization ones. */
@@ -321,7 +335,11 @@ export function checkTemplateBody(key: string, body: TemplateBody): string[] {
   check("demonstration", body.demonstration, allowed.item);
   check("query", body.query, allowed.item);
   if (!body.query.trim()) problems.push("query: must not be empty");
-  const quiz = kind === RunKind.QUIZ || kind === RunKind.QUIZ_OPTIONS || kind === RunKind.LOGPROB;
+  const quiz =
+    kind === RunKind.QUIZ ||
+    kind === RunKind.QUIZ_OPTIONS ||
+    kind === RunKind.LOGPROB ||
+    kind === RunKind.CONTINUATION;
   // The quiz's prompts and the scored texts have no demonstrations.
   if (!quiz && !body.demonstration.trim()) problems.push("demonstration: must not be empty");
   for (const needed of REQUIRED_ITEM_PLACEHOLDERS[kind])

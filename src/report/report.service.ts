@@ -6,14 +6,18 @@ import { rougeLFMeasure, roundScore } from "../judge/rouge-score";
 import { resultsComputations, resultsComputingSeconds } from "../observability/metrics";
 import { optionSetCounts } from "../option-set/option-set.sql";
 import type { NoMemoryFloors } from "../sample/no-memory-floors";
+import { CDD_DEFAULTS } from "../sampling/cdd";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
 import { OptionLetter } from "../study/quiz-letters";
 import { MemorizationSetting } from "../study/settings";
 import {
   breakdown,
+  CddThresholds,
   CellCount,
   ComparedData,
+  ContinuationRunState,
+  cddEvidence,
   compareExperiments,
   comparisonWarnings,
   contamination,
@@ -40,6 +44,7 @@ import {
 import * as sql from "./report.sql";
 import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
 import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
+import type { CddEvidence } from "./rows/cdd";
 import { SampledInstanceFacts, SampleInstances } from "./sample-instances";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
@@ -436,6 +441,42 @@ export class ReportService {
     return { trivial, targets };
   }
 
+  /** The CDD method's evidence per sample (analyses/cdd.ts), by the thresholds the experiment named. */
+  private async cddOf(data: ExperimentData): Promise<Map<string, CddEvidence>> {
+    const runs: ContinuationRunState[] = (
+      await this.dataSource.query(sql.continuationRuns, [data.experimentId])
+    ).map((row: Record<string, string | number>) => ({
+      runId: row.run_id,
+      sampleId: row.sample_id,
+      provider: row.provider,
+      model: row.model,
+      prompt: row.prompt,
+      instances: Number(row.instances),
+    }));
+    if (runs.length === 0) return new Map();
+    const items: Record<string, string | number>[] = await this.dataSource.query(sql.continuationItems, [
+      data.experimentId,
+    ]);
+    const [experiment]: { provider: string; model: string; parameters: Record<string, unknown> }[] =
+      await this.dataSource.query(sql.experimentModel, [data.experimentId]);
+    const named = (experiment?.parameters?.cdd ?? {}) as Partial<CddThresholds>;
+    return cddEvidence(
+      items.map((row) => ({
+        runId: String(row.run_id),
+        sampleId: String(row.sample_id),
+        provider: String(row.provider),
+        model: String(row.model),
+        item: String(row.item),
+        temperature: Number(row.temperature),
+        text: String(row.text),
+      })),
+      { provider: experiment.provider, model: experiment.model },
+      runs,
+      await data.samples(),
+      { alpha: named.alpha ?? CDD_DEFAULTS.alpha, xi: named.xi ?? CDD_DEFAULTS.xi },
+    );
+  }
+
   /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
   private async logprobOf(data: ExperimentData): Promise<Map<string, LogprobEvidence>> {
     const items: Record<string, string | null>[] = await this.dataSource.query(sql.logprobItems, [
@@ -768,6 +809,7 @@ export class ReportService {
       contamination: once(() => this.contaminationOf(data)),
       quiz: once(() => this.quizOf(data)),
       logprob: once(() => this.logprobOf(data)),
+      cdd: once(() => this.cddOf(data)),
       review: once(() => this.reviewOf(data.experimentId)),
     };
     const tables = new Map<string, Promise<unknown>>();

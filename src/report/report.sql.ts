@@ -304,6 +304,27 @@ export const logprobRuns = `
   WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB'
   ORDER BY r.created_at, r.id`;
 
+/**
+ * The CDD method's continuations of an experiment (`$1`): every succeeded CONTINUATION completion with its run's
+ * model and temperature (0: the greedy one), the extracted answer of a guided prompt or the raw text of a raw one.
+ */
+export const continuationItems = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.temperature,
+         c.sampled_instance_id::text AS item, coalesce(c.extracted_answer, c.output, '') AS text
+  FROM run r
+  JOIN completion c ON c.run_id = r.id
+  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION' AND c.status = 'SUCCEEDED'
+  ORDER BY c.id`;
+
+/** The experiment's CONTINUATION runs: their prompt (a setting: guided; none: raw) and instances per repeat. */
+export const continuationRuns = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model,
+         CASE WHEN r.setting IS NULL THEN 'RAW' ELSE 'GUIDED' END AS prompt,
+         (r.expected_count / greatest(r.repeats, 1))::int AS instances
+  FROM run r
+  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION'
+  ORDER BY r.created_at, r.id`;
+
 export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;
 
 /** The experiment's runs per cell (sample, kind, setting, k), their ids joined by commas, as the summary links them. */

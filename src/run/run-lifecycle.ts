@@ -8,7 +8,7 @@ import {
   isHeuristicJudgeVersion,
 } from "../judge/heuristic-judge";
 import { probeLogprobs } from "../llm/logprob-probe";
-import { batchOptionsOf, logprobRefusal, ProviderConfig } from "../llm/provider-config";
+import { batchOptionsOf, logprobRefusal, ProviderConfig, rawPromptRefusal } from "../llm/provider-config";
 import { ProviderRegistry } from "../llm/provider-registry";
 import {
   defaultOptionSets,
@@ -19,10 +19,10 @@ import {
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
-import { gridCells, QUIZ_DEFAULTS } from "../study/grid";
+import { CDD_SAMPLING, gridCells, QUIZ_DEFAULTS } from "../study/grid";
 import { StudyMethod } from "../study/methods";
 import { OptionLetter } from "../study/quiz-letters";
-import { GRID_KINDS, MemorizationSetting, RunKind } from "../study/settings";
+import { ContinuationPrompt, GRID_KINDS, MemorizationSetting, RunKind } from "../study/settings";
 import { JudgeKind } from "../study/verdicts";
 import { PromptService } from "../template/prompt.service";
 import { TemplateService } from "../template/template.service";
@@ -138,6 +138,12 @@ export class RunLifecycle {
           "checked for prompt log-probabilities, a reference model and member labels taken there)",
         { field: "kind" },
       );
+    if (input.kind === RunKind.CONTINUATION)
+      throw new BadInputError(
+        "continuation runs start with their experiment: startExperiment with methods: [CDD] (a greedy and a " +
+          "sampled run per sample, `cdd` sets the prompt, samples and temperature)",
+        { field: "kind" },
+      );
     const request: RunRequest = {
       sampleId: input.sampleId,
       kind: input.kind,
@@ -228,6 +234,13 @@ export class RunLifecycle {
           field: "methods",
         },
       );
+    if ((input.methods ?? []).includes(StudyMethod.CDD)) {
+      if ((input.cdd?.prompt ?? CDD_SAMPLING.prompt) === ContinuationPrompt.RAW) {
+        const refusal = rawPromptRefusal(provider, input.provider);
+        if (refusal) throw new BadInputError(refusal, { field: "provider" });
+      }
+    } else if (input.cdd)
+      throw new BadInputError("cdd belongs to the CDD method: add it to methods", { field: "methods" });
     for (const label of input.membership ?? [])
       if (!input.sampleIds.includes(label.sampleId))
         throw new BadInputError(
@@ -269,6 +282,7 @@ export class RunLifecycle {
       const generating = cell.kind === RunKind.QUIZ_OPTIONS;
       const quizzing = cell.kind === RunKind.QUIZ;
       const scoring = cell.kind === RunKind.LOGPROB;
+      const continuing = cell.kind === RunKind.CONTINUATION;
       return {
         sampleId: cell.sample.id,
         kind: cell.kind,
@@ -276,7 +290,7 @@ export class RunLifecycle {
         shots: cell.shots,
         provider: generating ? generatorOf(cell.sample.id).provider : input.provider,
         model: generating ? generatorOf(cell.sample.id).model : input.model,
-        temperature: generating ? QUIZ_DEFAULTS.optionsTemperature : input.temperature,
+        temperature: generating ? QUIZ_DEFAULTS.optionsTemperature : (cell.temperature ?? input.temperature),
         maxOutputTokens: cell.maxOutputTokens,
         repeats: cell.repeats,
         templateVersion: null,
@@ -285,8 +299,8 @@ export class RunLifecycle {
         judge,
         maxCostUsd: null,
         // The quiz's runs are called online: a quiz waits for its instance's options, which a batch cannot; a
-        // scoring call is not a chat completion a Batch API takes.
-        batch: generating || quizzing || scoring ? false : (input.batch ?? null),
+        // scoring call is not a chat completion a Batch API takes; CDD's greedy and sampled runs are read together.
+        batch: generating || quizzing || scoring || continuing ? false : (input.batch ?? null),
         quizPosition: quizzing ? (cell.quizPosition ?? null) : null,
       };
     });

@@ -1,6 +1,6 @@
 import { DEFAULT_METHODS, StudyMethod } from "./methods";
 import { OptionLetter } from "./quiz-letters";
-import { MemorizationSetting, RunKind } from "./settings";
+import { ContinuationPrompt, MemorizationSetting, RunKind } from "./settings";
 
 /** The grid of an experiment: samples x k x (memorization settings + performance), and the quiz's runs. */
 export interface GridSpec {
@@ -17,6 +17,15 @@ export interface GridSpec {
   quizMaxOutputTokens?: number;
   /** Generated options: four perturbations of an instance. */
   quizOptionsMaxOutputTokens?: number;
+  /** The CDD method's sampling: its prompt, samples per instance and their temperature; the authors' by default. */
+  cdd?: Partial<CddSampling>;
+}
+
+/** How CDD samples: the guided prompt (the replication's full information at k = 0) or the raw first piece. */
+export interface CddSampling {
+  prompt: ContinuationPrompt;
+  samples: number;
+  temperature: number;
 }
 
 export const QUIZ_DEFAULTS = {
@@ -27,6 +36,16 @@ export const QUIZ_DEFAULTS = {
   /** Generations an instance may take before its options are given up (the first and two more). */
   optionGenerations: 3,
 } as const;
+
+/** The authors' sampling (Dong et al. 2024): 50 samples at temperature 0.8; the guided prompt for chat models. */
+export const CDD_SAMPLING: CddSampling = {
+  prompt: ContinuationPrompt.GUIDED,
+  samples: 50,
+  temperature: 0.8,
+};
+
+/** The authors' thresholds: near within alpha = 0.05 of the longest length; leaked above xi = 0.01 of samples. */
+export const CDD_THRESHOLDS = { alpha: 0.05, xi: 0.01 } as const;
 
 /** What the grid needs of a sample: the k values it was drawn for. */
 export interface GridSample {
@@ -43,6 +62,8 @@ export interface GridCell<S extends GridSample = GridSample> {
   maxOutputTokens: number;
   /** Quiz runs: where the original sits (a bias compensator quiz), null for the bias detector quiz. */
   quizPosition?: OptionLetter | null;
+  /** The cell's own temperature (CDD's greedy and sampled runs); the experiment's when absent. */
+  temperature?: number;
 }
 
 /** The memorization settings the grid runs: the given ones for replication, and Algorithm 1's pair. */
@@ -95,6 +116,15 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
     if (methods.includes(StudyMethod.LOGPROB))
       // One generated token: the echo call's (a server generates at least one), counted in a budget's worst case.
       cells.push({ sample, kind: RunKind.LOGPROB, setting: null, shots: 0, repeats: 1, maxOutputTokens: 1 });
+    if (methods.includes(StudyMethod.CDD)) {
+      // One greedy continuation (temperature 0) and N sampled ones of each instance's first piece.
+      const cdd = { ...CDD_SAMPLING, ...grid.cdd };
+      const setting = cdd.prompt === ContinuationPrompt.GUIDED ? MemorizationSetting.FULL_INFORMATION : null;
+      const continuation = { sample, kind: RunKind.CONTINUATION, setting, shots: 0 };
+      const maxOutputTokens = grid.memorizationMaxOutputTokens;
+      cells.push({ ...continuation, repeats: 1, maxOutputTokens, temperature: 0 });
+      cells.push({ ...continuation, repeats: cdd.samples, maxOutputTokens, temperature: cdd.temperature });
+    }
     if (methods.includes(StudyMethod.QUIZ)) {
       cells.push({
         sample,

@@ -5,13 +5,16 @@
  *   (the GENERAL_INSTRUCTION setting), scored by ROUGE-L and bootstrapped;
  * - QUIZ: the Data Contamination Quiz: generated options, the bias detector quiz and the bias compensator quizzes;
  * - LOGPROB: the log-probability the model gives each instance's text (loss, zlib, Min-K%, Min-K%++, a reference
- *   model's ratio), for open-weight models served with prompt log-probabilities; no recitation needed.
+ *   model's ratio), for open-weight models served with prompt log-probabilities; no recitation needed;
+ * - CDD: Dong et al.'s contamination detection via output distribution: one greedy and N sampled continuations of
+ *   each instance's first piece; an instance is leaked when the samples sit peaked around the greedy one.
  */
 export enum StudyMethod {
   REPLICATION = "REPLICATION",
   GUIDED_GENERAL = "GUIDED_GENERAL",
   QUIZ = "QUIZ",
   LOGPROB = "LOGPROB",
+  CDD = "CDD",
 }
 
 /**
@@ -21,13 +24,14 @@ export enum StudyMethod {
  */
 export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION];
 
-export const METHOD_NAMES = ["replication", "guided-general", "quiz", "logprob"] as const;
+export const METHOD_NAMES = ["replication", "guided-general", "quiz", "logprob", "cdd"] as const;
 
 const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   replication: StudyMethod.REPLICATION,
   "guided-general": StudyMethod.GUIDED_GENERAL,
   quiz: StudyMethod.QUIZ,
   logprob: StudyMethod.LOGPROB,
+  cdd: StudyMethod.CDD,
 };
 
 /** A method from its command-line spelling or its API name; null when it is neither. */

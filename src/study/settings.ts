@@ -11,6 +11,21 @@ export enum RunKind {
   QUIZ = "QUIZ",
   /** The log-probability of each token of the instance's text (the LOGPROB method): no answer is generated. */
   LOGPROB = "LOGPROB",
+  /**
+   * Continuations of each instance's first piece, sampled (the CDD method): a greedy run at temperature 0 and a
+   * sampled run of N repeats at the method's temperature; the answers are compared with each other, not judged.
+   */
+  CONTINUATION = "CONTINUATION",
+}
+
+/**
+ * What a sampling method's continuation prompt shows: the guided instruction with the first piece (the
+ * replication's full-information prompt at k = 0, for chat models) or the first piece alone, raw (for base models,
+ * which continue text and follow no instruction; sent to a completions endpoint).
+ */
+export enum ContinuationPrompt {
+  GUIDED = "GUIDED",
+  RAW = "RAW",
 }
 
 /** The kinds a grid's `kinds` take; the quiz's runs come with the QUIZ method. */

@@ -84,11 +84,25 @@ export class PromptService {
     if (spec.kind === RunKind.MEMORIZATION && !spec.setting) {
       throw new BadInputError("a memorization prompt needs a setting", { field: "setting" });
     }
-    if (spec.kind !== RunKind.MEMORIZATION && spec.setting) {
+    if (
+      spec.kind === RunKind.CONTINUATION &&
+      spec.setting &&
+      spec.setting !== MemorizationSetting.FULL_INFORMATION
+    )
+      throw new BadInputError(
+        "a continuation prompt is the raw first piece or the guided one (FULL_INFORMATION)",
+        {
+          field: "setting",
+        },
+      );
+    if (spec.kind !== RunKind.MEMORIZATION && spec.kind !== RunKind.CONTINUATION && spec.setting) {
       throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no setting`, { field: "setting" });
     }
     if (
-      (spec.kind === RunKind.QUIZ || spec.kind === RunKind.QUIZ_OPTIONS || spec.kind === RunKind.LOGPROB) &&
+      (spec.kind === RunKind.QUIZ ||
+        spec.kind === RunKind.QUIZ_OPTIONS ||
+        spec.kind === RunKind.LOGPROB ||
+        spec.kind === RunKind.CONTINUATION) &&
       spec.shots !== 0
     ) {
       throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no demonstrations: shots must be 0`, {

@@ -12,7 +12,7 @@ const SRC = path.resolve(__dirname, "../../src");
 const FLOORS: string[][] = [
   ["common", "study", "statistics", "logprob"],
   ["prompt", "llm"],
-  ["judge", "config", "quiz"],
+  ["judge", "config", "quiz", "sampling"],
   ["logging", "observability"],
   ["auth", "queue"],
   ["graphql"],
@@ -37,6 +37,7 @@ const PURE = [
   "judge",
   "prompt",
   "quiz",
+  "sampling",
   "sample/design",
   "report/analyses",
 ];

@@ -1,6 +1,11 @@
 import { HEURISTIC_5_THRESHOLDS, judgeHeuristically } from "../../src/judge/heuristic-judge";
 import { SimulationSettings } from "../../src/llm/provider-config";
-import { SimulatedProvider, SimulatedSetting, SimulationKnowledge } from "../../src/llm/simulated-provider";
+import {
+  nearlyThe,
+  SimulatedProvider,
+  SimulatedSetting,
+  SimulationKnowledge,
+} from "../../src/llm/simulated-provider";
 import { memorizedVsNot } from "../../src/report/analyses";
 import { newcombeDifference, wilsonInterval } from "../../src/statistics/intervals";
 import { ChatMessage } from "../../src/study/chat";
@@ -55,6 +60,7 @@ function settings(overrides: Partial<SimulationSettings>): SimulationSettings {
     memberLogprob: -1.5,
     nonMemberLogprob: -1.5,
     logprobSpread: 1,
+    sampleFidelity: 0.9,
     seed: 1,
     latencyMs: 0,
     ...overrides,
@@ -269,5 +275,52 @@ describe("the simulated model", () => {
     expect(tested).toBe(studies);
     // Binomial(200, 0.05) stays under 0.08 with probability > 0.97; Fisher's test is somewhat conservative.
     expect(rejected / tested).toBeLessThanOrEqual(0.08);
+  });
+});
+
+describe("the simulated model's samples (CDD)", () => {
+  const raw = (i: number, temperature: number) => ({
+    model: "m",
+    messages: [{ role: "user" as const, content: initialOf(i) }],
+    temperature,
+    maxOutputTokens: 100,
+    raw: true,
+  });
+
+  it("keeps a remembered continuation in sampleFidelity of its samples, and varies the rest", async () => {
+    const provider = new SimulatedProvider(
+      "sim",
+      settings({ memorizedAtZeroShot: 1, sampleFidelity: 0.7 }),
+      knowledge,
+    );
+    const signal = new AbortController().signal;
+    let kept = 0;
+    let samples = 0;
+    const others = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      expect([continuationOf(i), nearlyThe(continuationOf(i))]).toContain(
+        (await provider.complete(raw(i, 0), signal)).text,
+      );
+      for (let s = 0; s < 20; s++) {
+        const text = (await provider.complete(raw(i, 0.8), signal)).text;
+        samples++;
+        if (text === continuationOf(i) || text === nearlyThe(continuationOf(i))) kept++;
+        else others.add(text);
+      }
+    }
+    expect(kept / samples).toBeGreaterThan(0.6);
+    expect(kept / samples).toBeLessThan(0.8);
+    expect(others.size).toBeGreaterThan(0.8 * (samples - kept));
+  });
+
+  it("samples fluent unrelated text anew for an instance it does not remember, and answers greedily the same", async () => {
+    const provider = new SimulatedProvider("sim", settings({ memorizedAtZeroShot: 0 }), knowledge);
+    const signal = new AbortController().signal;
+    const greedy = await Promise.all([0, 1].map(() => provider.complete(raw(3, 0), signal)));
+    expect(greedy[0].text).toBe(greedy[1].text);
+    const sampled = new Set<string>();
+    for (let s = 0; s < 30; s++) sampled.add((await provider.complete(raw(3, 0.8), signal)).text);
+    expect(sampled.size).toBeGreaterThan(25);
+    expect(sampled.has(continuationOf(3))).toBe(false);
   });
 });

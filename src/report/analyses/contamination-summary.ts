@@ -3,6 +3,7 @@
 
 import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
+import type { CddEvidence } from "../rows/cdd";
 import type { ContaminationRow } from "../rows/contamination";
 import type { ContaminationSummaryRow } from "../rows/contamination-summary";
 import type { GuidedGeneralRow } from "../rows/guided-general";
@@ -64,6 +65,8 @@ export function contaminationSummary(
     pools?: ReadonlyMap<string, readonly string[]>;
     /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
     logprob?: ReadonlyMap<string, LogprobEvidence>;
+    /** The CDD method's evidence per sample (analyses/cdd.ts). */
+    cdd?: ReadonlyMap<string, CddEvidence>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -97,7 +100,8 @@ export function contaminationSummary(
     const memorizationRuns = (setting: MemorizationSetting, shots: number) =>
       runsOf((run) => run.kind === RunKind.MEMORIZATION && run.setting === setting && run.shots === shots);
     const logprob = input.logprob?.get(sampleId) ?? null;
-    if (!guided && !algorithm1 && !quiz && !logprob) continue;
+    const cdd = input.cdd?.get(sampleId) ?? null;
+    if (!guided && !algorithm1 && !quiz && !logprob && !cdd) continue;
     const verdict = input.verdicts?.get(sampleId);
     const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
@@ -179,6 +183,7 @@ export function contaminationSummary(
           }
         : null,
       logprob,
+      cdd,
     });
   }
   return rows.sort(bySample);

@@ -2,6 +2,7 @@
 // (sample x setting x k), outcomes per instance of a cell, performance per repeat and per instance. One file per
 // table of the report; no I/O anywhere here.
 
+export * from "./cdd";
 export * from "./comparison";
 export * from "./contamination";
 export * from "./contamination-summary";

@@ -3,6 +3,7 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
 import { SampleScoped } from "../tables/scope";
+import { CddEvidence } from "./cdd";
 import { LogprobEvidence } from "./logprob";
 import { QuizRangeRow } from "./quiz";
 
@@ -249,4 +250,7 @@ export class ContaminationSummaryRow extends SampleScoped {
 
   @Field(() => LogprobEvidence, { nullable: true, description: "The LOGPROB method (open-weight models)." })
   logprob: LogprobEvidence | null;
+
+  @Field(() => CddEvidence, { nullable: true, description: "The CDD method (sampled continuations)." })
+  cdd: CddEvidence | null;
 }

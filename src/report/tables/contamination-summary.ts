@@ -1,5 +1,6 @@
 import { MemorizationSetting } from "../../study/settings";
 import { contaminationSummary, logprobLosses, replicationVerdicts } from "../analyses";
+import type { CddEvidence } from "../rows/cdd";
 import {
   ContaminationSummaryRow,
   GuidedGeneralEvidence,
@@ -52,6 +53,17 @@ function logprobCell(evidence: LogprobEvidence | null): string {
   return `${scored} scored; no control, no verdict${lost}`;
 }
 
+/** The CDD method's cell of the summary: its verdict against the control, and the authors' share leaked. */
+function cddCell(evidence: CddEvidence | null): string {
+  if (!evidence) return "not run";
+  const share = `leaked ${pct(evidence.leakShare) || "n/a"} ${interval(evidence.leakShareLow, evidence.leakShareHigh)} at xi ${evidence.xi}, ${evidence.prompt.toLowerCase()} prompt`;
+  const missing = evidence.notCompared > 0 ? `; ${evidence.notCompared} instance(s) not compared` : "";
+  const test = evidence.test;
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances}; ${share}; control leaked ${pct(test.controlLeakShare) || "n/a"})${missing}`;
+  return `${evidence.instances} compared, ${share}; no control, no verdict${missing}`;
+}
+
 /** "; 40 of 40 items failed (the commonest reason: ...)" for a sample whose runs lost items; empty otherwise. */
 function lossesCell(evidence: LogprobEvidence): string {
   const losses = logprobLosses(evidence.runs ?? []);
@@ -74,7 +86,9 @@ const CANNOT_TELL =
   "false-positive rate is beside it; Algorithm 1 shows that naming the dataset helps, not how much was seen " +
   "(BLEURT-20 is not available here); the quiz's range depends on its generated options and has no error rate; " +
   "the logprob scores see what a model will not recite but need prompt log-probabilities, and decide only " +
-  "against a control dataset (or describe a labelled calibration). The API's contaminationSummary carries each " +
+  "against a control dataset (or describe a labelled calibration); CDD needs only sampling, but any model that " +
+  "answers the same way every time is peaked (a constant answer is leaked on every instance by the authors' " +
+  "rule), so it too decides only against a control. The API's contaminationSummary carries each " +
   "in full.";
 
 export const contaminationSummaryTable = defineTable<"contaminationSummary">({
@@ -100,6 +114,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
         verdicts: replicationVerdicts(outcomes, instanceFloors, trivial, samples),
         instanceFloors,
         logprob: await inputs.read("logprob"),
+        cdd: await inputs.read("cdd"),
       },
       samples,
     );
@@ -121,6 +136,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               "Algorithm 1 (paired p, unpaired p)",
               "quiz range (authors' [lower, upper]; only kappa is bias-corrected)",
               "logprob (Min-K% against the control, one-sided)",
+              "CDD (peakedness against the control, one-sided; the authors' share leaked)",
             ],
             rows.map((row) => [
               row.dataset,
@@ -150,6 +166,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
                   ? "no range yet"
                   : "not run",
               logprobCell(row.logprob),
+              cddCell(row.cdd),
             ]),
           )) +
       "\n\n" +
@@ -167,6 +184,10 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
     "logprob_auc",
     "logprob_p",
     "logprob_contaminated",
+    "cdd_leak_share",
+    "cdd_mean_peakedness",
+    "cdd_p",
+    "cdd_contaminated",
   ],
   flat: (rows, emit) => {
     for (const row of rows) {
@@ -214,6 +235,21 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
           emit("logprob_p", scope, test.pValue, counts);
         }
         if (row.logprob.verdict) emit("logprob_contaminated", row, row.logprob.verdict === "CONTAMINATED");
+      }
+      if (row.cdd) {
+        const counts = { numerator: row.cdd.leaked, denominator: row.cdd.instances };
+        emit("cdd_leak_share", row, row.cdd.leakShare, {
+          ...counts,
+          ciLow: row.cdd.leakShareLow,
+          ciHigh: row.cdd.leakShareHigh,
+        });
+        emit("cdd_mean_peakedness", row, row.cdd.meanPeakedness, { denominator: row.cdd.instances });
+        if (row.cdd.test)
+          emit("cdd_p", { ...row, otherDataset: row.cdd.test.controlDataset }, row.cdd.test.pValue, {
+            numerator: row.cdd.test.instances,
+            denominator: row.cdd.test.instances + row.cdd.test.controlInstances,
+          });
+        if (row.cdd.verdict) emit("cdd_contaminated", row, row.cdd.verdict === "CONTAMINATED");
       }
     }
   },

@@ -54,6 +54,7 @@ export interface OwnReads {
   contamination: { rows: ReportValue<"contamination">; pools: ReadonlyMap<string, readonly string[]> };
   quiz: ReportValue<"quiz">;
   logprob: ReadonlyMap<string, import("../rows/logprob").LogprobEvidence>;
+  cdd: ReadonlyMap<string, import("../rows/cdd").CddEvidence>;
   review: ReportValue<"review">;
 }
 export type OwnRead = keyof OwnReads;

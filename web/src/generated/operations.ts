@@ -4,13 +4,14 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-/** Memorization (replicate the instance), performance (do the task), or the Data Contamination Quiz's option generation (QUIZ_OPTIONS) and quizzes (QUIZ). */
+/** Memorization (replicate the instance), performance (do the task), the Data Contamination Quiz's option generation (QUIZ_OPTIONS) and quizzes (QUIZ), prompt scoring (LOGPROB), or sampled continuations of the first piece (CONTINUATION, the CDD method's). */
 export type RunKind =
   | 'MEMORIZATION'
   | 'PERFORMANCE'
   | 'QUIZ_OPTIONS'
   | 'QUIZ'
-  | 'LOGPROB';
+  | 'LOGPROB'
+  | 'CONTINUATION';
 
 /** How much the memorization prompt contains. */
 export type MemorizationSetting =
@@ -118,7 +119,7 @@ export type EstimateGridInput = {
   sampleIds: Array<string | number>;
   /** MEMORIZATION and PERFORMANCE (the replication method's runs); the quiz's come with methods. */
   kinds?: Array<RunKind>;
-  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes). */
+  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes), LOGPROB (prompt log-probabilities) and CDD (sampled continuations, `cdd`). */
   methods?: Array<StudyMethod>;
   /** The quiz's answers: a letter (the authors allowed 1 token). */
   quizMaxOutputTokens?: number;
@@ -130,7 +131,10 @@ export type EstimateGridInput = {
   shots?: Array<number> | null | undefined;
   /** Repeats of each performance prompt (the study averages 3). */
   performanceRepeats?: number;
+  /** Memorization answers, and the CDD method's continuations. */
   memorizationMaxOutputTokens?: number;
+  /** The CDD method's sampling; the authors' when absent (methods: [CDD] adds its runs). */
+  cdd?: CddInput | null | undefined;
   performanceMaxOutputTokens?: number;
   /** The provider the grid would run on: its limits are checked (prompts it can never send are warned of). */
   provider?: string | null | undefined;
@@ -154,7 +158,29 @@ export type StudyMethod =
   | 'GUIDED_GENERAL'
   /** The Data Contamination Quiz: generated options, bias detector and compensator quizzes. */
   | 'QUIZ'
-  | 'LOGPROB';
+  /** Membership scores from the prompt log-probabilities of each instance's text (open-weight models). */
+  | 'LOGPROB'
+  /** Dong et al.'s CDD: one greedy and N sampled continuations of each first piece; peaked samples mean leaked. */
+  | 'CDD';
+
+/** The CDD method (Dong et al. 2024): per instance, one greedy continuation and `samples` at `temperature`, and the thresholds of the authors' rule (alpha, xi); the authors' values by default. */
+export type CddInput = {
+  prompt?: ContinuationPrompt;
+  /** Sampled continuations per instance. */
+  samples?: number;
+  temperature?: number;
+  /** A sample is near the greedy continuation within alpha x the longest one's length (token edits). */
+  alpha?: number;
+  /** An instance is leaked when more than xi of its samples are near (the authors' rule). */
+  xi?: number;
+};
+
+/** What a sampling method's prompt shows of an instance. */
+export type ContinuationPrompt =
+  /** The replication's full-information prompt at k = 0 (for chat models). */
+  | 'GUIDED'
+  /** The first piece alone, no instruction, sent to the completions endpoint (for base models, which do not follow instructions); needs a provider that serves it. */
+  | 'RAW';
 
 /** A new budget for an experiment (all its runs together) or for one run. */
 export type SetBudgetInput = {
@@ -178,7 +204,7 @@ export type ReviewCompletionInput = {
 export type StartExperimentInput = {
   sampleIds: Array<string | number>;
   kinds?: Array<RunKind>;
-  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes). */
+  /** The methods whose runs the grid holds: REPLICATION (the settings and performance), GUIDED_GENERAL (full information and the general instruction, Time Travel's Algorithm 1), QUIZ (the Data Contamination Quiz: option generation once per sample and generator, the bias detector quiz and four bias compensator quizzes), LOGPROB (prompt log-probabilities) and CDD (sampled continuations, `cdd`). */
   methods?: Array<StudyMethod>;
   /** The quiz's answers: a letter (the authors allowed 1 token). */
   quizMaxOutputTokens?: number;
@@ -190,7 +216,10 @@ export type StartExperimentInput = {
   shots?: Array<number> | null | undefined;
   /** Repeats of each performance prompt (the study averages 3). */
   performanceRepeats?: number;
+  /** Memorization answers, and the CDD method's continuations. */
   memorizationMaxOutputTokens?: number;
+  /** The CDD method's sampling; the authors' when absent (methods: [CDD] adds its runs). */
+  cdd?: CddInput | null | undefined;
   performanceMaxOutputTokens?: number;
   name: string;
   provider: string;

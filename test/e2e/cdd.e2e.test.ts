@@ -1,0 +1,170 @@
+import { runCli } from "../support/cli";
+import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
+import { startTestServer, TestServer } from "../support/server";
+
+const DATASETS = `{ datasets(first: 50) { edges { node { id name } } } }`;
+const UPDATE = `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name } }`;
+const START = `mutation($input: StartExperimentInput!) {
+  startExperiment(input: $input) { experiment { id } runs { id kind setting temperature repeats expectedCount } } }`;
+const ESTIMATE = `query($input: EstimateGridInput!) { estimateGrid(input: $input) { calls rows { kind } } }`;
+const RENDER = `query($input: RenderPromptInput!) { renderPrompt(input: $input) { messages { role content } } }`;
+const SUMMARY = `query($id: ID!) { studyReport(experimentId: $id) {
+  contaminationSummary { dataset cdd { runIds prompt instances notCompared samplesPerInstance leaked leakShare
+    leakShareLow leakShareHigh meanPeakedness peakAlpha xi verdict alpha cannotTell
+    test { controlDataset instances controlInstances controlLeakShare auc pValue }
+    instanceScores { sampledInstanceId peakedness leaked samples } } } } }`;
+
+/** Remembers every instance of "seen" (none of "fresh"), and keeps its continuation in 90% of samples. */
+const RECALLS = {
+  memorizedAtZeroShot: 1,
+  nearExactShare: 0,
+  sampleFidelity: 0.9,
+  unseenDatasets: ["fresh"],
+  seed: 4,
+};
+
+describe("the CDD method (embedded database)", () => {
+  let api: TestServer;
+  const samples: Record<string, string> = {};
+
+  beforeAll(async () => {
+    api = await startTestServer("embedded", {
+      MEMICL_PROVIDERS_FILE: providersFile({
+        recalls: { type: "simulated", simulation: RECALLS },
+        constant: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "no idea" } },
+        // An OpenAI-compatible server that was not declared to serve raw prompts.
+        chatOnly: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" },
+      }),
+      MEMICL_IN_PROCESS_WORKERS: "8",
+    });
+    for (const name of ["seen", "fresh"])
+      samples[name] = await classificationSample(api, name, {
+        rows: 60,
+        instances: 20,
+        demonstrations: 0,
+        shots: [0],
+      });
+    const datasets = (await api.gql(DATASETS)).data!.datasets.edges.map((edge: any) => edge.node);
+    const id = (name: string) => datasets.find((d: any) => d.name === name).id;
+    const marked = await api.gql(UPDATE, { input: { id: id("fresh"), controlOf: id("seen") } });
+    expect(marked.errors).toBeUndefined();
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  async function study(provider: string, cdd: Record<string, unknown>) {
+    const started = await api.gql(START, {
+      input: {
+        name: `cdd ${provider}`,
+        sampleIds: [samples.seen, samples.fresh],
+        provider,
+        model: "m",
+        methods: ["CDD"],
+        memorizationMaxOutputTokens: 40,
+        cdd,
+      },
+    });
+    expect(started.errors).toBeUndefined();
+    for (const run of started.data!.startExperiment.runs) await waitForRun(api, run.id, finished, 120_000);
+    const id = started.data!.startExperiment.experiment.id;
+    const report = (await api.gql(SUMMARY, { id })).data!.studyReport;
+    const row = (dataset: string) => report.contaminationSummary.find((r: any) => r.dataset === dataset).cdd;
+    return { id, runs: started.data!.startExperiment.runs, seen: row("seen"), fresh: row("fresh") };
+  }
+
+  it("finds a model that samples what it saw near its greedy answer, against its control", async () => {
+    const recalled = await study("recalls", { prompt: "RAW", samples: 6 });
+    // Per sample: a greedy run at temperature 0 and a sampled run of 6 repeats at the authors' 0.8, raw prompts.
+    expect(
+      recalled.runs.map((run: any) => [
+        run.kind,
+        run.setting,
+        run.temperature,
+        run.repeats,
+        run.expectedCount,
+      ]),
+    ).toEqual([
+      ["CONTINUATION", null, 0, 1, 20],
+      ["CONTINUATION", null, 0.8, 6, 120],
+      ["CONTINUATION", null, 0, 1, 20],
+      ["CONTINUATION", null, 0.8, 6, 120],
+    ]);
+    expect(recalled.seen).toMatchObject({
+      prompt: "RAW",
+      instances: 20,
+      notCompared: 0,
+      samplesPerInstance: 6,
+      peakAlpha: 0.05,
+      xi: 0.01,
+      verdict: "CONTAMINATED",
+      alpha: 0.05,
+      test: { controlDataset: "fresh", instances: 20, controlInstances: 20 },
+    });
+    expect(recalled.seen.leakShare).toBe(1);
+    expect(recalled.seen.test.pValue).toBeLessThan(0.001);
+    expect(recalled.seen.test.controlLeakShare).toBeLessThan(0.3);
+    expect(recalled.seen.instanceScores).toHaveLength(20);
+    expect(recalled.seen.cannotTell).toMatch(/only the control decides/);
+    // The control has no control of its own: the authors' share, no verdict.
+    expect(recalled.fresh).toMatchObject({ verdict: null, test: null });
+
+    const markdown = await runCli(["report", recalled.id], { DATABASE_URL: api.database.url });
+    expect(markdown.stdout).toMatch(
+      /contaminated \(AUC [\d.]+ against fresh, p [^;]+; n=20\/20; leaked 100\.0%/,
+    );
+    const csv = await runCli(["report", recalled.id, "--format", "csv"], { DATABASE_URL: api.database.url });
+    expect(csv.stdout).toMatch(/cdd_contaminated/);
+  }, 240_000);
+
+  it("does not call a model that always answers the same contaminated, though every instance is 'leaked'", async () => {
+    const constant = await study("constant", { samples: 4, alpha: 0.1, xi: 0.2 });
+    expect(constant.runs.map((run: any) => run.setting)).toEqual(Array(4).fill("FULL_INFORMATION"));
+    expect(constant.seen).toMatchObject({
+      prompt: "GUIDED",
+      leakShare: 1,
+      peakAlpha: 0.1,
+      xi: 0.2,
+      verdict: "NO_EVIDENCE",
+    });
+  }, 240_000);
+
+  it("shows its prompts and prices them before it runs", async () => {
+    const raw = await api.gql(RENDER, { input: { sampleId: samples.seen, kind: "CONTINUATION", shots: 0 } });
+    expect(raw.errors).toBeUndefined();
+    expect(raw.data!.renderPrompt.messages).toEqual([
+      { role: "user", content: expect.stringMatching(/^seen\d+w0 /) },
+    ]);
+    const guided = await api.gql(RENDER, {
+      input: { sampleId: samples.seen, kind: "CONTINUATION", setting: "FULL_INFORMATION", shots: 0 },
+    });
+    expect(guided.data!.renderPrompt.messages.at(-1).content).toMatch(/seen/);
+    const estimate = await api.gql(ESTIMATE, {
+      input: { sampleIds: [samples.seen], methods: ["CDD"], cdd: { samples: 10 } },
+    });
+    expect(estimate.errors).toBeUndefined();
+    expect(estimate.data!.estimateGrid.calls).toBe(20 * 11);
+  });
+
+  it("refuses a raw prompt on a provider that cannot continue one, and cdd without the method", async () => {
+    const refused = await api.gql(START, {
+      input: {
+        name: "chat only",
+        sampleIds: [samples.seen],
+        provider: "chatOnly",
+        model: "m",
+        methods: ["CDD"],
+        cdd: { prompt: "RAW" },
+      },
+    });
+    expect(refused.errors?.[0].message).toMatch(/provider "chatOnly" does not declare completions/);
+    const misplaced = await api.gql(START, {
+      input: {
+        name: "no method",
+        sampleIds: [samples.seen],
+        provider: "recalls",
+        model: "m",
+        cdd: { samples: 3 },
+      },
+    });
+    expect(misplaced.errors?.[0].message).toMatch(/cdd belongs to the CDD method/);
+  });
+});
