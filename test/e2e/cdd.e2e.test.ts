@@ -1,4 +1,5 @@
 import { runCli } from "../support/cli";
+import { BACKENDS } from "../support/databases";
 import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
@@ -23,12 +24,12 @@ const RECALLS = {
   seed: 4,
 };
 
-describe("the CDD method (embedded database)", () => {
+describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
   let api: TestServer;
   const samples: Record<string, string> = {};
 
   beforeAll(async () => {
-    api = await startTestServer("embedded", {
+    api = await startTestServer(backend, {
       MEMICL_PROVIDERS_FILE: providersFile({
         recalls: { type: "simulated", simulation: RECALLS },
         constant: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "no idea" } },
