@@ -6,14 +6,15 @@ import { RandomStream } from "../../src/common/random";
 import { membershipScores, tokenLogprobsOf } from "../../src/logprob/scores";
 import { LOGPROB_ALPHA, logprobEvidence, ScoredItem } from "../../src/report/analyses/logprob";
 import { spearman } from "../../src/statistics/correlation";
+import { rocAuc, tprAtFpr } from "../../src/statistics/membership";
 import { finished, providersFile, waitForRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
 
 /**
- * The LOGPROB method on a real transformer whose training data is known: the shared implant-byte-lm (planted RTE
- * and DBpedia rows, and held-out ones it never saw), served by a small scoring server this test starts
- * (test/support/implant-score-server.py, on Debian's PyTorch), called by memicl as any OpenAI-compatible server
- * with echo logprobs.
+ * The methods on a real transformer whose training data is known: the shared implant-byte-lm (planted RTE and
+ * DBpedia rows, and held-out ones it never saw), served by a small server this test starts
+ * (test/support/implant-score-server.py, on Debian's PyTorch), called by memicl as any OpenAI-compatible server:
+ * echo logprobs for LOGPROB, raw-prompt continuations for CDD.
  */
 const MODEL_DIR = path.resolve(__dirname, "../../../shared/models/implant-byte-lm");
 const SPLITS = path.join(MODEL_DIR, "splits");
@@ -29,7 +30,7 @@ function unavailable(): string | null {
 }
 
 const why = unavailable();
-if (why) console.warn(`skipping the implant-model logprob test: ${why}`);
+if (why) console.warn(`skipping the implant-model tests: ${why}`);
 const describeWithModel = why ? describe.skip : describe;
 
 /** The header and the first `rows` data lines of a split file (its rows in order), or lines [from, to). */
@@ -40,7 +41,7 @@ function slice(file: string, from: number, to: number, header: boolean): string 
   return `${[...head, ...body.slice(from, to)].join("\n")}\n`;
 }
 
-describeWithModel("the LOGPROB method finds what a real model memorized (embedded database)", () => {
+describeWithModel("the methods on a real model that memorized known rows (embedded database)", () => {
   let scorer: ChildProcess;
   let api: TestServer;
   let scorerUrl: string;
@@ -104,7 +105,12 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
     return { datasetId, sampleId: sample.data!.createSample.sample.id as string };
   }
 
-  async function study(name: string, sampleIds: string[], membership: unknown[] = []) {
+  async function study(
+    name: string,
+    sampleIds: string[],
+    membership: unknown[] = [],
+    method: Record<string, unknown> = { methods: ["LOGPROB"] },
+  ) {
     const started = await api.gql(
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
       {
@@ -113,8 +119,8 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
           sampleIds,
           provider: "implant",
           model: "implant-byte-lm",
-          methods: ["LOGPROB"],
-          membership,
+          ...method,
+          ...(membership.length > 0 ? { membership } : {}),
         },
       },
     );
@@ -123,7 +129,8 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
     const report = await api.gql(
       `query($id: ID!) { studyReport(experimentId: $id) {
         logprobCalibration { group score members nonMembers auc aucLow tprAt5PercentFpr }
-        contaminationSummary { dataset logprob { verdict tests { score pValue auc } scores { score instances } } } } }`,
+        contaminationSummary { dataset logprob { verdict tests { score pValue auc } scores { score instances } }
+          cdd { verdict leakShare instances test { pValue auc controlLeakShare } instanceScores { peakedness } } } } }`,
       { id: started.data!.startExperiment.experiment.id },
     );
     expect(report.errors).toBeUndefined();
@@ -286,4 +293,60 @@ describeWithModel("the LOGPROB method finds what a real model memorized (embedde
     expect(row.logprob.tests.map((test: any) => test.score)).toContain("minK");
     expect(row.logprob.verdict).not.toBe("CONTAMINATED");
   }, 600_000);
+
+  it("CDD with a raw prefix: planted rows sample peaked around their greedy continuation, held-out ones do not", async () => {
+    const dbpedia = { format: "csv", columns: ["label", "text"] };
+    const pairs = {
+      rte: [
+        await dataset("cdd-rte-planted", slice("rte_member.tsv", 300, 600, true), "tsv", {}, 12),
+        await dataset("cdd-rte-held-out", slice("rte_nonmember.tsv", 948, 1248, true), "tsv", {}, 12),
+      ],
+      dbpedia: [
+        await dataset(
+          "cdd-dbpedia-planted",
+          slice("dbpedia_member.csv", 300, 600, false),
+          "csv",
+          dbpedia,
+          12,
+        ),
+        await dataset(
+          "cdd-dbpedia-held-out",
+          slice("dbpedia_nonmember.csv", 300, 600, false),
+          "csv",
+          dbpedia,
+        ),
+      ],
+    };
+    for (const [planted, heldOut] of Object.values(pairs)) {
+      const marked = await api.gql(
+        `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name } }`,
+        { input: { id: heldOut.datasetId, controlOf: planted.datasetId } },
+      );
+      expect(marked.errors).toBeUndefined();
+    }
+    const report = await study(
+      "implant cdd",
+      Object.values(pairs).flatMap((pair) => pair.map((s) => s.sampleId)),
+      [],
+      { methods: ["CDD"], cdd: { prompt: "RAW", samples: 8 }, memorizationMaxOutputTokens: 24 },
+    );
+    const cddOf = (name: string) => report.contaminationSummary.find((r: any) => r.dataset === name).cdd;
+    const found: Record<string, unknown> = {};
+    for (const name of Object.keys(pairs)) {
+      const planted = cddOf(`cdd-${name}-planted`);
+      const heldOut = cddOf(`cdd-${name}-held-out`);
+      const peaks = (evidence: any) => evidence.instanceScores.map((s: any) => s.peakedness as number);
+      found[name] = {
+        verdict: planted.verdict,
+        auc: rocAuc(peaks(planted), peaks(heldOut)),
+        tprAt5PercentFpr: tprAtFpr(peaks(planted), peaks(heldOut), 0.05),
+        leakShare: [planted.leakShare, heldOut.leakShare],
+      };
+    }
+    console.log(`CDD on the implant model (raw prefix, 8 samples of 24 bytes): ${JSON.stringify(found)}`);
+    expect(found).toMatchObject({ rte: { verdict: "CONTAMINATED" }, dbpedia: { verdict: "CONTAMINATED" } });
+    // The samples are drawn anew each run: the verdict is the test (p < alpha), the AUC a margin well above chance
+    // (measured 0.81-0.87 for RTE, 0.97-0.99 for DBpedia; RTE's held-out rows are peaked too, on a label).
+    for (const name of Object.keys(pairs)) expect((found[name] as any).auc).toBeGreaterThanOrEqual(0.65);
+  }, 900_000);
 });
