@@ -180,14 +180,17 @@ const NULL_MODELS: Record<string, (dataset: string) => Writer> = {
   "copy the input": (dataset) => (instance) => `${dataset} instance ${instance} says`,
   // Fluent unrelated text at the same temperature: a new sentence per sample, a fixed one for the greedy answer.
   "fluent sampler": () => (_instance, _draw, random) => fluent(random),
-  // Confident on some instances (every sample its greedy answer), unsure on others, whatever the dataset.
-  "confidence varies by instance": () => {
+  // As confident on an instance as a draw says (each sample is the greedy answer with that probability), whatever
+  // the dataset: peakedness spread over [0, 1] alike in the sample and its control, the test's real null.
+  "confidence drawn per instance": () => {
     const greedy = new Map<number, string>();
+    const confidence = new Map<number, number>();
     return (instance, draw, random) => {
-      if (draw === null) greedy.set(instance, fluent(random));
-      return instance % 3 === 0 || random.integer(0, 9) < instance % 4
-        ? greedy.get(instance)!
-        : fluent(random);
+      if (draw === null) {
+        greedy.set(instance, fluent(random));
+        confidence.set(instance, random.integer(0, 100));
+      }
+      return random.integer(0, 99) < confidence.get(instance)! ? greedy.get(instance)! : fluent(random);
     };
   },
 };
@@ -198,6 +201,8 @@ describe("CDD under models with no memory (the null suite)", () => {
     const runs = 300;
     for (let seed = 0; seed < runs; seed++)
       if (verdictOf(seed, NULL_MODELS[name]).verdict === ContaminationVerdict.CONTAMINATED) flagged++;
+    if (process.env.MEMICL_NULL_COUNTS)
+      console.log(`CDD null suite, ${name}: ${flagged} of ${runs} contaminated`);
     // alpha, with three binomial standard deviations of 300 draws beside it.
     expect(flagged / runs).toBeLessThanOrEqual(CDD_TEST_ALPHA + 3 * Math.sqrt((0.05 * 0.95) / runs));
   });

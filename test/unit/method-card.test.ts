@@ -4,10 +4,12 @@ import { EXTRACTION_RULES } from "../../src/judge/answer-extraction";
 import { HEURISTIC_JUDGE_VERSION, HEURISTIC_JUDGE_VERSIONS } from "../../src/judge/heuristic-judge";
 import { NO_MEMORY_FLOOR_VERSION } from "../../src/judge/no-memory";
 import { LLM_JUDGE_VERSIONS } from "../../src/judge/time-travel-judge";
+import { CDD_MIN_INSTANCES, CDD_TEST_ALPHA } from "../../src/report/analyses/cdd";
 import { LOGPROB_ALPHA, LOGPROB_MIN_INSTANCES } from "../../src/report/analyses/logprob";
 import { NO_MEMORY_ALLOWANCE, VERDICT_ALPHA } from "../../src/report/analyses/verdict";
 import { METHOD_FIGURES_BEGIN, METHOD_FIGURES_END, methodFigures } from "../../src/report/method-figures";
 import { SAMPLE_ALGORITHM_VERSION } from "../../src/sample/design/design-sample";
+import { CDD_DEFAULTS } from "../../src/sampling/cdd";
 
 /**
  * docs/METHOD.md, the method card a lab cites, against the code: its generated block (versions, thresholds, the
@@ -79,5 +81,14 @@ describe("docs/METHOD.md against the code", () => {
       Number(match[1]),
     );
     expect(fewest).toEqual([LOGPROB_MIN_INSTANCES]);
+  });
+
+  it("states CDD's defaults, level and minimum as the code has them", () => {
+    expect(prose).toContain(
+      `cdd: { samples: ${CDD_DEFAULTS.samples}, temperature: ${CDD_DEFAULTS.temperature},\nalpha: ${CDD_DEFAULTS.alpha}, xi: ${CDD_DEFAULTS.xi} }`,
+    );
+    expect(prose).toContain(
+      `CONTAMINATED under\nalpha ${CDD_TEST_ALPHA}, CANNOT_TELL with fewer than ${CDD_MIN_INSTANCES} compared`,
+    );
   });
 });
