@@ -27,15 +27,17 @@ const RECALLS = {
 describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
   let api: TestServer;
   const samples: Record<string, string> = {};
+  let providers: string;
 
   beforeAll(async () => {
+    providers = providersFile({
+      recalls: { type: "simulated", simulation: RECALLS },
+      constant: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "no idea" } },
+      // An OpenAI-compatible server that was not declared to serve raw prompts.
+      chatOnly: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" },
+    });
     api = await startTestServer(backend, {
-      MEMICL_PROVIDERS_FILE: providersFile({
-        recalls: { type: "simulated", simulation: RECALLS },
-        constant: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "no idea" } },
-        // An OpenAI-compatible server that was not declared to serve raw prompts.
-        chatOnly: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" },
-      }),
+      MEMICL_PROVIDERS_FILE: providers,
       MEMICL_IN_PROCESS_WORKERS: "8",
     });
     for (const name of ["seen", "fresh"])
@@ -143,6 +145,41 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
     });
     expect(estimate.errors).toBeUndefined();
     expect(estimate.data!.estimateGrid.calls).toBe(20 * 11);
+  });
+
+  it("runs from the command line with the method's options, and names a bad one", async () => {
+    const env = { DATABASE_URL: api.database.url, MEMICL_PROVIDERS_FILE: providers };
+    const queued = await runCli(
+      [
+        "experiment",
+        "--sample",
+        samples.seen,
+        "--provider",
+        "recalls",
+        "--model",
+        "cli",
+        "--methods",
+        "cdd",
+      ].concat(["--cdd-prompt", "raw", "--cdd-samples", "3", "--cdd-xi", "0.2", "--yes"]),
+      env,
+    );
+    expect(queued.stdout).toMatch(/queued experiment [0-9a-f-]{36}: 2 runs, 80 completions/);
+    const bad = await runCli(
+      [
+        "experiment",
+        "--sample",
+        samples.seen,
+        "--provider",
+        "recalls",
+        "--model",
+        "cli",
+        "--methods",
+        "cdd",
+      ].concat(["--cdd-prompt", "sideways", "--yes"]),
+      env,
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--cdd-prompt: guided or raw \(got "sideways"\)/);
   });
 
   it("refuses a raw prompt on a provider that cannot continue one, and cdd without the method", async () => {
