@@ -8,7 +8,7 @@ import { batchOptionsOf } from "../llm/provider-config";
 import { batchPrice } from "../llm/provider-registry";
 import { RunStatus } from "../run/run.entity";
 import { cddParameterProblems } from "../sampling/cdd";
-import { CDD_SAMPLING, CDD_THRESHOLDS, QUIZ_DEFAULTS } from "../study/grid";
+import { CDD_SAMPLING, CDD_THRESHOLDS, NGRAM_N, NGRAM_SAMPLING, QUIZ_DEFAULTS } from "../study/grid";
 import { DEFAULT_METHODS, parseMethods } from "../study/methods";
 import { ContinuationPrompt, MemorizationSetting, RunKind, SETTING_NAMES } from "../study/settings";
 import { estimateGrid } from "../template/prompt.service";
@@ -62,6 +62,28 @@ export interface ExperimentCommandOptions {
   cddTemperature?: number;
   cddAlpha?: number;
   cddXi?: number;
+  /** N-gram coverage's prompt (guided or raw) and samples. */
+  ngramPrompt?: string;
+  ngramSamples?: number;
+}
+
+/** A sampling method's --...-prompt: GUIDED or RAW. */
+function continuationPrompt(flag: string, value: string | undefined, fallback: ContinuationPrompt) {
+  const prompt = (value ?? fallback).toUpperCase();
+  if (!Object.values(ContinuationPrompt).includes(prompt as ContinuationPrompt))
+    throw new BadInputError(`${flag}: guided or raw (got "${value}")`);
+  return prompt as ContinuationPrompt;
+}
+
+/** The n-gram coverage options given, over the authors' defaults; undefined when none is given. */
+function ngramOf(options: ExperimentCommandOptions) {
+  if (options.ngramPrompt === undefined && options.ngramSamples === undefined) return undefined;
+  return {
+    ...NGRAM_SAMPLING,
+    n: NGRAM_N,
+    prompt: continuationPrompt("--ngram-prompt", options.ngramPrompt, NGRAM_SAMPLING.prompt),
+    samples: options.ngramSamples ?? NGRAM_SAMPLING.samples,
+  };
 }
 
 /** The CDD options given, over the authors' defaults; undefined when none is given. */
@@ -74,11 +96,8 @@ function cddOf(options: ExperimentCommandOptions) {
     options.cddXi,
   ];
   if (given.every((value) => value === undefined)) return undefined;
-  const prompt = (options.cddPrompt ?? CDD_SAMPLING.prompt).toUpperCase();
-  if (!Object.values(ContinuationPrompt).includes(prompt as ContinuationPrompt))
-    throw new BadInputError(`--cdd-prompt: guided or raw (got "${options.cddPrompt}")`);
   const cdd = {
-    prompt: prompt as ContinuationPrompt,
+    prompt: continuationPrompt("--cdd-prompt", options.cddPrompt, CDD_SAMPLING.prompt),
     samples: options.cddSamples ?? CDD_SAMPLING.samples,
     temperature: options.cddTemperature ?? CDD_SAMPLING.temperature,
     alpha: options.cddAlpha ?? CDD_THRESHOLDS.alpha,
@@ -121,6 +140,7 @@ export async function runExperiment(config: Config, options: ExperimentCommandOp
       quizOptionsMaxOutputTokens: QUIZ_DEFAULTS.quizOptionsMaxOutputTokens,
       quizOptionGenerations: options.quizGenerations ?? QUIZ_DEFAULTS.optionGenerations,
       cdd: cddOf(options),
+      ngramCoverage: ngramOf(options),
     };
     const quizGenerator =
       options.quizProvider || options.quizModel || options.quizGenerations

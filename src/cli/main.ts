@@ -216,7 +216,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz,logprob,cdd (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd samples continuations of each first piece)",
+      "replication,guided-general,quiz,logprob,cdd,ngram-coverage (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd and ngram-coverage sample continuations of each first piece)",
       list,
     )
     .option(
@@ -257,6 +257,15 @@ export function buildProgram(): Command {
       "--cdd-xi <share>",
       "cdd: an instance is leaked above this share of near samples (default 0.01)",
       Number,
+    )
+    .option(
+      "--ngram-prompt <prompt>",
+      "ngram-coverage: guided (default) or raw (the first piece alone; needs a completions endpoint)",
+    )
+    .option(
+      "--ngram-samples <n>",
+      "ngram-coverage: sampled continuations per instance (default 20, the authors')",
+      integer,
     )
     .action((options) => commands.experiment().runExperiment(loadConfig(), options));
 

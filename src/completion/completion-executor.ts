@@ -822,18 +822,22 @@ function render(
     { text: claimed.text, secondText: claimed.second_text },
     options,
   );
+  const topP = typeof run.parameters.topP === "number" ? run.parameters.topP : undefined;
+  // A run with top_p set is keyed by both (its answers are not a plain temperature's); without, as it always was.
+  const sampling = topP === undefined ? run.temperature : { temperature: run.temperature, topP };
   return {
     request: {
       model: run.model,
       messages,
       temperature: run.temperature,
       maxOutputTokens: run.maxOutputTokens,
+      ...(topP !== undefined ? { topP } : {}),
       // CDD's raw first piece: continued as text by the completions endpoint, not answered as a chat message.
       ...(run.kind === RunKind.CONTINUATION && !run.setting ? { raw: true } : {}),
     },
     promptHash: hasher.promptHash(messages, query),
     cacheKey: run.cacheEnabled
-      ? hasher.cacheKey(messages, run.temperature, run.maxOutputTokens, claimed.repeat, query)
+      ? hasher.cacheKey(messages, sampling, run.maxOutputTokens, claimed.repeat, query)
       : null,
   };
 }

@@ -46,7 +46,8 @@ export class PromptHasher {
   /** sha256 of the JSON of [provider, model, messages, temperature, maxOutputTokens, repeat]. */
   cacheKey(
     messages: ChatMessage[],
-    temperature: number,
+    /** The temperature, or with nucleus sampling both it and top_p. */
+    temperature: number | { temperature: number; topP: number },
     maxOutputTokens: number,
     repeat: number,
     query?: string | null,

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsOptional, Max, Min, ValidateNested } from "class-validator";
 import { Field, Float, ID, InputType, Int } from "type-graphql";
-import { CDD_SAMPLING, CDD_THRESHOLDS } from "../study/grid";
+import { CDD_SAMPLING, CDD_THRESHOLDS, NGRAM_N, NGRAM_SAMPLING } from "../study/grid";
 import { DEFAULT_METHODS, StudyMethod } from "../study/methods";
 import { ContinuationPrompt, DEFAULT_SETTINGS, MemorizationSetting, RunKind } from "../study/settings";
 
@@ -42,6 +42,39 @@ export class CddInput {
   @Min(0)
   @Max(0.99)
   xi: number;
+}
+
+@InputType({
+  description:
+    "N-gram coverage (Hallinan et al. 2025): per instance, `samples` continuations at `temperature` and `topP`, " +
+    "and the shortest run of words that counts (n); the authors' values by default.",
+})
+export class NgramCoverageInput {
+  @Field(() => ContinuationPrompt, { defaultValue: NGRAM_SAMPLING.prompt })
+  prompt: ContinuationPrompt;
+
+  @Field(() => Int, {
+    defaultValue: NGRAM_SAMPLING.samples,
+    description: "Sampled continuations per instance.",
+  })
+  @Min(1)
+  @Max(200)
+  samples: number;
+
+  @Field(() => Float, { defaultValue: NGRAM_SAMPLING.temperature })
+  @Min(0.01)
+  @Max(2)
+  temperature: number;
+
+  @Field(() => Float, { defaultValue: NGRAM_SAMPLING.topP, description: "Nucleus sampling's top_p." })
+  @Min(0.01)
+  @Max(1)
+  topP: number;
+
+  @Field(() => Int, { defaultValue: NGRAM_N, description: "The shortest run of words that counts." })
+  @Min(1)
+  @Max(20)
+  n: number;
 }
 
 /** The fields that describe a grid, shared by starting an experiment and pricing one. */
@@ -113,6 +146,15 @@ export abstract class GridInput {
   })
   @Min(1)
   memorizationMaxOutputTokens: number;
+
+  @Field(() => NgramCoverageInput, {
+    nullable: true,
+    description:
+      "N-gram coverage's sampling; the authors' when absent (methods: [NGRAM_COVERAGE] adds its run per sample).",
+  })
+  @IsOptional()
+  @ValidateNested()
+  ngramCoverage?: NgramCoverageInput;
 
   @Field(() => CddInput, {
     nullable: true,

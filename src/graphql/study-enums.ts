@@ -64,6 +64,10 @@ registerEnumType(StudyMethod, {
       description:
         "Dong et al.'s CDD: one greedy and N sampled continuations of each first piece; peaked samples mean leaked.",
     },
+    NGRAM_COVERAGE: {
+      description:
+        "Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece against the true one.",
+    },
   },
 });
 registerEnumType(MemorizationSetting, {

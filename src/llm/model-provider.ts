@@ -16,6 +16,8 @@ export interface ChatRequest {
    * sampling method's RAW prompt, for base models.
    */
   raw?: boolean;
+  /** Nucleus sampling's top_p (a sampling method's); the provider's default when absent. */
+  topP?: number;
 }
 
 export interface ChatResult {

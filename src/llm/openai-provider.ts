@@ -54,6 +54,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
           messages: request.messages,
           temperature: request.temperature,
           max_tokens: request.maxOutputTokens,
+          ...(request.topP !== undefined ? { top_p: request.topP } : {}),
         },
         { signal },
       );
@@ -75,6 +76,7 @@ export class OpenAiProvider implements ModelProvider, BatchApi {
           prompt: request.messages.at(-1)?.content ?? "",
           temperature: request.temperature,
           max_tokens: request.maxOutputTokens,
+          ...(request.topP !== undefined ? { top_p: request.topP } : {}),
         },
         { signal },
       );

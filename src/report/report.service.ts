@@ -7,8 +7,10 @@ import { resultsComputations, resultsComputingSeconds } from "../observability/m
 import { optionSetCounts } from "../option-set/option-set.sql";
 import type { NoMemoryFloors } from "../sample/no-memory-floors";
 import { CDD_DEFAULTS } from "../sampling/cdd";
+import { NGRAM_DEFAULTS } from "../sampling/ngram";
 import { holmAdjust } from "../statistics/tests";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { StudyMethod } from "../study/methods";
 import { OptionLetter } from "../study/quiz-letters";
 import { MemorizationSetting } from "../study/settings";
 import {
@@ -17,6 +19,7 @@ import {
   CellCount,
   ComparedData,
   ContinuationRunState,
+  CoverageItem,
   cddEvidence,
   compareExperiments,
   comparisonWarnings,
@@ -30,6 +33,7 @@ import {
   logprobEvidence,
   MembershipLabel,
   needsInstanceOutcomes,
+  ngramEvidence,
   orderGuidedGeneralRows,
   performanceRows,
   quizRanges,
@@ -45,6 +49,7 @@ import * as sql from "./report.sql";
 import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
 import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
 import type { CddEvidence } from "./rows/cdd";
+import type { NgramEvidence } from "./rows/ngram";
 import { SampledInstanceFacts, SampleInstances } from "./sample-instances";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
@@ -441,40 +446,61 @@ export class ReportService {
     return { trivial, targets };
   }
 
-  /** The CDD method's evidence per sample (analyses/cdd.ts), by the thresholds the experiment named. */
-  private async cddOf(data: ExperimentData): Promise<Map<string, CddEvidence>> {
+  /** A sampling method's runs and continuations (CDD's or n-gram coverage's), and the experiment's parameters. */
+  private async continuationsOf(data: ExperimentData, method: StudyMethod) {
     const runs: ContinuationRunState[] = (
-      await this.dataSource.query(sql.continuationRuns, [data.experimentId])
+      await this.dataSource.query(sql.continuationRuns, [data.experimentId, method])
     ).map((row: Record<string, string | number>) => ({
-      runId: row.run_id,
-      sampleId: row.sample_id,
-      provider: row.provider,
-      model: row.model,
-      prompt: row.prompt,
+      runId: String(row.run_id),
+      sampleId: String(row.sample_id),
+      provider: String(row.provider),
+      model: String(row.model),
+      prompt: String(row.prompt),
       instances: Number(row.instances),
     }));
-    if (runs.length === 0) return new Map();
-    const items: Record<string, string | number>[] = await this.dataSource.query(sql.continuationItems, [
+    if (runs.length === 0) return null;
+    const rows: Record<string, string | number>[] = await this.dataSource.query(sql.continuationItems, [
       data.experimentId,
+      method,
     ]);
     const [experiment]: { provider: string; model: string; parameters: Record<string, unknown> }[] =
       await this.dataSource.query(sql.experimentModel, [data.experimentId]);
-    const named = (experiment?.parameters?.cdd ?? {}) as Partial<CddThresholds>;
-    return cddEvidence(
-      items.map((row) => ({
-        runId: String(row.run_id),
-        sampleId: String(row.sample_id),
-        provider: String(row.provider),
-        model: String(row.model),
-        item: String(row.item),
-        temperature: Number(row.temperature),
-        text: String(row.text),
-      })),
-      { provider: experiment.provider, model: experiment.model },
+    const items: CoverageItem[] = rows.map((row) => ({
+      runId: String(row.run_id),
+      sampleId: String(row.sample_id),
+      provider: String(row.provider),
+      model: String(row.model),
+      item: String(row.item),
+      temperature: Number(row.temperature),
+      text: String(row.text),
+      reference: String(row.reference),
+    }));
+    return {
       runs,
-      await data.samples(),
-      { alpha: named.alpha ?? CDD_DEFAULTS.alpha, xi: named.xi ?? CDD_DEFAULTS.xi },
-    );
+      items,
+      examined: { provider: experiment.provider, model: experiment.model },
+      parameters: experiment?.parameters ?? {},
+      samples: await data.samples(),
+    };
+  }
+
+  /** The CDD method's evidence per sample (analyses/cdd.ts), by the thresholds the experiment named. */
+  private async cddOf(data: ExperimentData): Promise<Map<string, CddEvidence>> {
+    const read = await this.continuationsOf(data, StudyMethod.CDD);
+    if (!read) return new Map();
+    const named = (read.parameters.cdd ?? {}) as Partial<CddThresholds>;
+    return cddEvidence(read.items, read.examined, read.runs, read.samples, {
+      alpha: named.alpha ?? CDD_DEFAULTS.alpha,
+      xi: named.xi ?? CDD_DEFAULTS.xi,
+    });
+  }
+
+  /** N-gram coverage's evidence per sample (analyses/ngram.ts), by the n the experiment named. */
+  private async ngramOf(data: ExperimentData): Promise<Map<string, NgramEvidence>> {
+    const read = await this.continuationsOf(data, StudyMethod.NGRAM_COVERAGE);
+    if (!read) return new Map();
+    const named = (read.parameters.ngramCoverage ?? {}) as { n?: number };
+    return ngramEvidence(read.items, read.examined, read.runs, read.samples, named.n ?? NGRAM_DEFAULTS.n);
   }
 
   /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
@@ -810,6 +836,7 @@ export class ReportService {
       quiz: once(() => this.quizOf(data)),
       logprob: once(() => this.logprobOf(data)),
       cdd: once(() => this.cddOf(data)),
+      ngramCoverage: once(() => this.ngramOf(data)),
       review: once(() => this.reviewOf(data.experimentId)),
     };
     const tables = new Map<string, Promise<unknown>>();

@@ -305,24 +305,28 @@ export const logprobRuns = `
   ORDER BY r.created_at, r.id`;
 
 /**
- * The CDD method's continuations of an experiment (`$1`): every succeeded CONTINUATION completion with its run's
- * model and temperature (0: the greedy one), the extracted answer of a guided prompt or the raw text of a raw one.
+ * A sampling method's continuations of an experiment (`$1`, the method `$2`: CDD or NGRAM_COVERAGE): every succeeded
+ * CONTINUATION completion of its runs with the run's model and temperature (0: CDD's greedy one), the extracted
+ * answer of a guided prompt or the raw text of a raw one, and the instance's true continuation.
  */
 export const continuationItems = `
   SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.temperature,
-         c.sampled_instance_id::text AS item, coalesce(c.extracted_answer, c.output, '') AS text
+         c.sampled_instance_id::text AS item, coalesce(c.extracted_answer, c.output, '') AS text,
+         si.subsequent_segment AS reference
   FROM run r
   JOIN completion c ON c.run_id = r.id
-  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION' AND c.status = 'SUCCEEDED'
+  JOIN sampled_instance si ON si.id = c.sampled_instance_id
+  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION' AND coalesce(r.parameters->>'method', 'CDD') = $2
+    AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;
 
-/** The experiment's CONTINUATION runs: their prompt (a setting: guided; none: raw) and instances per repeat. */
+/** The experiment's CONTINUATION runs of one sampling method (`$2`): their prompt (a setting: guided; none: raw) and instances per repeat. */
 export const continuationRuns = `
   SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model,
          CASE WHEN r.setting IS NULL THEN 'RAW' ELSE 'GUIDED' END AS prompt,
          (r.expected_count / greatest(r.repeats, 1))::int AS instances
   FROM run r
-  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION'
+  WHERE r.experiment_id = $1 AND r.kind = 'CONTINUATION' AND coalesce(r.parameters->>'method', 'CDD') = $2
   ORDER BY r.created_at, r.id`;
 
 export const experimentModel = `SELECT provider, model, parameters FROM experiment WHERE id = $1`;

@@ -19,7 +19,7 @@ import {
 import { JobQueue } from "../queue/job-queue";
 import { Sample } from "../sample/sample.entity";
 import { SampleService } from "../sample/sample.service";
-import { CDD_SAMPLING, gridCells, QUIZ_DEFAULTS } from "../study/grid";
+import { CDD_SAMPLING, gridCells, NGRAM_SAMPLING, QUIZ_DEFAULTS } from "../study/grid";
 import { StudyMethod } from "../study/methods";
 import { OptionLetter } from "../study/quiz-letters";
 import { ContinuationPrompt, GRID_KINDS, MemorizationSetting, RunKind } from "../study/settings";
@@ -55,6 +55,10 @@ interface RunRequest {
   maxCostUsd: number | null;
   /** Through the provider's Batch API: true, false, or the provider's default (null). */
   batch: boolean | null;
+  /** Nucleus sampling's top_p (n-gram coverage's runs); none when absent. */
+  topP?: number;
+  /** The sampling method a CONTINUATION run serves. */
+  method?: StudyMethod;
 }
 
 /**
@@ -234,13 +238,22 @@ export class RunLifecycle {
           field: "methods",
         },
       );
-    if ((input.methods ?? []).includes(StudyMethod.CDD)) {
-      if ((input.cdd?.prompt ?? CDD_SAMPLING.prompt) === ContinuationPrompt.RAW) {
-        const refusal = rawPromptRefusal(provider, input.provider);
-        if (refusal) throw new BadInputError(refusal, { field: "provider" });
-      }
-    } else if (input.cdd)
+    const methods = input.methods ?? [];
+    if (input.cdd && !methods.includes(StudyMethod.CDD))
       throw new BadInputError("cdd belongs to the CDD method: add it to methods", { field: "methods" });
+    if (input.ngramCoverage && !methods.includes(StudyMethod.NGRAM_COVERAGE))
+      throw new BadInputError("ngramCoverage belongs to the NGRAM_COVERAGE method: add it to methods", {
+        field: "methods",
+      });
+    const raw =
+      (methods.includes(StudyMethod.CDD) &&
+        (input.cdd?.prompt ?? CDD_SAMPLING.prompt) === ContinuationPrompt.RAW) ||
+      (methods.includes(StudyMethod.NGRAM_COVERAGE) &&
+        (input.ngramCoverage?.prompt ?? NGRAM_SAMPLING.prompt) === ContinuationPrompt.RAW);
+    if (raw) {
+      const refusal = rawPromptRefusal(provider, input.provider);
+      if (refusal) throw new BadInputError(refusal, { field: "provider" });
+    }
     for (const label of input.membership ?? [])
       if (!input.sampleIds.includes(label.sampleId))
         throw new BadInputError(
@@ -302,6 +315,8 @@ export class RunLifecycle {
         // scoring call is not a chat completion a Batch API takes; CDD's greedy and sampled runs are read together.
         batch: generating || quizzing || scoring || continuing ? false : (input.batch ?? null),
         quizPosition: quizzing ? (cell.quizPosition ?? null) : null,
+        topP: cell.topP,
+        method: cell.method,
       };
     });
     // The reference model scores the same texts: a second LOGPROB run per sample.
@@ -420,6 +435,8 @@ export class RunLifecycle {
           sampleSeed: prepared.sample.seed,
           price: providerConfig?.prices[request.model] ?? null,
           simulation: providerConfig?.type === "simulated" ? providerConfig.simulation : undefined,
+          ...(request.topP !== undefined ? { topP: request.topP } : {}),
+          ...(request.method !== undefined ? { method: request.method } : {}),
         },
       }),
     );

@@ -19,6 +19,13 @@ export interface GridSpec {
   quizOptionsMaxOutputTokens?: number;
   /** The CDD method's sampling: its prompt, samples per instance and their temperature; the authors' by default. */
   cdd?: Partial<CddSampling>;
+  /** N-gram coverage's sampling: its prompt, samples, temperature and top_p; the authors' by default. */
+  ngramCoverage?: Partial<NgramSampling>;
+}
+
+/** How n-gram coverage samples: like CDD, with nucleus sampling (top_p) too. */
+export interface NgramSampling extends CddSampling {
+  topP: number;
 }
 
 /** How CDD samples: the guided prompt (the replication's full information at k = 0) or the raw first piece. */
@@ -44,6 +51,17 @@ export const CDD_SAMPLING: CddSampling = {
   temperature: 0.8,
 };
 
+/** Hallinan et al.'s sampling: 20 samples at temperature 1.0 with top_p 0.95; the guided prompt for chat models. */
+export const NGRAM_SAMPLING: NgramSampling = {
+  prompt: ContinuationPrompt.GUIDED,
+  samples: 20,
+  temperature: 1,
+  topP: 0.95,
+};
+
+/** N-gram coverage counts runs of at least this many words (Hallinan et al.: n >= 3). */
+export const NGRAM_N = 3;
+
 /** The authors' thresholds: near within alpha = 0.05 of the longest length; leaked above xi = 0.01 of samples. */
 export const CDD_THRESHOLDS = { alpha: 0.05, xi: 0.01 } as const;
 
@@ -64,6 +82,10 @@ export interface GridCell<S extends GridSample = GridSample> {
   quizPosition?: OptionLetter | null;
   /** The cell's own temperature (CDD's greedy and sampled runs); the experiment's when absent. */
   temperature?: number;
+  /** The cell's nucleus sampling (n-gram coverage's); none when absent. */
+  topP?: number;
+  /** The sampling method a CONTINUATION cell serves (CDD and n-gram coverage read their own runs). */
+  method?: StudyMethod;
 }
 
 /** The memorization settings the grid runs: the given ones for replication, and Algorithm 1's pair. */
@@ -120,10 +142,25 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
       // One greedy continuation (temperature 0) and N sampled ones of each instance's first piece.
       const cdd = { ...CDD_SAMPLING, ...grid.cdd };
       const setting = cdd.prompt === ContinuationPrompt.GUIDED ? MemorizationSetting.FULL_INFORMATION : null;
-      const continuation = { sample, kind: RunKind.CONTINUATION, setting, shots: 0 };
+      const continuation = { sample, kind: RunKind.CONTINUATION, setting, shots: 0, method: StudyMethod.CDD };
       const maxOutputTokens = grid.memorizationMaxOutputTokens;
       cells.push({ ...continuation, repeats: 1, maxOutputTokens, temperature: 0 });
       cells.push({ ...continuation, repeats: cdd.samples, maxOutputTokens, temperature: cdd.temperature });
+    }
+    if (methods.includes(StudyMethod.NGRAM_COVERAGE)) {
+      // N samples of each first piece, compared with the true continuation: no greedy run.
+      const ngram = { ...NGRAM_SAMPLING, ...grid.ngramCoverage };
+      cells.push({
+        sample,
+        kind: RunKind.CONTINUATION,
+        setting: ngram.prompt === ContinuationPrompt.GUIDED ? MemorizationSetting.FULL_INFORMATION : null,
+        shots: 0,
+        method: StudyMethod.NGRAM_COVERAGE,
+        repeats: ngram.samples,
+        maxOutputTokens: grid.memorizationMaxOutputTokens,
+        temperature: ngram.temperature,
+        topP: ngram.topP,
+      });
     }
     if (methods.includes(StudyMethod.QUIZ)) {
       cells.push({

@@ -7,7 +7,9 @@
  * - LOGPROB: the log-probability the model gives each instance's text (loss, zlib, Min-K%, Min-K%++, a reference
  *   model's ratio), for open-weight models served with prompt log-probabilities; no recitation needed;
  * - CDD: Dong et al.'s contamination detection via output distribution: one greedy and N sampled continuations of
- *   each instance's first piece; an instance is leaked when the samples sit peaked around the greedy one.
+ *   each instance's first piece; an instance is leaked when the samples sit peaked around the greedy one;
+ * - NGRAM_COVERAGE: Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece, and how much of
+ *   the true continuation they reproduce in runs of n words.
  */
 export enum StudyMethod {
   REPLICATION = "REPLICATION",
@@ -15,6 +17,7 @@ export enum StudyMethod {
   QUIZ = "QUIZ",
   LOGPROB = "LOGPROB",
   CDD = "CDD",
+  NGRAM_COVERAGE = "NGRAM_COVERAGE",
 }
 
 /**
@@ -24,7 +27,14 @@ export enum StudyMethod {
  */
 export const DEFAULT_METHODS: readonly StudyMethod[] = [StudyMethod.REPLICATION];
 
-export const METHOD_NAMES = ["replication", "guided-general", "quiz", "logprob", "cdd"] as const;
+export const METHOD_NAMES = [
+  "replication",
+  "guided-general",
+  "quiz",
+  "logprob",
+  "cdd",
+  "ngram-coverage",
+] as const;
 
 const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   replication: StudyMethod.REPLICATION,
@@ -32,6 +42,7 @@ const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   quiz: StudyMethod.QUIZ,
   logprob: StudyMethod.LOGPROB,
   cdd: StudyMethod.CDD,
+  "ngram-coverage": StudyMethod.NGRAM_COVERAGE,
 };
 
 /** A method from its command-line spelling or its API name; null when it is neither. */

@@ -130,6 +130,62 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
     });
   }, 240_000);
 
+  it("n-gram coverage: finds what the model samples of the true continuation, beside CDD, each on its own runs", async () => {
+    const started = await api.gql(START, {
+      input: {
+        name: "both sampling methods",
+        sampleIds: [samples.seen, samples.fresh],
+        provider: "recalls",
+        model: "m2",
+        methods: ["CDD", "NGRAM_COVERAGE"],
+        memorizationMaxOutputTokens: 40,
+        cdd: { samples: 3 },
+        ngramCoverage: { samples: 4 },
+      },
+    });
+    expect(started.errors).toBeUndefined();
+    const runs = started.data!.startExperiment.runs;
+    // Per sample: CDD's greedy and sampled runs, then n-gram coverage's one run at the authors' temperature 1.0.
+    expect(runs.map((run: any) => [run.setting, run.temperature, run.repeats])).toEqual([
+      ["FULL_INFORMATION", 0, 1],
+      ["FULL_INFORMATION", 0.8, 3],
+      ["FULL_INFORMATION", 1, 4],
+      ["FULL_INFORMATION", 0, 1],
+      ["FULL_INFORMATION", 0.8, 3],
+      ["FULL_INFORMATION", 1, 4],
+    ]);
+    for (const run of runs) await waitForRun(api, run.id, finished, 120_000);
+    const report = (
+      await api.gql(
+        `query($id: ID!) { studyReport(experimentId: $id) {
+          decisions { dataset method verdict }
+          contaminationSummary { dataset cdd { samplesPerInstance verdict }
+            ngramCoverage { n prompt instances samplesPerInstance meanCoverage verdict alpha
+              test { controlDataset controlMeanCoverage pValue } instanceScores { maxCoverage } } } } }`,
+        { id: started.data!.startExperiment.experiment.id },
+      )
+    ).data!.studyReport;
+    const seen = report.contaminationSummary.find((row: any) => row.dataset === "seen");
+    expect(seen.cdd).toEqual({ samplesPerInstance: 3, verdict: "CONTAMINATED" });
+    expect(seen.ngramCoverage).toMatchObject({
+      n: 3,
+      prompt: "GUIDED",
+      instances: 20,
+      samplesPerInstance: 4,
+      verdict: "CONTAMINATED",
+      alpha: 0.05,
+      test: { controlDataset: "fresh" },
+    });
+    expect(seen.ngramCoverage.meanCoverage).toBeGreaterThan(0.9);
+    expect(seen.ngramCoverage.test.controlMeanCoverage).toBeLessThan(0.1);
+    expect(
+      report.decisions.filter((d: any) => d.dataset === "seen").map((d: any) => [d.method, d.verdict]),
+    ).toEqual([
+      ["cdd", "CONTAMINATED"],
+      ["ngram-coverage", "CONTAMINATED"],
+    ]);
+  }, 240_000);
+
   it("shows its prompts and prices them before it runs", async () => {
     const raw = await api.gql(RENDER, { input: { sampleId: samples.seen, kind: "CONTINUATION", shots: 0 } });
     expect(raw.errors).toBeUndefined();

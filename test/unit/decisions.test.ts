@@ -1,4 +1,4 @@
-import { type DecisionSource, studyDecisions } from "../../src/report/analyses/decisions";
+import { type DecisionSource, methodAgreement, studyDecisions } from "../../src/report/analyses/decisions";
 import { ContaminationVerdict } from "../../src/study/contamination-verdict";
 
 const LEVELS = { guidedGeneralAlpha: 0.05 };
@@ -181,5 +181,73 @@ describe("the report's decisions", () => {
     );
     expect(logprob(null, true)).toMatchObject({ decision: "Calibration (labelled member)", errorRate: null });
     expect(logprob(null, null)).toMatchObject({ decision: "Scores only", errorRate: null });
+  });
+
+  const cdd = (verdict: ContaminationVerdict | null) => ({
+    verdict,
+    alpha: 0.05,
+    instances: 30,
+    notCompared: 2,
+    leaked: 27,
+    leakShare: 0.9,
+    leakShareLow: 0.74,
+    leakShareHigh: 0.97,
+    xi: 0.01,
+    test:
+      verdict === null
+        ? null
+        : {
+            controlDataset: "trec-2025",
+            instances: 30,
+            controlInstances: 30,
+            controlLeakShare: 0.2,
+            auc: 0.91,
+            pValue: 0.0001,
+          },
+  });
+
+  it("gives CDD's decision only against a control, with the share leaked and what it lost", () => {
+    const [, tested] = studyDecisions([source({ cdd: cdd(ContaminationVerdict.CONTAMINATED) })], LEVELS);
+    expect(tested).toMatchObject({
+      method: "cdd",
+      verdict: ContaminationVerdict.CONTAMINATED,
+      decision: "Contaminated",
+      errorRate: 0.05,
+      rate: 0.9,
+      rateLow: 0.74,
+      rateHigh: 0.97,
+    });
+    expect(tested.meaning).toMatch(/against 30 of the control trec-2025: AUC 0\.910/);
+    expect(tested.note).toMatch(/2 instance\(s\) could not be compared/);
+    const [, alone] = studyDecisions([source({ cdd: cdd(null) })], LEVELS);
+    expect(alone).toMatchObject({ verdict: null, decision: "Share leaked only", errorRate: null });
+    expect(alone.meaning).toMatch(/no decision/);
+  });
+
+  it("says which methods agree on each sample", () => {
+    const agreeing = methodAgreement(
+      studyDecisions([source({ cdd: cdd(ContaminationVerdict.NO_EVIDENCE) })], LEVELS),
+    );
+    expect(agreeing).toEqual([
+      {
+        sample: "s1",
+        methods: 2,
+        sentence: "trec: the methods that decide agree: none found by replication, cdd.",
+      },
+    ]);
+    const split = methodAgreement(
+      studyDecisions(
+        [
+          source({
+            cdd: cdd(ContaminationVerdict.CONTAMINATED),
+            quiz: { range: { lower: 0.1, upper: 0.2, kappa: 0.1, instances: 40 } },
+          }),
+        ],
+        LEVELS,
+      ),
+    );
+    expect(split[0].sentence).toBe(
+      "trec: the methods disagree: contamination found by cdd; none found by replication; no decision from quiz.",
+    );
   });
 });

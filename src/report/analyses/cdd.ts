@@ -3,9 +3,14 @@
 
 import { CDD_DEFAULTS, cddInstance } from "../../sampling/cdd";
 import { wilsonInterval } from "../../statistics/intervals";
-import { mannWhitneyGreater, rocAuc } from "../../statistics/membership";
-import { ContaminationVerdict } from "../../study/contamination-verdict";
 import type { CddEvidence, CddInstanceScore } from "../rows/cdd";
+import {
+  againstControl,
+  controlSamplesOf,
+  SAMPLING_MIN_INSTANCES,
+  SAMPLING_TEST_ALPHA,
+  samplingVerdict,
+} from "./against-control";
 import { SampleInfo } from "./rows";
 
 /** One continuation of a CDD run: the greedy one (temperature 0) or a sample. */
@@ -38,9 +43,8 @@ export interface CddThresholds {
   xi: number;
 }
 
-export const CDD_TEST_ALPHA = 0.05;
-/** Fewer compared instances on either side than this and the test cannot tell. */
-export const CDD_MIN_INSTANCES = 10;
+export const CDD_TEST_ALPHA = SAMPLING_TEST_ALPHA;
+export const CDD_MIN_INSTANCES = SAMPLING_MIN_INSTANCES;
 
 const CANNOT_SEE =
   "CDD reads only how peaked the model's samples are around its greedy answer: it needs sampling (temperature " +
@@ -88,10 +92,6 @@ export function cddEvidence(
       },
     ]);
   }
-  const controlsOf = new Map<string, string[]>();
-  for (const [sampleId, info] of samples)
-    if (info.controlOf) controlsOf.set(info.controlOf, [...(controlsOf.get(info.controlOf) ?? []), sampleId]);
-
   const runsOf = new Map<string, ContinuationRunState[]>();
   for (const run of runs)
     if (isExamined(run)) runsOf.set(run.sampleId, [...(runsOf.get(run.sampleId) ?? []), run]);
@@ -103,30 +103,19 @@ export function cddEvidence(
       a.sampledInstanceId.localeCompare(b.sampledInstanceId, undefined, { numeric: true }),
     );
     const peaks = list.map((score) => score.peakedness);
-    const controls = (controlsOf.get(info.dataset) ?? []).filter((id) => id !== sampleId);
+    const controls = controlSamplesOf(sampleId, samples);
     const controlScores = controls.flatMap((id) => scores.get(id) ?? []);
-    const controlPeaks = controlScores.map((score) => score.peakedness);
-    const test =
-      controls.length === 0
-        ? null
-        : {
-            controlDataset: samples.get(controls[0])?.dataset ?? "?",
-            instances: peaks.length,
-            controlInstances: controlPeaks.length,
-            controlLeakShare: share(
-              controlScores.filter((score) => score.leaked).length,
-              controlScores.length,
-            ),
-            auc: rocAuc(peaks, controlPeaks),
-            pValue: mannWhitneyGreater(peaks, controlPeaks)?.pValue ?? null,
-          };
-    const verdict = !test
-      ? null
-      : test.instances < CDD_MIN_INSTANCES || test.controlInstances < CDD_MIN_INSTANCES
-        ? ContaminationVerdict.CANNOT_TELL
-        : test.pValue !== null && test.pValue < CDD_TEST_ALPHA
-          ? ContaminationVerdict.CONTAMINATED
-          : ContaminationVerdict.NO_EVIDENCE;
+    const compared = againstControl(
+      peaks,
+      controlScores.map((score) => score.peakedness),
+      controls,
+      samples,
+    );
+    const test = compared && {
+      ...compared,
+      controlLeakShare: share(controlScores.filter((score) => score.leaked).length, controlScores.length),
+    };
+    const verdict = samplingVerdict(compared);
     const leaked = list.filter((score) => score.leaked).length;
     const expected = Math.max(...own.map((run) => run.instances));
     const notCompared = Math.max(0, expected - list.length);

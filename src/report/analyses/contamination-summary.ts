@@ -8,6 +8,7 @@ import type { ContaminationRow } from "../rows/contamination";
 import type { ContaminationSummaryRow } from "../rows/contamination-summary";
 import type { GuidedGeneralRow } from "../rows/guided-general";
 import type { LogprobEvidence } from "../rows/logprob";
+import type { NgramEvidence } from "../rows/ngram";
 import type { NoMemoryFloorRow } from "../rows/no-memory-floor";
 import type { QuizRangeRow } from "../rows/quiz";
 import { CONTAMINATION_SUBSET_SIZE } from "./contamination";
@@ -67,6 +68,8 @@ export function contaminationSummary(
     logprob?: ReadonlyMap<string, LogprobEvidence>;
     /** The CDD method's evidence per sample (analyses/cdd.ts). */
     cdd?: ReadonlyMap<string, CddEvidence>;
+    /** N-gram coverage's evidence per sample (analyses/ngram.ts). */
+    ngramCoverage?: ReadonlyMap<string, NgramEvidence>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -101,7 +104,8 @@ export function contaminationSummary(
       runsOf((run) => run.kind === RunKind.MEMORIZATION && run.setting === setting && run.shots === shots);
     const logprob = input.logprob?.get(sampleId) ?? null;
     const cdd = input.cdd?.get(sampleId) ?? null;
-    if (!guided && !algorithm1 && !quiz && !logprob && !cdd) continue;
+    const ngramCoverage = input.ngramCoverage?.get(sampleId) ?? null;
+    if (!guided && !algorithm1 && !quiz && !logprob && !cdd && !ngramCoverage) continue;
     const verdict = input.verdicts?.get(sampleId);
     const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
@@ -184,6 +188,7 @@ export function contaminationSummary(
         : null,
       logprob,
       cdd,
+      ngramCoverage,
     });
   }
   return rows.sort(bySample);

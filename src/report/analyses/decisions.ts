@@ -9,7 +9,15 @@ import { logprobLosses } from "./logprob";
 import { shortPercent } from "./verdict";
 
 /** The methods a decision can come from, in the order the report lists them. */
-export const DECISION_METHODS = ["replication", "time-travel", "guided-general", "quiz", "logprob"] as const;
+export const DECISION_METHODS = [
+  "replication",
+  "time-travel",
+  "guided-general",
+  "quiz",
+  "logprob",
+  "cdd",
+  "ngram-coverage",
+] as const;
 export type DecisionMethod = (typeof DECISION_METHODS)[number];
 
 /** One method's decision on one sample. */
@@ -111,6 +119,41 @@ export interface DecisionSource {
       pValue: number | null;
     }[];
   } | null;
+  ngramCoverage?: {
+    verdict: ContaminationVerdict | null;
+    alpha: number;
+    n: number;
+    instances: number;
+    notCompared: number;
+    meanCoverage: number | null;
+    test: {
+      controlDataset: string;
+      instances: number;
+      controlInstances: number;
+      controlMeanCoverage: number | null;
+      auc: number | null;
+      pValue: number | null;
+    } | null;
+  } | null;
+  cdd?: {
+    verdict: ContaminationVerdict | null;
+    alpha: number;
+    instances: number;
+    notCompared: number;
+    leaked: number;
+    leakShare: number | null;
+    leakShareLow: number | null;
+    leakShareHigh: number | null;
+    xi: number;
+    test: {
+      controlDataset: string;
+      instances: number;
+      controlInstances: number;
+      controlLeakShare: number | null;
+      auc: number | null;
+      pValue: number | null;
+    } | null;
+  } | null;
 }
 
 /** The level Algorithm 1's paired test is read at (analyses/guided-general.ts). */
@@ -144,6 +187,8 @@ export function studyDecisions(rows: readonly DecisionSource[], levels: Decision
     if (row.guidedGeneral) decisions.push({ ...base, ...guidedGeneralDecision(row.guidedGeneral, levels) });
     if (row.quiz) decisions.push({ ...base, ...quizDecision(row.quiz.range) });
     if (row.logprob) decisions.push({ ...base, ...logprobDecision(row.logprob) });
+    if (row.cdd) decisions.push({ ...base, ...cddDecision(row.cdd) });
+    if (row.ngramCoverage) decisions.push({ ...base, ...ngramDecision(row.ngramCoverage) });
     return decisions;
   });
 }
@@ -321,6 +366,117 @@ function logprobDecision(logprob: NonNullable<DecisionSource["logprob"]>): Own {
     rateLabel: decisive ? "Min-K% AUC against the control" : "",
     note: logprobLost(logprob.runs ?? []),
   };
+}
+
+function cddDecision(cdd: NonNullable<DecisionSource["cdd"]>): Own {
+  const test = cdd.test;
+  const share = `${cdd.leaked} of ${cdd.instances} instances leaked by the authors' rule (peakedness above ${cdd.xi})`;
+  return {
+    method: "cdd",
+    methodName: "CDD: sampled continuations' peakedness (against the control)",
+    verdict: cdd.verdict,
+    decision: cdd.verdict ? VERDICT_WORDS[cdd.verdict] : "Share leaked only",
+    meaning:
+      test && cdd.verdict
+        ? `Peakedness of ${test.instances} instances against ${test.controlInstances} of the control ` +
+          `${test.controlDataset}: AUC ${test.auc === null ? "n/a" : test.auc.toFixed(3)}, one-sided p ` +
+          `${formatP(test.pValue)}; ${share}, the control's ${pct(test.controlLeakShare)}.`
+        : `${capitalise(share)}; without a control dataset to test against, no decision (a model that answers ` +
+          "the same way every time is leaked on every instance by the rule).",
+    errorRate: cdd.verdict ? cdd.alpha : null,
+    errorRateBasis: cdd.verdict
+      ? "the test's level, for a model as peaked on the sample as on its control"
+      : "none: no test ran (the rule alone calls every constant model leaked)",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: cdd.leakShare,
+    rateLow: cdd.leakShareLow,
+    rateHigh: cdd.leakShareHigh,
+    rateLabel: "leaked by the authors' rule",
+    note:
+      cdd.notCompared > 0
+        ? `${cdd.notCompared} instance(s) could not be compared (failed or missing items).`
+        : "",
+  };
+}
+
+function ngramDecision(ngram: NonNullable<DecisionSource["ngramCoverage"]>): Own {
+  const test = ngram.test;
+  return {
+    method: "ngram-coverage",
+    methodName: `N-gram coverage of the true continuation (n=${ngram.n}, against the control)`,
+    verdict: ngram.verdict,
+    decision: ngram.verdict ? VERDICT_WORDS[ngram.verdict] : "Coverage only",
+    meaning:
+      test && ngram.verdict
+        ? `The best sample's coverage of ${test.instances} instances against ${test.controlInstances} of the ` +
+          `control ${test.controlDataset}: AUC ${test.auc === null ? "n/a" : test.auc.toFixed(3)}, one-sided p ` +
+          `${formatP(test.pValue)}; mean ${pct(ngram.meanCoverage)}, the control's ${pct(test.controlMeanCoverage)}.`
+        : `Mean coverage ${pct(ngram.meanCoverage)} of ${ngram.instances} instances; without a control dataset to ` +
+          "test against, no decision (a continuation the task makes predictable is covered without memory).",
+    errorRate: ngram.verdict ? ngram.alpha : null,
+    errorRateBasis: ngram.verdict
+      ? "the test's level, for a model that covers the sample as it covers its control"
+      : "none: no test ran",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: ngram.meanCoverage,
+    rateLow: null,
+    rateHigh: null,
+    rateLabel: "mean coverage of the true continuation",
+    note:
+      ngram.notCompared > 0
+        ? `${ngram.notCompared} instance(s) could not be compared (failed or missing items).`
+        : "",
+  };
+}
+
+/** A decision's direction: it finds contamination, finds none, or decides nothing. */
+function direction(decision: Decision): "positive" | "negative" | null {
+  if (decision.verdict === ContaminationVerdict.CONTAMINATED) return "positive";
+  if (decision.verdict === ContaminationVerdict.NO_EVIDENCE) return "negative";
+  if (decision.verdict !== null) return null;
+  if (decision.method === "time-travel") return decision.decision === "Rule met" ? "positive" : "negative";
+  if (decision.method === "guided-general")
+    return decision.decision === "Significant" ? "positive" : "negative";
+  return null;
+}
+
+/**
+ * Which methods agree on each sample, in a sentence: those that find contamination, those that find none, and
+ * those that decide nothing (a range, scores without a control, too few instances). One line per sample.
+ */
+export function methodAgreement(
+  decisions: readonly Decision[],
+): { sample: string; methods: number; sentence: string }[] {
+  const bySample = new Map<string, Decision[]>();
+  for (const decision of decisions) {
+    const key = `${decision.dataset} ${decision.sampleId ?? ""}`;
+    bySample.set(key, [...(bySample.get(key) ?? []), decision]);
+  }
+  return [...bySample.values()].map((list) => {
+    const names = (want: "positive" | "negative" | null) =>
+      list.filter((decision) => direction(decision) === want).map((decision) => decision.method);
+    const positive = names("positive");
+    const negative = names("negative");
+    const open = names(null);
+    const parts = [
+      positive.length > 0 ? `contamination found by ${positive.join(", ")}` : "",
+      negative.length > 0 ? `none found by ${negative.join(", ")}` : "",
+      open.length > 0 ? `no decision from ${open.join(", ")}` : "",
+    ].filter(Boolean);
+    const agree =
+      positive.length > 0 && negative.length > 0
+        ? "the methods disagree"
+        : positive.length + negative.length > 1
+          ? "the methods that decide agree"
+          : "one method decides";
+    return {
+      sample: list[0].sampleName ?? list[0].sampleId ?? list[0].dataset,
+      methods: list.length,
+      sentence: `${list[0].dataset}: ${agree}: ${parts.join("; ")}.`,
+    };
+  });
 }
 
 /** "12 of 40 items were not scored (...)": the items a LOGPROB decision rests without; empty when none. */

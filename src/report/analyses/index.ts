@@ -2,6 +2,7 @@
 // (sample x setting x k), outcomes per instance of a cell, performance per repeat and per instance. One file per
 // table of the report; no I/O anywhere here.
 
+export * from "./against-control";
 export * from "./cdd";
 export * from "./comparison";
 export * from "./contamination";
@@ -13,6 +14,7 @@ export * from "./guided-general";
 export * from "./logprob";
 export * from "./memorization";
 export * from "./memorized-vs-not";
+export * from "./ngram";
 export * from "./paired";
 export * from "./performance";
 export * from "./performance-vs-zero-shot";

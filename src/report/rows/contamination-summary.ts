@@ -5,6 +5,7 @@ import { ContaminationVerdict } from "../../study/contamination-verdict";
 import { SampleScoped } from "../tables/scope";
 import { CddEvidence } from "./cdd";
 import { LogprobEvidence } from "./logprob";
+import { NgramEvidence } from "./ngram";
 import { QuizRangeRow } from "./quiz";
 
 @ObjectType({ description: "Time Travel's rule on the seeded 10-instance subset, guided instruction." })
@@ -253,4 +254,10 @@ export class ContaminationSummaryRow extends SampleScoped {
 
   @Field(() => CddEvidence, { nullable: true, description: "The CDD method (sampled continuations)." })
   cdd: CddEvidence | null;
+
+  @Field(() => NgramEvidence, {
+    nullable: true,
+    description: "The n-gram coverage method (sampled continuations).",
+  })
+  ngramCoverage: NgramEvidence | null;
 }

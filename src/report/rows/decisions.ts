@@ -19,7 +19,8 @@ export class DecisionRow extends SampleScoped implements Decision {
   split: string | null;
 
   @Field(() => String, {
-    description: "replication (the verdict), time-travel, guided-general, quiz or logprob.",
+    description:
+      "replication (the verdict), time-travel, guided-general, quiz, logprob, cdd or ngram-coverage.",
   })
   method: DecisionMethod;
 
@@ -28,7 +29,8 @@ export class DecisionRow extends SampleScoped implements Decision {
 
   @Field(() => ContaminationVerdict, {
     nullable: true,
-    description: "The verdict of a method that tests (replication, LOGPROB); null for a rule or a range.",
+    description:
+      "The verdict of a method that tests (replication, LOGPROB, CDD, n-gram coverage); null for a rule or a range.",
   })
   verdict: ContaminationVerdict | null;
 

@@ -9,6 +9,7 @@ import {
   ReplicationTest,
   TimeTravelEvidence,
 } from "../rows/contamination-summary";
+import type { NgramEvidence } from "../rows/ngram";
 import { guidedVsGeneralTable } from "./guided-general";
 import { LogprobEvidence } from "./logprob";
 import { noMemoryFloorTable } from "./no-memory-floor";
@@ -64,6 +65,17 @@ function cddCell(evidence: CddEvidence | null): string {
   return `${evidence.instances} compared, ${share}; no control, no verdict${missing}`;
 }
 
+/** N-gram coverage's cell of the summary: its verdict against the control, or its coverage without one. */
+function ngramCell(evidence: NgramEvidence | null): string {
+  if (!evidence) return "not run";
+  const coverage = `mean coverage ${pct(evidence.meanCoverage) || "n/a"} (n=${evidence.n}, ${evidence.prompt.toLowerCase()} prompt)`;
+  const missing = evidence.notCompared > 0 ? `; ${evidence.notCompared} instance(s) not compared` : "";
+  const test = evidence.test;
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances}; ${coverage}, the control's ${pct(test.controlMeanCoverage) || "n/a"})${missing}`;
+  return `${evidence.instances} compared, ${coverage}; no control, no verdict${missing}`;
+}
+
 /** "; 40 of 40 items failed (the commonest reason: ...)" for a sample whose runs lost items; empty otherwise. */
 function lossesCell(evidence: LogprobEvidence): string {
   const losses = logprobLosses(evidence.runs ?? []);
@@ -88,7 +100,8 @@ const CANNOT_TELL =
   "the logprob scores see what a model will not recite but need prompt log-probabilities, and decide only " +
   "against a control dataset (or describe a labelled calibration); CDD needs only sampling, but any model that " +
   "answers the same way every time is peaked (a constant answer is leaked on every instance by the authors' " +
-  "rule), so it too decides only against a control. The API's contaminationSummary carries each " +
+  "rule), so it too decides only against a control, as n-gram coverage does (a continuation the task makes " +
+  "predictable is covered without memory). The API's contaminationSummary carries each " +
   "in full.";
 
 export const contaminationSummaryTable = defineTable<"contaminationSummary">({
@@ -115,6 +128,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
         instanceFloors,
         logprob: await inputs.read("logprob"),
         cdd: await inputs.read("cdd"),
+        ngramCoverage: await inputs.read("ngramCoverage"),
       },
       samples,
     );
@@ -137,6 +151,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               "quiz range (authors' [lower, upper]; only kappa is bias-corrected)",
               "logprob (Min-K% against the control, one-sided)",
               "CDD (peakedness against the control, one-sided; the authors' share leaked)",
+              "n-gram coverage (against the control, one-sided)",
             ],
             rows.map((row) => [
               row.dataset,
@@ -167,6 +182,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
                   : "not run",
               logprobCell(row.logprob),
               cddCell(row.cdd),
+              ngramCell(row.ngramCoverage),
             ]),
           )) +
       "\n\n" +
@@ -188,6 +204,9 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
     "cdd_mean_peakedness",
     "cdd_p",
     "cdd_contaminated",
+    "ngram_coverage_mean",
+    "ngram_coverage_p",
+    "ngram_coverage_contaminated",
   ],
   flat: (rows, emit) => {
     for (const row of rows) {
@@ -250,6 +269,18 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
             denominator: row.cdd.test.instances + row.cdd.test.controlInstances,
           });
         if (row.cdd.verdict) emit("cdd_contaminated", row, row.cdd.verdict === "CONTAMINATED");
+      }
+      const ngram = row.ngramCoverage;
+      if (ngram) {
+        emit("ngram_coverage_mean", { ...row, group: `n=${ngram.n}` }, ngram.meanCoverage, {
+          denominator: ngram.instances,
+        });
+        if (ngram.test)
+          emit("ngram_coverage_p", { ...row, otherDataset: ngram.test.controlDataset }, ngram.test.pValue, {
+            numerator: ngram.test.instances,
+            denominator: ngram.test.instances + ngram.test.controlInstances,
+          });
+        if (ngram.verdict) emit("ngram_coverage_contaminated", row, ngram.verdict === "CONTAMINATED");
       }
     }
   },

@@ -1,6 +1,6 @@
 import { REGIME_ORDER, Regime } from "../../study/regime";
 import { GUIDED_GENERAL_ALPHA } from "../analyses";
-import { studyDecisions } from "../analyses/decisions";
+import { methodAgreement, studyDecisions } from "../analyses/decisions";
 import { DecisionRow } from "../rows/decisions";
 import { contaminationSummaryTable } from "./contamination-summary";
 import { defineTable, interval, markdownTable, pct, type ReportTablesRead, sampleLabel } from "./table";
@@ -53,10 +53,18 @@ export const decisionsTable = defineTable<"decisions">({
                 ? ""
                 : `${pct(row.rate)} ${row.rateLow !== null ? `(${interval(row.rateLow, row.rateHigh)})` : ""}; ${row.rateLabel}`.trim(),
             ]),
-          )) + glance(report),
+          ) + agreement(rows)) + glance(report),
   },
   statistics: [],
 });
+
+/** Which methods agree, sample by sample: where the methods that decide point the same way, and where not. */
+function agreement(rows: readonly DecisionRow[]): string {
+  const lines = methodAgreement(rows).filter((line) => line.methods > 1);
+  return lines.length === 0
+    ? ""
+    : `\n\nWhich methods agree:\n\n${lines.map((line) => `- ${line.sentence}`).join("\n")}`;
+}
 
 /** One compact table of the study's figures: memorization by dataset, sample and setting, regime by regime. */
 function glance(report: ReportTablesRead): string {

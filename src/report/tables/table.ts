@@ -55,6 +55,7 @@ export interface OwnReads {
   quiz: ReportValue<"quiz">;
   logprob: ReadonlyMap<string, import("../rows/logprob").LogprobEvidence>;
   cdd: ReadonlyMap<string, import("../rows/cdd").CddEvidence>;
+  ngramCoverage: ReadonlyMap<string, import("../rows/ngram").NgramEvidence>;
   review: ReportValue<"review">;
 }
 export type OwnRead = keyof OwnReads;

@@ -133,6 +133,8 @@ export type EstimateGridInput = {
   performanceRepeats?: number;
   /** Memorization answers, and the CDD method's continuations. */
   memorizationMaxOutputTokens?: number;
+  /** N-gram coverage's sampling; the authors' when absent (methods: [NGRAM_COVERAGE] adds its run per sample). */
+  ngramCoverage?: NgramCoverageInput | null | undefined;
   /** The CDD method's sampling; the authors' when absent (methods: [CDD] adds its runs). */
   cdd?: CddInput | null | undefined;
   performanceMaxOutputTokens?: number;
@@ -161,7 +163,28 @@ export type StudyMethod =
   /** Membership scores from the prompt log-probabilities of each instance's text (open-weight models). */
   | 'LOGPROB'
   /** Dong et al.'s CDD: one greedy and N sampled continuations of each first piece; peaked samples mean leaked. */
-  | 'CDD';
+  | 'CDD'
+  /** Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece against the true one. */
+  | 'NGRAM_COVERAGE';
+
+/** N-gram coverage (Hallinan et al. 2025): per instance, `samples` continuations at `temperature` and `topP`, and the shortest run of words that counts (n); the authors' values by default. */
+export type NgramCoverageInput = {
+  prompt?: ContinuationPrompt;
+  /** Sampled continuations per instance. */
+  samples?: number;
+  temperature?: number;
+  /** Nucleus sampling's top_p. */
+  topP?: number;
+  /** The shortest run of words that counts. */
+  n?: number;
+};
+
+/** What a sampling method's prompt shows of an instance. */
+export type ContinuationPrompt =
+  /** The replication's full-information prompt at k = 0 (for chat models). */
+  | 'GUIDED'
+  /** The first piece alone, no instruction, sent to the completions endpoint (for base models, which do not follow instructions); needs a provider that serves it. */
+  | 'RAW';
 
 /** The CDD method (Dong et al. 2024): per instance, one greedy continuation and `samples` at `temperature`, and the thresholds of the authors' rule (alpha, xi); the authors' values by default. */
 export type CddInput = {
@@ -174,13 +197,6 @@ export type CddInput = {
   /** An instance is leaked when more than xi of its samples are near (the authors' rule). */
   xi?: number;
 };
-
-/** What a sampling method's prompt shows of an instance. */
-export type ContinuationPrompt =
-  /** The replication's full-information prompt at k = 0 (for chat models). */
-  | 'GUIDED'
-  /** The first piece alone, no instruction, sent to the completions endpoint (for base models, which do not follow instructions); needs a provider that serves it. */
-  | 'RAW';
 
 /** A new budget for an experiment (all its runs together) or for one run. */
 export type SetBudgetInput = {
@@ -218,6 +234,8 @@ export type StartExperimentInput = {
   performanceRepeats?: number;
   /** Memorization answers, and the CDD method's continuations. */
   memorizationMaxOutputTokens?: number;
+  /** N-gram coverage's sampling; the authors' when absent (methods: [NGRAM_COVERAGE] adds its run per sample). */
+  ngramCoverage?: NgramCoverageInput | null | undefined;
   /** The CDD method's sampling; the authors' when absent (methods: [CDD] adds its runs). */
   cdd?: CddInput | null | undefined;
   performanceMaxOutputTokens?: number;
