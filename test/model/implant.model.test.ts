@@ -130,7 +130,8 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
       `query($id: ID!) { studyReport(experimentId: $id) {
         logprobCalibration { group score members nonMembers auc aucLow tprAt5PercentFpr }
         contaminationSummary { dataset logprob { verdict tests { score pValue auc } scores { score instances } }
-          cdd { verdict leakShare instances test { pValue auc controlLeakShare } instanceScores { peakedness } } } } }`,
+          cdd { verdict leakShare instances test { pValue auc controlLeakShare } instanceScores { peakedness } }
+          ngramCoverage { verdict meanCoverage test { pValue auc } instanceScores { maxCoverage } } } } }`,
       { id: started.data!.startExperiment.experiment.id },
     );
     expect(report.errors).toBeUndefined();
@@ -294,7 +295,7 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
     expect(row.logprob.verdict).not.toBe("CONTAMINATED");
   }, 600_000);
 
-  it("CDD with a raw prefix: planted rows sample peaked around their greedy continuation, held-out ones do not", async () => {
+  it("CDD and n-gram coverage with a raw prefix find the planted rows against held-out ones", async () => {
     const dbpedia = { format: "csv", columns: ["label", "text"] };
     const pairs = {
       rte: [
@@ -328,25 +329,42 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
       "implant cdd",
       Object.values(pairs).flatMap((pair) => pair.map((s) => s.sampleId)),
       [],
-      { methods: ["CDD"], cdd: { prompt: "RAW", samples: 8 }, memorizationMaxOutputTokens: 24 },
+      {
+        methods: ["CDD", "NGRAM_COVERAGE"],
+        cdd: { prompt: "RAW", samples: 6 },
+        ngramCoverage: { prompt: "RAW", samples: 6 },
+        memorizationMaxOutputTokens: 24,
+      },
     );
-    const cddOf = (name: string) => report.contaminationSummary.find((r: any) => r.dataset === name).cdd;
-    const found: Record<string, unknown> = {};
+    const rowOf = (name: string) => report.contaminationSummary.find((r: any) => r.dataset === name);
+    const found: Record<string, any> = {};
     for (const name of Object.keys(pairs)) {
-      const planted = cddOf(`cdd-${name}-planted`);
-      const heldOut = cddOf(`cdd-${name}-held-out`);
-      const peaks = (evidence: any) => evidence.instanceScores.map((s: any) => s.peakedness as number);
-      found[name] = {
-        verdict: planted.verdict,
-        auc: rocAuc(peaks(planted), peaks(heldOut)),
-        tprAt5PercentFpr: tprAtFpr(peaks(planted), peaks(heldOut), 0.05),
-        leakShare: [planted.leakShare, heldOut.leakShare],
-      };
+      const planted = rowOf(`cdd-${name}-planted`);
+      const heldOut = rowOf(`cdd-${name}-held-out`);
+      const scores = (evidence: any, score: string) =>
+        evidence.instanceScores.map((s: any) => s[score] as number);
+      for (const [method, score] of [
+        ["cdd", "peakedness"],
+        ["ngramCoverage", "maxCoverage"],
+      ] as const) {
+        const members = scores(planted[method], score);
+        const nonMembers = scores(heldOut[method], score);
+        found[`${method} ${name}`] = {
+          verdict: planted[method].verdict,
+          auc: rocAuc(members, nonMembers),
+          tprAt5PercentFpr: tprAtFpr(members, nonMembers, 0.05),
+        };
+      }
+      found[`cdd ${name}`].leakShare = [planted.cdd.leakShare, heldOut.cdd.leakShare];
     }
-    console.log(`CDD on the implant model (raw prefix, 8 samples of 24 bytes): ${JSON.stringify(found)}`);
-    expect(found).toMatchObject({ rte: { verdict: "CONTAMINATED" }, dbpedia: { verdict: "CONTAMINATED" } });
+    console.log(
+      `sampling methods on the implant model (raw prefix, 6 samples of 24 bytes): ${JSON.stringify(found)}`,
+    );
+    for (const [key, value] of Object.entries(found))
+      expect({ key, verdict: value.verdict }).toEqual({ key, verdict: "CONTAMINATED" });
     // The samples are drawn anew each run: the verdict is the test (p < alpha), the AUC a margin well above chance
     // (measured 0.81-0.87 for RTE, 0.97-0.99 for DBpedia; RTE's held-out rows are peaked too, on a label).
-    for (const name of Object.keys(pairs)) expect((found[name] as any).auc).toBeGreaterThanOrEqual(0.65);
+    for (const [key, value] of Object.entries(found))
+      expect({ key, auc: value.auc >= 0.65 }).toEqual({ key, auc: true });
   }, 900_000);
 });
