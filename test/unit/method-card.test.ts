@@ -10,6 +10,7 @@ import { NO_MEMORY_ALLOWANCE, VERDICT_ALPHA } from "../../src/report/analyses/ve
 import { METHOD_FIGURES_BEGIN, METHOD_FIGURES_END, methodFigures } from "../../src/report/method-figures";
 import { SAMPLE_ALGORITHM_VERSION } from "../../src/sample/design/design-sample";
 import { CDD_DEFAULTS } from "../../src/sampling/cdd";
+import { NGRAM_DEFAULTS } from "../../src/sampling/ngram";
 
 /**
  * docs/METHOD.md, the method card a lab cites, against the code: its generated block (versions, thresholds, the
@@ -81,6 +82,12 @@ describe("docs/METHOD.md against the code", () => {
       Number(match[1]),
     );
     expect(fewest).toEqual([LOGPROB_MIN_INSTANCES]);
+  });
+
+  it("states n-gram coverage's defaults as the code has them", () => {
+    expect(prose).toContain(
+      `ngramCoverage: { samples: ${NGRAM_DEFAULTS.samples}, temperature: ${NGRAM_DEFAULTS.temperature},\ntopP: ${NGRAM_DEFAULTS.topP}, n: ${NGRAM_DEFAULTS.n} }`,
+    );
   });
 
   it("states CDD's defaults, level and minimum as the code has them", () => {
