@@ -43,10 +43,12 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
       `mutation($input: StartExperimentInput!) { startExperiment(input: $input) { experiment { id } runs { id } } }`,
       {
         input: {
-          name: "three methods",
+          name: "every method",
           sampleIds: [sampleId],
           kinds: ["MEMORIZATION"],
-          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB"],
+          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB", "CDD", "NGRAM_COVERAGE"],
+          cdd: { samples: 3 },
+          ngramCoverage: { samples: 3 },
           provider: "sim",
           model: "m",
         },
@@ -82,7 +84,15 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     await page.locator("a", { hasText: "Contamination evidence" }).click();
     const figure = page.locator(`figure[data-dataset="evidence"]`);
     await figure.waitFor({ timeout: patient(30_000) });
-    for (const method of ["time-travel", "replication", "guided-general", "quiz", "logprob"])
+    for (const method of [
+      "time-travel",
+      "replication",
+      "guided-general",
+      "quiz",
+      "logprob",
+      "cdd",
+      "ngram-coverage",
+    ])
       expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
     const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();
     expect(timeTravel).toContain(
@@ -110,6 +120,13 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     expect(logprob).toMatch(/mean scores: loss -?\d/);
     expect(logprob).toContain("(30 texts)");
     expect(logprob).toMatch(/What it cannot tell: .*paraphrase/);
+    // The sampling methods, without a control dataset: what they measured, no verdict.
+    const cdd = await figure.locator(`[data-method="cdd"]`).textContent();
+    expect(cdd).toContain("Share leaked only (no control dataset)");
+    expect(cdd).toMatch(/leaked by the authors' rule \(peakedness > 0\.01\): \d+ of 30/);
+    const ngram = await figure.locator(`[data-method="ngram-coverage"]`).textContent();
+    expect(ngram).toContain("Coverage only (no control dataset)");
+    expect(ngram).toMatch(/in runs of 3 words \(30 instances, 3 samples each, guided prompt\)/);
     const screenshots = process.env.MEMICL_SCREENSHOTS;
     if (screenshots)
       await page.screenshot({ path: path.join(screenshots, "contamination.png"), fullPage: true });

@@ -54,8 +54,12 @@ function Evidence({
   );
 }
 
+/** Samples per instance: whole when every instance has as many, else to a tenth. */
+const samples = (value: number | null) =>
+  value === null ? "n/a" : Number.isInteger(value) ? String(value) : value.toFixed(1);
+
 function SampleEvidence({ row }: { row: Row }) {
-  const { timeTravel, replication, guidedGeneral, quiz, logprob } = row;
+  const { timeTravel, replication, guidedGeneral, quiz, logprob, cdd, ngramCoverage } = row;
   const decisive = logprob?.tests.find((test) => test.score === "minK");
   const range = quiz?.range;
   return (
@@ -177,6 +181,61 @@ function SampleEvidence({ row }: { row: Row }) {
           }
           runIds={logprob?.runIds ?? []}
           cannotTell={logprob?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="cdd"
+          title="CDD: how peaked sampled continuations sit around the greedy one"
+          verdict={
+            cdd
+              ? cdd.verdict && cdd.test
+                ? `${VERDICT_WORDS[cdd.verdict]} (peakedness against ${cdd.test.controlDataset}, p = ${pValue(cdd.test.pValue)})`
+                : "Share leaked only (no control dataset)"
+              : null
+          }
+          counts={
+            cdd
+              ? [
+                  `leaked by the authors' rule (peakedness > ${cdd.xi}): ${cdd.leaked} of ${cdd.instances}, ${percent(cdd.leakShare)} [${percent(cdd.leakShareLow)}, ${percent(cdd.leakShareHigh)}]`,
+                  `mean peakedness ${number(cdd.meanPeakedness)}; ${samples(cdd.samplesPerInstance)} samples an instance, ${cdd.prompt.toLowerCase()} prompt`,
+                  ...(cdd.test
+                    ? [
+                        `against ${cdd.test.controlDataset}: AUC ${number(cdd.test.auc)}, one-sided p ${pValue(cdd.test.pValue)} (${cdd.test.instances} vs ${cdd.test.controlInstances}); the control's leaked ${percent(cdd.test.controlLeakShare)}`,
+                      ]
+                    : []),
+                  ...(cdd.notCompared > 0 ? [`${cdd.notCompared} instance(s) not compared`] : []),
+                ]
+              : []
+          }
+          runIds={cdd?.runIds ?? []}
+          cannotTell={cdd?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="ngram-coverage"
+          title="N-gram coverage: what the samples reproduce of the true continuation"
+          verdict={
+            ngramCoverage
+              ? ngramCoverage.verdict && ngramCoverage.test
+                ? `${VERDICT_WORDS[ngramCoverage.verdict]} (coverage against ${ngramCoverage.test.controlDataset}, p = ${pValue(ngramCoverage.test.pValue)})`
+                : "Coverage only (no control dataset)"
+              : null
+          }
+          counts={
+            ngramCoverage
+              ? [
+                  `mean coverage ${percent(ngramCoverage.meanCoverage)} in runs of ${ngramCoverage.n} words (${ngramCoverage.instances} instances, ${samples(ngramCoverage.samplesPerInstance)} samples each, ${ngramCoverage.prompt.toLowerCase()} prompt)`,
+                  ...(ngramCoverage.test
+                    ? [
+                        `against ${ngramCoverage.test.controlDataset}: AUC ${number(ngramCoverage.test.auc)}, one-sided p ${pValue(ngramCoverage.test.pValue)} (${ngramCoverage.test.instances} vs ${ngramCoverage.test.controlInstances}); the control's coverage ${percent(ngramCoverage.test.controlMeanCoverage)}`,
+                      ]
+                    : []),
+                  ...(ngramCoverage.notCompared > 0
+                    ? [`${ngramCoverage.notCompared} instance(s) not compared`]
+                    : []),
+                ]
+              : []
+          }
+          runIds={ngramCoverage?.runIds ?? []}
+          cannotTell={ngramCoverage?.cannotTell ?? ""}
         />
       </div>
     </figure>
