@@ -126,7 +126,11 @@ export function buildProgram(): Command {
     .command("prompt")
     .description("print the exact messages a run would send for one instance (no model is called)")
     .requiredOption("--sample <id>", "sample id")
-    .option("--kind <kind>", "memorization or performance", "memorization")
+    .option(
+      "--kind <kind>",
+      "memorization, performance or continuation (the sampling methods': k = 0, --setting full-information or raw)",
+      "memorization",
+    )
     .option("--setting <setting>", `memorization setting: ${SETTING_NAMES.join(", ")}`, "full-information")
     .option("--shots <k>", "number of demonstrations", integer, 25)
     .option("--instance <id>", "dataset instance id (default: the sample's first)")

@@ -11,8 +11,8 @@ export function parseSetting(value: string): MemorizationSetting {
 
 export function parseKind(value: string): RunKind {
   const kind = value.toUpperCase();
-  if (kind !== RunKind.MEMORIZATION && kind !== RunKind.PERFORMANCE)
-    throw new BadInputError("kind: memorization or performance");
+  if (kind !== RunKind.MEMORIZATION && kind !== RunKind.PERFORMANCE && kind !== RunKind.CONTINUATION)
+    throw new BadInputError("kind: memorization, performance or continuation");
   return kind as RunKind;
 }
 
@@ -29,7 +29,13 @@ export async function runPrompt(
   },
 ): Promise<void> {
   const kind = parseKind(options.kind);
-  const setting = kind === RunKind.MEMORIZATION ? parseSetting(options.setting ?? "full-information") : null;
+  // A continuation (the sampling methods') is the guided prompt at k = 0, or the raw first piece (--setting raw).
+  const continuation = kind === RunKind.CONTINUATION;
+  const setting =
+    kind === RunKind.MEMORIZATION || (continuation && options.setting !== "raw")
+      ? parseSetting(options.setting ?? "full-information")
+      : null;
+  const shots = continuation ? 0 : options.shots;
   // Printing a prompt reads: it never migrates (a schema behind this memicl is refused, naming memicl migrate).
   const command = await openReadOnly(config, { say: process.stderr });
   const { services } = command;
@@ -39,17 +45,18 @@ export async function runPrompt(
         sampleId: options.sample,
         kind,
         setting,
-        shots: options.shots,
+        shots,
         templateVersion: options.templateVersion,
       },
       options.instance ?? null,
     );
     const out = process.stdout;
     out.write(
-      `# ${prepared.template.key} v${prepared.template.version}, k=${options.shots}, instance ${item.instanceId} (position ${item.position}), ${tokenCount} prompt tokens\n`,
+      `# ${prepared.template.key} v${prepared.template.version}, k=${shots}, instance ${item.instanceId} (position ${item.position}), ${tokenCount} prompt tokens\n`,
     );
     for (const message of messages) out.write(`\n[${message.role}]\n${message.content}\n`);
-    if (kind === RunKind.MEMORIZATION) out.write(`\n[expected continuation]\n${item.subsequentSegment}\n`);
+    if (kind === RunKind.MEMORIZATION || continuation)
+      out.write(`\n[expected continuation]\n${item.subsequentSegment}\n`);
   } finally {
     await command.close();
   }

@@ -235,6 +235,12 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
       env,
     );
     expect(bad.code).not.toBe(0);
+    const raw = await runCli(
+      ["prompt", "--sample", samples.seen, "--kind", "continuation", "--setting", "raw"],
+      env,
+    );
+    expect(raw.stdout).toMatch(/^# continuation\/CLASSIFICATION v1, k=0, .*\n\n\[user\]\nseen\d+w0 /);
+    expect(raw.stdout).toContain("[expected continuation]");
     expect(bad.stderr).toMatch(/--cdd-prompt: guided or raw \(got "sideways"\)/);
   });
 
