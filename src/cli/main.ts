@@ -128,8 +128,13 @@ export function buildProgram(): Command {
     .requiredOption("--sample <id>", "sample id")
     .option(
       "--kind <kind>",
-      "memorization, performance or continuation (the sampling methods': k = 0, --setting full-information or raw)",
+      "memorization, performance, continuation (the sampling methods': k = 0, --setting full-information or raw) " +
+        "or logprob (the scored text; --in-context for CoDeC's second pass)",
       "memorization",
+    )
+    .option(
+      "--in-context",
+      "with --kind logprob: CoDeC's pass, the text after another instance of the sample",
     )
     .option("--setting <setting>", `memorization setting: ${SETTING_NAMES.join(", ")}`, "full-information")
     .option("--shots <k>", "number of demonstrations", integer, 25)
@@ -220,7 +225,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz,logprob,cdd,ngram-coverage (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd and ngram-coverage sample continuations of each first piece)",
+      "replication,guided-general,quiz,logprob,cdd,ngram-coverage,codec (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd and ngram-coverage sample continuations of each first piece; codec scores each text alone and after another instance)",
       list,
     )
     .option(

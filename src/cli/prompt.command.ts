@@ -11,8 +11,13 @@ export function parseSetting(value: string): MemorizationSetting {
 
 export function parseKind(value: string): RunKind {
   const kind = value.toUpperCase();
-  if (kind !== RunKind.MEMORIZATION && kind !== RunKind.PERFORMANCE && kind !== RunKind.CONTINUATION)
-    throw new BadInputError("kind: memorization, performance or continuation");
+  if (
+    kind !== RunKind.MEMORIZATION &&
+    kind !== RunKind.PERFORMANCE &&
+    kind !== RunKind.CONTINUATION &&
+    kind !== RunKind.LOGPROB
+  )
+    throw new BadInputError("kind: memorization, performance, continuation or logprob");
   return kind as RunKind;
 }
 
@@ -26,6 +31,7 @@ export async function runPrompt(
     shots: number;
     instance?: string;
     templateVersion?: number;
+    inContext?: boolean;
   },
 ): Promise<void> {
   const kind = parseKind(options.kind);
@@ -35,7 +41,10 @@ export async function runPrompt(
     kind === RunKind.MEMORIZATION || (continuation && options.setting !== "raw")
       ? parseSetting(options.setting ?? "full-information")
       : null;
-  const shots = continuation ? 0 : options.shots;
+  if (options.inContext && kind !== RunKind.LOGPROB)
+    throw new BadInputError("--in-context: CoDeC's scoring pass, with --kind logprob");
+  // The sampling methods' and the scoring methods' prompts have no demonstrations.
+  const shots = continuation || kind === RunKind.LOGPROB ? 0 : options.shots;
   // Printing a prompt reads: it never migrates (a schema behind this memicl is refused, naming memicl migrate).
   const command = await openReadOnly(config, { say: process.stderr });
   const { services } = command;
@@ -47,6 +56,7 @@ export async function runPrompt(
         setting,
         shots,
         templateVersion: options.templateVersion,
+        inContext: options.inContext ?? false,
       },
       options.instance ?? null,
     );

@@ -776,6 +776,7 @@ export class CompletionExecutor {
           shots: run.shots,
           templateVersion: run.templateVersion,
           naming: run.parameters.naming as PromptNaming,
+          inContext: run.parameters.inContext === true,
         });
         const siblings =
           run.kind === RunKind.MEMORIZATION

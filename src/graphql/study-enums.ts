@@ -68,6 +68,11 @@ registerEnumType(StudyMethod, {
       description:
         "Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece against the true one.",
     },
+    CODEC: {
+      description:
+        "Zawalski et al.'s CoDeC: each instance's log-likelihood with another instance in context against " +
+        "without; memorized instances gain less from the context (needs prompt log-probabilities).",
+    },
   },
 });
 registerEnumType(MemorizationSetting, {

@@ -133,6 +133,14 @@ const simulation = z.strictObject({
   nonMemberLogprob: z.number().max(0).default(-1.5),
   logprobSpread: z.number().positive().default(1),
   /**
+   * CoDeC: with another instance before it, each of an instance's tokens moves by `contextGain` (by
+   * `memberContextGain` for an instance of a dataset it saw), plus noise `contextSpread` wide; equal by default, so
+   * the model has no CoDeC effect unless a test configures one.
+   */
+  contextGain: z.number().default(0.3),
+  memberContextGain: z.number().default(0.3),
+  contextSpread: z.number().min(0).default(0.5),
+  /**
    * Sampling methods (CDD): the share of a remembered instance's samples above temperature 0 that still give its
    * continuation; the others, and every sample of an instance it does not remember, are fluent unrelated text.
    */
@@ -233,13 +241,17 @@ function closest(key: string, known: readonly string[]): string | null {
  * Why a provider cannot score texts for the LOGPROB method, or null when it can: an OpenAI-compatible provider
  * that declares `promptLogprobs`, or the simulated one.
  */
-export function logprobRefusal(provider: ProviderEntry | null, name: string): string | null {
+export function logprobRefusal(
+  provider: ProviderEntry | null,
+  name: string,
+  method: "LOGPROB" | "CODEC" = "LOGPROB",
+): string | null {
   if (!provider)
     return `provider "${name}" is not configured in this process, so whether it returns prompt log-probabilities cannot be checked`;
   if (provider.type === "simulated" || (provider.type === "openai" && provider.promptLogprobs)) return null;
   return provider.type === "azure"
-    ? `provider "${name}" (Azure OpenAI) does not return the log-probabilities of a prompt's tokens: the LOGPROB method needs an OpenAI-compatible completions endpoint with echo and logprobs (vLLM and others serve it)`
-    : `provider "${name}" does not declare promptLogprobs: the LOGPROB method needs the completions endpoint with echo and logprobs (vLLM and others serve it; OpenAI's own models do not); add "promptLogprobs": { "top": 5 } to the provider in the providers file if its server returns them`;
+    ? `provider "${name}" (Azure OpenAI) does not return the log-probabilities of a prompt's tokens: the ${method} method needs an OpenAI-compatible completions endpoint with echo and logprobs (vLLM and others serve it)`
+    : `provider "${name}" does not declare promptLogprobs: the ${method} method needs the completions endpoint with echo and logprobs (vLLM and others serve it; OpenAI's own models do not); add "promptLogprobs": { "top": 5 } to the provider in the providers file if its server returns them`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { scoredNote, tokenLogprobsOf } from "../logprob/scores";
+import { CODEC_SEPARATOR } from "../logprob/codec";
+import { ScoredPosition, scoredNote, tokenLogprobsOf } from "../logprob/scores";
 import { ChatRequest, ChatResult, ModelProvider, ProviderCallError } from "./model-provider";
 import { SimulationSettings } from "./provider-config";
 import { countChatTokens, countTextTokens } from "./tokenizer";
@@ -100,24 +101,41 @@ export class SimulatedProvider implements ModelProvider {
   /**
    * The LOGPROB method: a log-probability per token of the text, drawn (seeded by the text and the position) around
    * `memberLogprob` for an instance of a dataset the model saw and `nonMemberLogprob` for one it did not (or a text
-   * it does not know), with five alternatives at fixed log-probabilities for Min-K%++.
+   * it does not know), with five alternatives at fixed log-probabilities for Min-K%++. CoDeC's in-context text (an
+   * instance, a blank line, the scored instance) scores the context as a text of its own, and the scored instance's
+   * tokens as alone, moved by the context gain, with noise of their own.
    */
   private async scored(request: ChatRequest, text: string): Promise<ChatResult> {
-    const known = await this.knowledge.labelOf(text.split("\n")[0]);
-    const member = known !== null && known.seen !== false;
-    const mean = member ? this.settings.memberLogprob : this.settings.nonMemberLogprob;
-    const tokens = Math.max(1, countTextTokens(text));
-    const positions = Array.from({ length: tokens }, (_, i) => {
-      if (i === 0) return { logprob: null, alternatives: [] };
-      // Box-Muller from two seeded draws.
-      const u = Math.max(1e-12, this.draw("logprob-u", text, i));
-      const v = this.draw("logprob-v", text, i);
-      const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-      return {
-        logprob: Math.min(0, mean + this.settings.logprobSpread * normal),
-        alternatives: [-0.5, -1.5, -2.5, -3.5, -4.5],
-      };
-    });
+    const split = text.lastIndexOf(CODEC_SEPARATOR);
+    const context = split < 0 ? null : text.slice(0, split + CODEC_SEPARATOR.length);
+    const own = split < 0 ? text : text.slice(split + CODEC_SEPARATOR.length);
+    const member = await this.isMember(own);
+    const ownPositions = this.scoredPositions(
+      own,
+      member ? this.settings.memberLogprob : this.settings.nonMemberLogprob,
+    );
+    const contextPositions = context
+      ? this.scoredPositions(
+          context,
+          (await this.isMember(context)) ? this.settings.memberLogprob : this.settings.nonMemberLogprob,
+        )
+      : [];
+    const gain = member ? this.settings.memberContextGain : this.settings.contextGain;
+    const positions = context
+      ? [
+          ...contextPositions,
+          ...ownPositions.map((position, i) => ({
+            logprob: Math.min(
+              0,
+              (position.logprob ?? this.settings.nonMemberLogprob) +
+                gain +
+                this.settings.contextSpread * this.normal("context", own, i),
+            ),
+            alternatives: [-0.5, -1.5, -2.5, -3.5, -4.5],
+          })),
+        ]
+      : ownPositions;
+    const tokens = positions.length;
     return {
       text: scoredNote(tokens),
       tokenLogprobs: JSON.stringify(tokenLogprobsOf(positions, request.score?.top ?? 5)),
@@ -128,6 +146,31 @@ export class SimulatedProvider implements ModelProvider {
       reportedModel: `simulated:${request.model}`,
       systemFingerprint: SIMULATION_VERSION,
     };
+  }
+
+  private async isMember(text: string): Promise<boolean> {
+    const known = await this.knowledge.labelOf(text.split("\n")[0]);
+    return known !== null && known.seen !== false;
+  }
+
+  /** A text's positions scored alone around `mean`: the first has no context, the others a seeded normal draw. */
+  private scoredPositions(text: string, mean: number): ScoredPosition[] {
+    const tokens = Math.max(1, countTextTokens(text));
+    return Array.from({ length: tokens }, (_, i) =>
+      i === 0
+        ? { logprob: null, alternatives: [] }
+        : {
+            logprob: Math.min(0, mean + this.settings.logprobSpread * this.normal("logprob", text, i)),
+            alternatives: [-0.5, -1.5, -2.5, -3.5, -4.5],
+          },
+    );
+  }
+
+  /** A standard normal draw seeded by a name, a text and a position (Box-Muller from two seeded draws). */
+  private normal(name: string, text: string, i: number): number {
+    const u = Math.max(1e-12, this.draw(`${name}-u`, text, i));
+    const v = this.draw(`${name}-v`, text, i);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 
   private result(request: ChatRequest, text: string): ChatResult {

@@ -21,6 +21,7 @@ import {
   ContinuationRunState,
   CoverageItem,
   cddEvidence,
+  codecEvidence,
   compareExperiments,
   comparisonWarnings,
   contamination,
@@ -49,6 +50,7 @@ import * as sql from "./report.sql";
 import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
 import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
 import type { CddEvidence } from "./rows/cdd";
+import type { CodecEvidence } from "./rows/codec";
 import type { NgramEvidence } from "./rows/ngram";
 import { SampledInstanceFacts, SampleInstances } from "./sample-instances";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
@@ -503,6 +505,41 @@ export class ReportService {
     return ngramEvidence(read.items, read.examined, read.runs, read.samples, named.n ?? NGRAM_DEFAULTS.n);
   }
 
+  /** CoDeC's evidence per sample (analyses/codec.ts). */
+  private async codecOf(data: ExperimentData): Promise<Map<string, CodecEvidence>> {
+    const runs: Record<string, string | number>[] = await this.dataSource.query(sql.codecRuns, [
+      data.experimentId,
+    ]);
+    if (runs.length === 0) return new Map();
+    const items: Record<string, string | boolean | null>[] = await this.dataSource.query(sql.codecItems, [
+      data.experimentId,
+    ]);
+    const [experiment]: { provider: string; model: string }[] = await this.dataSource.query(
+      sql.experimentModel,
+      [data.experimentId],
+    );
+    return codecEvidence(
+      items.map((row) => ({
+        runId: String(row.run_id),
+        sampleId: String(row.sample_id),
+        provider: String(row.provider),
+        model: String(row.model),
+        item: String(row.item),
+        inContext: row.in_context === true,
+        output: row.output === null ? null : String(row.output),
+      })),
+      { provider: experiment.provider, model: experiment.model },
+      runs.map((row) => ({
+        runId: String(row.run_id),
+        sampleId: String(row.sample_id),
+        provider: String(row.provider),
+        model: String(row.model),
+        instances: Number(row.instances),
+      })),
+      await data.samples(),
+    );
+  }
+
   /** The LOGPROB method's evidence per sample (analyses/logprob.ts). */
   private async logprobOf(data: ExperimentData): Promise<Map<string, LogprobEvidence>> {
     const items: Record<string, string | null>[] = await this.dataSource.query(sql.logprobItems, [
@@ -837,6 +874,7 @@ export class ReportService {
       logprob: once(() => this.logprobOf(data)),
       cdd: once(() => this.cddOf(data)),
       ngramCoverage: once(() => this.ngramOf(data)),
+      codec: once(() => this.codecOf(data)),
       review: once(() => this.reviewOf(data.experimentId)),
     };
     const tables = new Map<string, Promise<unknown>>();

@@ -276,7 +276,8 @@ export const quizAnswers = `
   GROUP BY r.id`;
 
 /**
- * The LOGPROB method's scored texts of an experiment (`$1`): every succeeded LOGPROB completion with its run's
+ * The LOGPROB method's scored texts of an experiment (`$1`): every succeeded LOGPROB completion of its runs (not
+ * CoDeC's, which record their method) with its run's
  * model and the instance's text as its run's template wrote it (an NLI pair on two lines); and the experiment's
  * examined model and parameters (the reference model, the membership labels).
  */
@@ -289,7 +290,7 @@ export const logprobItems = `
   JOIN completion c ON c.run_id = r.id
   JOIN sampled_instance si ON si.id = c.sampled_instance_id
   JOIN instance i ON i.id = si.instance_id
-  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND c.status = 'SUCCEEDED'
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND r.parameters->>'method' IS NULL AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;
 
 /** The experiment's LOGPROB runs: their counts, and the reasons their failed items give (the five commonest). */
@@ -301,7 +302,27 @@ export const logprobRuns = `
                          WHERE c.run_id = r.id AND c.status = 'FAILED'
                          GROUP BY c.error ORDER BY n DESC, c.error LIMIT 5) AS e), '[]'::jsonb) AS reasons
   FROM run r
-  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB'
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND r.parameters->>'method' IS NULL
+  ORDER BY r.created_at, r.id`;
+
+/**
+ * CoDeC's scoring passes of an experiment (`$1`): every succeeded LOGPROB completion of its runs (method CODEC),
+ * whether it is the in-context pass, and its stored payload.
+ */
+export const codecItems = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, c.sampled_instance_id::text AS item,
+         coalesce(r.parameters->>'inContext', 'false') = 'true' AS in_context,
+         coalesce(c.token_logprobs, c.output) AS output
+  FROM run r
+  JOIN completion c ON c.run_id = r.id
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND r.parameters->>'method' = 'CODEC' AND c.status = 'SUCCEEDED'
+  ORDER BY c.id`;
+
+/** The experiment's CoDeC runs and their instances. */
+export const codecRuns = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.expected_count AS instances
+  FROM run r
+  WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND r.parameters->>'method' = 'CODEC'
   ORDER BY r.created_at, r.id`;
 
 /**

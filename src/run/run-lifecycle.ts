@@ -57,8 +57,10 @@ interface RunRequest {
   batch: boolean | null;
   /** Nucleus sampling's top_p (n-gram coverage's runs); none when absent. */
   topP?: number;
-  /** The sampling method a CONTINUATION run serves. */
+  /** The method a CONTINUATION or LOGPROB run serves when not the kind's own (CDD, n-gram coverage, CoDeC). */
   method?: StudyMethod;
+  /** CoDeC's in-context scoring pass. */
+  inContext?: boolean;
 }
 
 /**
@@ -114,7 +116,12 @@ export class RunLifecycle {
    * clamped values, chat only). A provider only a remote worker can call is not probed here; its items fail with
    * their reasons instead.
    */
-  private async probeScoring(name: string, model: string, field: string): Promise<void> {
+  private async probeScoring(
+    name: string,
+    model: string,
+    field: string,
+    method: "LOGPROB" | "CODEC" = "LOGPROB",
+  ): Promise<void> {
     if (!this.providers.has(name) || this.providers.config(name).unusableReason) return;
     const handle = this.providers.get(name);
     const config = handle.config;
@@ -122,7 +129,7 @@ export class RunLifecycle {
     const finding = await probeLogprobs(handle.provider, model, top, config.timeoutSeconds);
     if (!finding.ok)
       throw new BadInputError(
-        `provider "${name}" cannot score prompts for the LOGPROB method (a one-call probe of model "${model}" ` +
+        `provider "${name}" cannot score prompts for the ${method} method (a one-call probe of model "${model}" ` +
           `found: ${finding.reason}); nothing was queued. \`memicl providers --check ${name} --model ${model}\` ` +
           "runs the same probe",
         { field },
@@ -215,10 +222,13 @@ export class RunLifecycle {
     batchAttemptsOf(provider, input.provider, input.batch ?? null);
     const quiz = (input.methods ?? []).includes(StudyMethod.QUIZ);
     const logprob = (input.methods ?? []).includes(StudyMethod.LOGPROB);
-    if (logprob) {
-      const refusal = logprobRefusal(provider, input.provider);
+    const codec = (input.methods ?? []).includes(StudyMethod.CODEC);
+    if (logprob || codec) {
+      const refusal = logprobRefusal(provider, input.provider, logprob ? "LOGPROB" : "CODEC");
       if (refusal) throw new BadInputError(refusal, { field: "provider" });
-      await this.probeScoring(input.provider, input.model, "provider");
+      await this.probeScoring(input.provider, input.model, "provider", logprob ? "LOGPROB" : "CODEC");
+    }
+    if (logprob) {
       if (input.logprobReference) {
         const reference = await this.checkProvider(input.logprobReference.provider);
         const referenceRefusal = logprobRefusal(reference, input.logprobReference.provider);
@@ -317,12 +327,13 @@ export class RunLifecycle {
         quizPosition: quizzing ? (cell.quizPosition ?? null) : null,
         topP: cell.topP,
         method: cell.method,
+        inContext: cell.inContext,
       };
     });
     // The reference model scores the same texts: a second LOGPROB run per sample.
     if (logprob && input.logprobReference)
       for (const request of requests.filter(
-        (r) => r.kind === RunKind.LOGPROB && r.provider === input.provider,
+        (r) => r.kind === RunKind.LOGPROB && r.method === undefined && r.provider === input.provider,
       ))
         requests.push({
           ...request,
@@ -392,6 +403,7 @@ export class RunLifecycle {
       setting: request.setting,
       shots: request.shots,
       templateVersion: request.templateVersion,
+      inContext: request.inContext,
     });
     const [instances] = await this.samples.instanceCounts([request.sampleId]);
     return { request, prepared, instances };
@@ -437,6 +449,7 @@ export class RunLifecycle {
           simulation: providerConfig?.type === "simulated" ? providerConfig.simulation : undefined,
           ...(request.topP !== undefined ? { topP: request.topP } : {}),
           ...(request.method !== undefined ? { method: request.method } : {}),
+          ...(request.inContext ? { inContext: true } : {}),
         },
       }),
     );

@@ -84,8 +84,13 @@ export interface GridCell<S extends GridSample = GridSample> {
   temperature?: number;
   /** The cell's nucleus sampling (n-gram coverage's); none when absent. */
   topP?: number;
-  /** The sampling method a CONTINUATION cell serves (CDD and n-gram coverage read their own runs). */
+  /**
+   * The method a CONTINUATION or LOGPROB cell serves when it is not the kind's first (CDD and n-gram coverage read
+   * their own continuations; CoDeC its own scoring passes, apart from LOGPROB's).
+   */
   method?: StudyMethod;
+  /** CoDeC's in-context scoring pass: each instance after another of its sample. */
+  inContext?: boolean;
 }
 
 /** The memorization settings the grid runs: the given ones for replication, and Algorithm 1's pair. */
@@ -138,6 +143,19 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
     if (methods.includes(StudyMethod.LOGPROB))
       // One generated token: the echo call's (a server generates at least one), counted in a budget's worst case.
       cells.push({ sample, kind: RunKind.LOGPROB, setting: null, shots: 0, repeats: 1, maxOutputTokens: 1 });
+    if (methods.includes(StudyMethod.CODEC))
+      // CoDeC's two scoring passes: each instance alone, and after another instance of the sample.
+      for (const inContext of [false, true])
+        cells.push({
+          sample,
+          kind: RunKind.LOGPROB,
+          setting: null,
+          shots: 0,
+          repeats: 1,
+          maxOutputTokens: 1,
+          method: StudyMethod.CODEC,
+          inContext,
+        });
     if (methods.includes(StudyMethod.CDD)) {
       // One greedy continuation (temperature 0) and N sampled ones of each instance's first piece.
       const cdd = { ...CDD_SAMPLING, ...grid.cdd };

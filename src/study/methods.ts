@@ -9,7 +9,10 @@
  * - CDD: Dong et al.'s contamination detection via output distribution: one greedy and N sampled continuations of
  *   each instance's first piece; an instance is leaked when the samples sit peaked around the greedy one;
  * - NGRAM_COVERAGE: Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece, and how much of
- *   the true continuation they reproduce in runs of n words.
+ *   the true continuation they reproduce in runs of n words;
+ * - CODEC: Zawalski et al.'s contamination detection via context: the model's mean log-likelihood of each instance
+ *   with another instance of the same sample in context against without it; memorized instances gain less (or lose)
+ *   from the context. Needs prompt log-probabilities, as LOGPROB does.
  */
 export enum StudyMethod {
   REPLICATION = "REPLICATION",
@@ -18,6 +21,7 @@ export enum StudyMethod {
   LOGPROB = "LOGPROB",
   CDD = "CDD",
   NGRAM_COVERAGE = "NGRAM_COVERAGE",
+  CODEC = "CODEC",
 }
 
 /**
@@ -34,6 +38,7 @@ export const METHOD_NAMES = [
   "logprob",
   "cdd",
   "ngram-coverage",
+  "codec",
 ] as const;
 
 const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
@@ -43,6 +48,7 @@ const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   logprob: StudyMethod.LOGPROB,
   cdd: StudyMethod.CDD,
   "ngram-coverage": StudyMethod.NGRAM_COVERAGE,
+  codec: StudyMethod.CODEC,
 };
 
 /** A method from its command-line spelling or its API name; null when it is neither. */

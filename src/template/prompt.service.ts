@@ -4,6 +4,7 @@ import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
 import { Instance } from "../dataset/instance.entity";
 import { countChatTokens, countTextTokens } from "../llm/tokenizer";
+import { CODEC_SEPARATOR, contextPositionOf } from "../logprob/codec";
 import {
   FramedPrompt,
   PromptContext,
@@ -11,7 +12,6 @@ import {
   PromptItem,
   promptFrame,
   renderDemonstrations,
-  renderInFrame,
   renderInFrameParts,
   renderPrompt,
 } from "../prompt/rendering";
@@ -39,6 +39,11 @@ export interface PromptSpec {
   templateVersion?: number | null;
   /** What a run recorded when it started; the dataset's current names otherwise. */
   naming?: PromptNaming;
+  /**
+   * CoDeC's in-context pass (LOGPROB only): each instance's scored text after another instance's of the same
+   * sample (`contextPositionOf`) and a blank line.
+   */
+  inContext?: boolean;
 }
 
 /** How prompts name the dataset and its labels; runs record it so later edits do not change their prompts. */
@@ -109,6 +114,10 @@ export class PromptService {
         field: "shots",
       });
     }
+    if (spec.inContext && spec.kind !== RunKind.LOGPROB)
+      throw new BadInputError("only a scoring (logprob) prompt has CoDeC's in-context form", {
+        field: "kind",
+      });
     const sample = await this.samples.get(spec.sampleId);
     const dataset = await this.datasets.get(sample.datasetId);
     const ranked =
@@ -162,6 +171,25 @@ export class PromptService {
     };
     const demonstrationsBlock = renderDemonstrations(context);
     const frame = promptFrame(context, demonstrationsBlock);
+    const parts = (item: SampledInstance, instance: FullText, options?: readonly string[]) =>
+      renderInFrameParts(frame, context, toItem(item, instance, options));
+    const contexts = spec.inContext ? await this.contextQueries(sample.id, parts) : null;
+    const framed = (item: SampledInstance, instance: FullText, options?: readonly string[]): FramedPrompt => {
+      const own = parts(item, instance, options);
+      if (!contexts) return own;
+      const before = contexts.get(item.position);
+      if (before === undefined)
+        throw new BadInputError(
+          `CoDeC needs another instance in the sample to put in context; sample ${sample.id} has none for ` +
+            `position ${item.position}`,
+          { field: "sampleIds" },
+        );
+      const query = before + CODEC_SEPARATOR + (own.query ?? "");
+      return {
+        messages: [...own.messages.slice(0, -1), { role: "user", content: frame.userPrefix + query }],
+        query,
+      };
+    };
     return {
       sample,
       dataset,
@@ -171,9 +199,8 @@ export class PromptService {
       demonstrations: ordered,
       demonstrationsBlock,
       frame,
-      render: (item, instance, options) => renderInFrame(frame, context, toItem(item, instance, options)),
-      renderParts: (item, instance, options) =>
-        renderInFrameParts(frame, context, toItem(item, instance, options)),
+      render: (item, instance, options) => framed(item, instance, options).messages,
+      renderParts: framed,
       original: (item, instance) => toItem(item, instance).original!,
     };
   }
@@ -191,6 +218,28 @@ export class PromptService {
     const texts = await this.instanceTexts([item.instanceId]);
     const messages = prepared.render(item, texts.get(item.instanceId)!);
     return { prepared, item, messages, tokenCount: countChatTokens(messages) };
+  }
+
+  /**
+   * CoDeC's contexts: for each position of the sample, the rendered text of the instance that stands before it
+   * (`contextPositionOf`: the next one in the sample's order).
+   */
+  private async contextQueries(
+    sampleId: string,
+    parts: (item: SampledInstance, instance: FullText) => FramedPrompt,
+  ): Promise<Map<number, string>> {
+    const items = await this.samples.allSampledInstances(sampleId);
+    const texts = await this.instanceTexts(items.map((item) => item.instanceId));
+    const byPosition = new Map(items.map((item) => [item.position, item]));
+    const positions = items.map((item) => item.position);
+    const contexts = new Map<number, string>();
+    for (const item of items) {
+      const at = contextPositionOf(item.position, positions);
+      if (at === null) continue;
+      const other = byPosition.get(at)!;
+      contexts.set(item.position, parts(other, texts.get(other.instanceId)!).query ?? "");
+    }
+    return contexts;
   }
 
   async instanceTexts(ids: string[]): Promise<Map<string, FullText>> {
@@ -321,7 +370,13 @@ export async function estimateGrid(
   // Per prompt version of the options' template: the samples whose option set is already made.
   const reused = new Map<number, ReadonlySet<string>>();
   for (const cell of cells) {
-    const spec = { sampleId: cell.sample.id, kind: cell.kind, setting: cell.setting, shots: cell.shots };
+    const spec = {
+      sampleId: cell.sample.id,
+      kind: cell.kind,
+      setting: cell.setting,
+      shots: cell.shots,
+      inContext: cell.inContext,
+    };
     const estimated = await prompts.estimateRunTokens(spec);
     const { largestPromptTokens } = estimated;
     let { prompts: instances, promptTokens } = estimated;

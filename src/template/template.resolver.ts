@@ -127,6 +127,7 @@ export class TemplateResolver {
         setting: input.setting ?? null,
         shots: input.shots,
         templateVersion: input.templateVersion,
+        inContext: input.inContext ?? false,
       },
       input.instanceId ?? null,
     );

@@ -123,6 +123,15 @@ export class RenderPromptInput {
   @IsOptional()
   @Min(1)
   templateVersion?: number;
+
+  @Field({
+    nullable: true,
+    description:
+      "LOGPROB only: CoDeC's in-context pass, the instance's text after another instance of the sample and a " +
+      "blank line.",
+  })
+  @IsOptional()
+  inContext?: boolean;
 }
 
 @ObjectType({ description: "Exactly the chat messages a run would send; no model was called." })

@@ -33,6 +33,11 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
     providers = providersFile({
       recalls: { type: "simulated", simulation: RECALLS },
       constant: { type: "simulated", simulation: { behaviour: "constant", constantAnswer: "no idea" } },
+      // CoDeC: an instance of "seen" loses confidence with another before it; one of "fresh" gains.
+      codec: {
+        type: "simulated",
+        simulation: { unseenDatasets: ["fresh"], memberContextGain: -0.3, contextGain: 0.3, seed: 5 },
+      },
       // An OpenAI-compatible server that was not declared to serve raw prompts.
       chatOnly: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" },
     });
@@ -244,6 +249,109 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
     expect(bad.stderr).toMatch(/--cdd-prompt: guided or raw \(got "sideways"\)/);
   });
 
+  it("CoDeC: scores each instance alone and after another, beside LOGPROB, and finds the drops", async () => {
+    const started = await api.gql(START, {
+      input: {
+        name: "codec",
+        sampleIds: [samples.seen, samples.fresh],
+        provider: "codec",
+        model: "m",
+        methods: ["LOGPROB", "CODEC"],
+      },
+    });
+    expect(started.errors).toBeUndefined();
+    const runs = started.data!.startExperiment.runs;
+    // Per sample: LOGPROB's scoring run, then CoDeC's two passes (alone, in context).
+    expect(runs.map((run: any) => [run.kind, run.expectedCount])).toEqual(Array(6).fill(["LOGPROB", 20]));
+    for (const run of runs) await waitForRun(api, run.id, finished, 120_000);
+    const id = started.data!.startExperiment.experiment.id;
+    const report = (
+      await api.gql(
+        `query($id: ID!) { studyReport(experimentId: $id) {
+          decisions { dataset method verdict errorRate }
+          contaminationSummary { dataset logprob { runIds }
+            codec { runIds instances notCompared dropped dropShare dropShareLow dropShareHigh meanDelta verdict
+              alpha cannotTell test { controlDataset instances controlInstances controlDropShare auc pValue }
+              instanceScores { sampledInstanceId alone inContext delta tokens } } } } }`,
+        { id },
+      )
+    ).data!.studyReport;
+    const row = (dataset: string) => report.contaminationSummary.find((r: any) => r.dataset === dataset);
+    const seen = row("seen");
+    // LOGPROB reads its own run only; CoDeC its two.
+    expect(seen.logprob.runIds).toHaveLength(1);
+    expect(seen.codec.runIds).toHaveLength(2);
+    expect(seen.codec.runIds).not.toContain(seen.logprob.runIds[0]);
+    expect(seen.codec).toMatchObject({
+      instances: 20,
+      notCompared: 0,
+      verdict: "CONTAMINATED",
+      alpha: 0.05,
+      test: { controlDataset: "fresh", instances: 20, controlInstances: 20 },
+    });
+    expect(seen.codec.dropShare).toBeGreaterThan(0.8);
+    expect(seen.codec.meanDelta).toBeLessThan(0);
+    expect(seen.codec.test.controlDropShare).toBeLessThan(0.2);
+    expect(seen.codec.test.pValue).toBeLessThan(0.001);
+    for (const score of seen.codec.instanceScores)
+      expect(score.delta).toBeCloseTo(score.inContext - score.alone, 9);
+    expect(seen.codec.cannotTell).toMatch(/only the control decides/);
+    expect(row("fresh").codec).toMatchObject({ verdict: null, test: null });
+    expect(
+      report.decisions
+        .filter((d: any) => d.dataset === "seen" && d.method === "codec")
+        .map((d: any) => [d.verdict, d.errorRate]),
+    ).toEqual([["CONTAMINATED", 0.05]]);
+    const markdown = await runCli(["report", id], { DATABASE_URL: api.database.url });
+    expect(markdown.stdout).toMatch(
+      /contaminated \(AUC [\d.]+ against fresh, p [^;]+; n=20\/20; \d+\/20 drop with context/,
+    );
+    const csv = await runCli(["report", id, "--format", "csv"], { DATABASE_URL: api.database.url });
+    expect(csv.stdout).toMatch(/codec_contaminated/);
+  }, 240_000);
+
+  it("CoDeC: shows its in-context prompt, prices both passes and runs from the command line", async () => {
+    const alone = await api.gql(RENDER, { input: { sampleId: samples.seen, kind: "LOGPROB", shots: 0 } });
+    const inContext = await api.gql(RENDER, {
+      input: { sampleId: samples.seen, kind: "LOGPROB", shots: 0, inContext: true },
+    });
+    expect(inContext.errors).toBeUndefined();
+    const own = alone.data!.renderPrompt.messages[0].content;
+    const both = inContext.data!.renderPrompt.messages;
+    expect(both).toHaveLength(1);
+    // Another instance of the sample, a blank line, then the instance as LOGPROB scores it.
+    expect(both[0].content).toMatch(/^seen\d+w0 [^\n]*\n\nseen\d+w0 /);
+    expect(both[0].content.endsWith(`\n\n${own}`)).toBe(true);
+    expect(both[0].content).not.toBe(`${own}\n\n${own}`);
+    const estimate = await api.gql(
+      `query($input: EstimateGridInput!) { estimateGrid(input: $input) { calls rows { kind promptTokens } } }`,
+      { input: { sampleIds: [samples.seen], methods: ["CODEC"] } },
+    );
+    expect(estimate.errors).toBeUndefined();
+    const rows = estimate.data!.estimateGrid.rows;
+    expect(estimate.data!.estimateGrid.calls).toBe(40);
+    expect(rows.map((r: any) => r.kind)).toEqual(["LOGPROB", "LOGPROB"]);
+    expect(rows[1].promptTokens).toBeGreaterThan(1.5 * rows[0].promptTokens);
+
+    const env = { DATABASE_URL: api.database.url, MEMICL_PROVIDERS_FILE: providers };
+    const printed = await runCli(
+      ["prompt", "--sample", samples.seen, "--kind", "logprob", "--in-context"],
+      env,
+    );
+    expect(printed.stdout).toMatch(
+      /^# logprob\/CLASSIFICATION v1, k=0, .*\n\n\[user\]\nseen\d+w0 [^\n]*\n\nseen\d+w0 /,
+    );
+    const queued = await runCli(
+      ["experiment", "--sample", samples.seen, "--provider", "codec", "--model", "cli"].concat([
+        "--methods",
+        "codec",
+        "--yes",
+      ]),
+      env,
+    );
+    expect(queued.stdout).toMatch(/queued experiment [0-9a-f-]{36}: 2 runs, 40 completions/);
+  });
+
   it("refuses a raw prompt on a provider that cannot continue one, and cdd without the method", async () => {
     const refused = await api.gql(START, {
       input: {
@@ -256,6 +364,18 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
       },
     });
     expect(refused.errors?.[0].message).toMatch(/provider "chatOnly" does not declare completions/);
+    const unscored = await api.gql(START, {
+      input: {
+        name: "no logprobs",
+        sampleIds: [samples.seen],
+        provider: "chatOnly",
+        model: "m",
+        methods: ["CODEC"],
+      },
+    });
+    expect(unscored.errors?.[0].message).toMatch(
+      /provider "chatOnly" does not declare promptLogprobs: the CODEC method needs the completions endpoint/,
+    );
     const misplaced = await api.gql(START, {
       input: {
         name: "no method",

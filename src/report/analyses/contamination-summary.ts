@@ -4,6 +4,7 @@
 import type { InstanceFloor } from "../../judge/no-memory";
 import { MemorizationSetting, RunKind } from "../../study/settings";
 import type { CddEvidence } from "../rows/cdd";
+import type { CodecEvidence } from "../rows/codec";
 import type { ContaminationRow } from "../rows/contamination";
 import type { ContaminationSummaryRow } from "../rows/contamination-summary";
 import type { GuidedGeneralRow } from "../rows/guided-general";
@@ -70,6 +71,8 @@ export function contaminationSummary(
     cdd?: ReadonlyMap<string, CddEvidence>;
     /** N-gram coverage's evidence per sample (analyses/ngram.ts). */
     ngramCoverage?: ReadonlyMap<string, NgramEvidence>;
+    /** CoDeC's evidence per sample (analyses/codec.ts). */
+    codec?: ReadonlyMap<string, CodecEvidence>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -105,7 +108,8 @@ export function contaminationSummary(
     const logprob = input.logprob?.get(sampleId) ?? null;
     const cdd = input.cdd?.get(sampleId) ?? null;
     const ngramCoverage = input.ngramCoverage?.get(sampleId) ?? null;
-    if (!guided && !algorithm1 && !quiz && !logprob && !cdd && !ngramCoverage) continue;
+    const codec = input.codec?.get(sampleId) ?? null;
+    if (!guided && !algorithm1 && !quiz && !logprob && !cdd && !ngramCoverage && !codec) continue;
     const verdict = input.verdicts?.get(sampleId);
     const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
@@ -189,6 +193,7 @@ export function contaminationSummary(
       logprob,
       cdd,
       ngramCoverage,
+      codec,
     });
   }
   return rows.sort(bySample);

@@ -17,6 +17,7 @@ export const DECISION_METHODS = [
   "logprob",
   "cdd",
   "ngram-coverage",
+  "codec",
 ] as const;
 export type DecisionMethod = (typeof DECISION_METHODS)[number];
 
@@ -135,6 +136,24 @@ export interface DecisionSource {
       pValue: number | null;
     } | null;
   } | null;
+  codec?: {
+    verdict: ContaminationVerdict | null;
+    alpha: number;
+    instances: number;
+    notCompared: number;
+    dropped: number;
+    dropShare: number | null;
+    dropShareLow: number | null;
+    dropShareHigh: number | null;
+    test: {
+      controlDataset: string;
+      instances: number;
+      controlInstances: number;
+      controlDropShare: number | null;
+      auc: number | null;
+      pValue: number | null;
+    } | null;
+  } | null;
   cdd?: {
     verdict: ContaminationVerdict | null;
     alpha: number;
@@ -189,6 +208,7 @@ export function studyDecisions(rows: readonly DecisionSource[], levels: Decision
     if (row.logprob) decisions.push({ ...base, ...logprobDecision(row.logprob) });
     if (row.cdd) decisions.push({ ...base, ...cddDecision(row.cdd) });
     if (row.ngramCoverage) decisions.push({ ...base, ...ngramDecision(row.ngramCoverage) });
+    if (row.codec) decisions.push({ ...base, ...codecDecision(row.codec) });
     return decisions;
   });
 }
@@ -427,6 +447,38 @@ function ngramDecision(ngram: NonNullable<DecisionSource["ngramCoverage"]>): Own
     note:
       ngram.notCompared > 0
         ? `${ngram.notCompared} instance(s) could not be compared (failed or missing items).`
+        : "",
+  };
+}
+
+function codecDecision(codec: NonNullable<DecisionSource["codec"]>): Own {
+  const test = codec.test;
+  const share = `${codec.dropped} of ${codec.instances} instances lose confidence with another instance in context`;
+  return {
+    method: "codec",
+    methodName: "CoDeC: confidence with and without context (against the control)",
+    verdict: codec.verdict,
+    decision: codec.verdict ? VERDICT_WORDS[codec.verdict] : "Share only",
+    meaning:
+      test && codec.verdict
+        ? `Drops of confidence of ${test.instances} instances against ${test.controlInstances} of the control ` +
+          `${test.controlDataset}: AUC ${test.auc === null ? "n/a" : test.auc.toFixed(3)}, one-sided p ` +
+          `${formatP(test.pValue)}; ${share}, the control's ${pct(test.controlDropShare)}.`
+        : `${capitalise(share)}; without a control dataset to test against, no decision (how much instances of ` +
+          "one dataset help each other depends on the dataset, not only on memory).",
+    errorRate: codec.verdict ? codec.alpha : null,
+    errorRateBasis: codec.verdict
+      ? "the test's level, for a model whose confidence moves on the sample as on its control"
+      : "none: no test ran",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: codec.dropShare,
+    rateLow: codec.dropShareLow,
+    rateHigh: codec.dropShareHigh,
+    rateLabel: "lose confidence with context (the authors' score)",
+    note:
+      codec.notCompared > 0
+        ? `${codec.notCompared} instance(s) could not be compared (a pass failed or is missing).`
         : "",
   };
 }

@@ -4,6 +4,7 @@
 
 export * from "./against-control";
 export * from "./cdd";
+export * from "./codec";
 export * from "./comparison";
 export * from "./contamination";
 export * from "./contamination-summary";

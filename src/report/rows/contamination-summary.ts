@@ -4,6 +4,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
 import { SampleScoped } from "../tables/scope";
 import { CddEvidence } from "./cdd";
+import { CodecEvidence } from "./codec";
 import { LogprobEvidence } from "./logprob";
 import { NgramEvidence } from "./ngram";
 import { QuizRangeRow } from "./quiz";
@@ -260,4 +261,10 @@ export class ContaminationSummaryRow extends SampleScoped {
     description: "The n-gram coverage method (sampled continuations).",
   })
   ngramCoverage: NgramEvidence | null;
+
+  @Field(() => CodecEvidence, {
+    nullable: true,
+    description: "The CoDeC method (confidence with and without context; prompt log-probabilities).",
+  })
+  codec: CodecEvidence | null;
 }

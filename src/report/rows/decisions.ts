@@ -20,7 +20,7 @@ export class DecisionRow extends SampleScoped implements Decision {
 
   @Field(() => String, {
     description:
-      "replication (the verdict), time-travel, guided-general, quiz, logprob, cdd or ngram-coverage.",
+      "replication (the verdict), time-travel, guided-general, quiz, logprob, cdd, ngram-coverage or codec.",
   })
   method: DecisionMethod;
 
@@ -30,7 +30,7 @@ export class DecisionRow extends SampleScoped implements Decision {
   @Field(() => ContaminationVerdict, {
     nullable: true,
     description:
-      "The verdict of a method that tests (replication, LOGPROB, CDD, n-gram coverage); null for a rule or a range.",
+      "The verdict of a method that tests (replication, LOGPROB, CDD, n-gram coverage, CoDeC); null for a rule or a range.",
   })
   verdict: ContaminationVerdict | null;
 

@@ -1,6 +1,7 @@
 import { MemorizationSetting } from "../../study/settings";
 import { contaminationSummary, logprobLosses, replicationVerdicts } from "../analyses";
 import type { CddEvidence } from "../rows/cdd";
+import type { CodecEvidence } from "../rows/codec";
 import {
   ContaminationSummaryRow,
   GuidedGeneralEvidence,
@@ -65,6 +66,17 @@ function cddCell(evidence: CddEvidence | null): string {
   return `${evidence.instances} compared, ${share}; no control, no verdict${missing}`;
 }
 
+/** CoDeC's cell of the summary: its verdict against the control, or the share whose confidence drops without one. */
+function codecCell(evidence: CodecEvidence | null): string {
+  if (!evidence) return "not run";
+  const share = `${evidence.dropped}/${evidence.instances} drop with context (${pct(evidence.dropShare) || "n/a"})`;
+  const missing = evidence.notCompared > 0 ? `; ${evidence.notCompared} instance(s) not compared` : "";
+  const test = evidence.test;
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances}; ${share}, the control's ${pct(test.controlDropShare) || "n/a"})${missing}`;
+  return `${share}; no control, no verdict${missing}`;
+}
+
 /** N-gram coverage's cell of the summary: its verdict against the control, or its coverage without one. */
 function ngramCell(evidence: NgramEvidence | null): string {
   if (!evidence) return "not run";
@@ -101,7 +113,8 @@ const CANNOT_TELL =
   "against a control dataset (or describe a labelled calibration); CDD needs only sampling, but any model that " +
   "answers the same way every time is peaked (a constant answer is leaked on every instance by the authors' " +
   "rule), so it too decides only against a control, as n-gram coverage does (a continuation the task makes " +
-  "predictable is covered without memory). The API's contaminationSummary carries each " +
+  "predictable is covered without memory), and as CoDeC does (instances of one dataset may help each other more " +
+  "than another's without memory). The API's contaminationSummary carries each " +
   "in full.";
 
 export const contaminationSummaryTable = defineTable<"contaminationSummary">({
@@ -129,6 +142,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
         logprob: await inputs.read("logprob"),
         cdd: await inputs.read("cdd"),
         ngramCoverage: await inputs.read("ngramCoverage"),
+        codec: await inputs.read("codec"),
       },
       samples,
     );
@@ -152,6 +166,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               "logprob (Min-K% against the control, one-sided)",
               "CDD (peakedness against the control, one-sided; the authors' share leaked)",
               "n-gram coverage (against the control, one-sided)",
+              "CoDeC (confidence drops with context, against the control, one-sided)",
             ],
             rows.map((row) => [
               row.dataset,
@@ -183,6 +198,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               logprobCell(row.logprob),
               cddCell(row.cdd),
               ngramCell(row.ngramCoverage),
+              codecCell(row.codec),
             ]),
           )) +
       "\n\n" +
@@ -207,6 +223,9 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
     "ngram_coverage_mean",
     "ngram_coverage_p",
     "ngram_coverage_contaminated",
+    "codec_drop_share",
+    "codec_p",
+    "codec_contaminated",
   ],
   flat: (rows, emit) => {
     for (const row of rows) {
@@ -281,6 +300,21 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
             denominator: ngram.test.instances + ngram.test.controlInstances,
           });
         if (ngram.verdict) emit("ngram_coverage_contaminated", row, ngram.verdict === "CONTAMINATED");
+      }
+      const codec = row.codec;
+      if (codec) {
+        emit("codec_drop_share", row, codec.dropShare, {
+          numerator: codec.dropped,
+          denominator: codec.instances,
+          ciLow: codec.dropShareLow,
+          ciHigh: codec.dropShareHigh,
+        });
+        if (codec.test)
+          emit("codec_p", { ...row, otherDataset: codec.test.controlDataset }, codec.test.pValue, {
+            numerator: codec.test.instances,
+            denominator: codec.test.instances + codec.test.controlInstances,
+          });
+        if (codec.verdict) emit("codec_contaminated", row, codec.verdict === "CONTAMINATED");
       }
     }
   },

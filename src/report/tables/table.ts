@@ -56,6 +56,7 @@ export interface OwnReads {
   logprob: ReadonlyMap<string, import("../rows/logprob").LogprobEvidence>;
   cdd: ReadonlyMap<string, import("../rows/cdd").CddEvidence>;
   ngramCoverage: ReadonlyMap<string, import("../rows/ngram").NgramEvidence>;
+  codec: ReadonlyMap<string, import("../rows/codec").CodecEvidence>;
   review: ReportValue<"review">;
 }
 export type OwnRead = keyof OwnReads;

@@ -112,6 +112,8 @@ export type RenderPromptInput = {
   shots: number;
   /** The template version; the latest when absent. */
   templateVersion?: number | null | undefined;
+  /** LOGPROB only: CoDeC's in-context pass, the instance's text after another instance of the sample and a blank line. */
+  inContext?: boolean | null | undefined;
 };
 
 /** The grid to price: every sample x kind x setting x k. */
@@ -165,7 +167,9 @@ export type StudyMethod =
   /** Dong et al.'s CDD: one greedy and N sampled continuations of each first piece; peaked samples mean leaked. */
   | 'CDD'
   /** Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece against the true one. */
-  | 'NGRAM_COVERAGE';
+  | 'NGRAM_COVERAGE'
+  /** Zawalski et al.'s CoDeC: each instance's log-likelihood with another instance in context against without; memorized instances gain less from the context (needs prompt log-probabilities). */
+  | 'CODEC';
 
 /** N-gram coverage (Hallinan et al. 2025): per instance, `samples` continuations at `temperature` and `topP`, and the shortest run of words that counts (n); the authors' values by default. */
 export type NgramCoverageInput = {
