@@ -14,7 +14,7 @@ import { startTestServer, TestServer } from "../support/server";
  * The methods on a real transformer whose training data is known: the shared implant-byte-lm (planted RTE and
  * DBpedia rows, and held-out ones it never saw), served by a small server this test starts
  * (test/support/implant-score-server.py, on Debian's PyTorch), called by memicl as any OpenAI-compatible server:
- * echo logprobs for LOGPROB, raw-prompt continuations for CDD.
+ * echo logprobs for LOGPROB and CoDeC, raw-prompt continuations for CDD and n-gram coverage.
  */
 const MODEL_DIR = path.resolve(__dirname, "../../../shared/models/implant-byte-lm");
 const SPLITS = path.join(MODEL_DIR, "splits");
@@ -131,7 +131,8 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
         logprobCalibration { group score members nonMembers auc aucLow tprAt5PercentFpr }
         contaminationSummary { dataset logprob { verdict tests { score pValue auc } scores { score instances } }
           cdd { verdict leakShare instances test { pValue auc controlLeakShare } instanceScores { peakedness } }
-          ngramCoverage { verdict meanCoverage test { pValue auc } instanceScores { maxCoverage } } } } }`,
+          ngramCoverage { verdict meanCoverage test { pValue auc } instanceScores { maxCoverage } }
+          codec { verdict dropShare meanDelta test { pValue auc controlDropShare } instanceScores { delta } } } } }`,
       { id: started.data!.startExperiment.experiment.id },
     );
     expect(report.errors).toBeUndefined();
@@ -142,7 +143,7 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
     const dbpedia = { format: "csv", columns: ["label", "text"] };
     const samples = {
       rteMember: await dataset("rte-planted", slice("rte_member.tsv", 0, 300, true), "tsv"),
-      rteHeldOut: await dataset("rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv"),
+      rteHeldOut: await dataset("rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv", {}, 12),
       dbpediaMember: await dataset(
         "dbpedia-planted",
         slice("dbpedia_member.csv", 0, 300, false),
@@ -367,4 +368,74 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
     for (const [key, value] of Object.entries(found))
       expect({ key, auc: value.auc >= 0.65 }).toEqual({ key, auc: true });
   }, 900_000);
+
+  it("CoDeC separates the planted rows from held-out ones, but the held-out rows are the ones that lose confidence", async () => {
+    const dbpedia = { format: "csv", columns: ["label", "text"] };
+    const pairs = {
+      rte: [
+        await dataset("codec-rte-planted", slice("rte_member.tsv", 600, 900, true), "tsv", {}, 12),
+        await dataset("codec-rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv", {}, 12),
+      ],
+      dbpedia: [
+        await dataset(
+          "codec-dbpedia-planted",
+          slice("dbpedia_member.csv", 600, 900, false),
+          "csv",
+          dbpedia,
+          12,
+        ),
+        await dataset(
+          "codec-dbpedia-held-out",
+          slice("dbpedia_nonmember.csv", 600, 900, false),
+          "csv",
+          dbpedia,
+          12,
+        ),
+      ],
+    };
+    for (const [planted, heldOut] of Object.values(pairs)) {
+      const marked = await api.gql(
+        `mutation($input: UpdateDatasetInput!) { updateDataset(input: $input) { name } }`,
+        { input: { id: heldOut.datasetId, controlOf: planted.datasetId } },
+      );
+      expect(marked.errors).toBeUndefined();
+    }
+    const report = await study(
+      "implant codec",
+      Object.values(pairs).flatMap((pair) => pair.map((s) => s.sampleId)),
+      [],
+      { methods: ["CODEC"] },
+    );
+    const rowOf = (name: string) => report.contaminationSummary.find((r: any) => r.dataset === name);
+    const found: Record<string, any> = {};
+    for (const name of Object.keys(pairs)) {
+      const planted = rowOf(`codec-${name}-planted`).codec;
+      const heldOut = rowOf(`codec-${name}-held-out`).codec;
+      // A drop of confidence is the member's side: -delta, higher for a member.
+      const members = planted.instanceScores.map((s: any) => -s.delta);
+      const nonMembers = heldOut.instanceScores.map((s: any) => -s.delta);
+      found[name] = {
+        verdict: planted.verdict,
+        auc: rocAuc(members, nonMembers),
+        tprAt5PercentFpr: tprAtFpr(members, nonMembers, 0.05),
+        // The other way round: the held-out rows' drops above the planted rows'.
+        reversedAuc: rocAuc(nonMembers, members),
+        reversedTprAt5PercentFpr: tprAtFpr(nonMembers, members, 0.05),
+        dropShare: [planted.dropShare, heldOut.dropShare],
+        meanDelta: [planted.meanDelta, heldOut.meanDelta],
+      };
+    }
+    console.log(`CoDeC on the implant model (12 instances a side): ${JSON.stringify(found)}`);
+    // Measured (scoring is deterministic): AUC of the planted rows' drops 0.03 (RTE) and 0.15 (DBpedia) at 12 a
+    // side, 0.03 and 0.07 at 20; held-out rows lose about 0.4 nats
+    // per byte with another row before them, planted rows about 0.04 (whatever the separator: a blank line, a
+    // newline, a sentence of news). An RTE row in context makes the model expect a row it memorized, which an unseen
+    // row is not; a memorized row is near certain alone and cannot gain. CoDeC's premise (memorized instances gain
+    // less from context than unseen ones) holds in its sign here, but unseen rows lose rather than gain, more than
+    // members: the one-sided test the authors' direction implies finds nothing. docs/METHOD.md's card says so.
+    for (const [key, value] of Object.entries(found)) {
+      expect({ key, separated: value.reversedAuc >= 0.75 }).toEqual({ key, separated: true });
+      expect({ key, verdict: value.verdict }).toEqual({ key, verdict: "NO_EVIDENCE" });
+    }
+  }, 600_000);
 });
