@@ -204,8 +204,12 @@ describe("CoDeC on a model that memorized the sample's dataset", () => {
         // Members drop, the others gain: the share that drops is the share memorized.
         if (evidence.dropShareLow! <= members / 30 && members / 30 <= evidence.dropShareHigh!) covered++;
       }
+      if (process.env.MEMICL_NULL_COUNTS)
+        console.log(
+          `CoDeC, ${members} of 30 memorized: found in ${found} of 20, covered in ${covered} of 20`,
+        );
       expect(covered).toBeGreaterThanOrEqual(18);
-      // A third of the sample is found about three times in four at n = 30 a side; two thirds or more, always.
+      // A third of the sample is found in 17 of 20 at n = 30 a side (measured); two thirds or more, always.
       if (members >= 20) expect(found).toBeGreaterThanOrEqual(19);
       else expect(found).toBeGreaterThanOrEqual(8);
     },
