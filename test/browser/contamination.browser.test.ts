@@ -46,7 +46,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
           name: "every method",
           sampleIds: [sampleId],
           kinds: ["MEMORIZATION"],
-          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB", "CDD", "NGRAM_COVERAGE"],
+          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB", "CDD", "NGRAM_COVERAGE", "CODEC"],
           cdd: { samples: 3 },
           ngramCoverage: { samples: 3 },
           provider: "sim",
@@ -92,6 +92,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
       "logprob",
       "cdd",
       "ngram-coverage",
+      "codec",
     ])
       expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
     const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();
@@ -127,6 +128,9 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     const ngram = await figure.locator(`[data-method="ngram-coverage"]`).textContent();
     expect(ngram).toContain("Coverage only (no control dataset)");
     expect(ngram).toMatch(/in runs of 3 words \(30 instances, 3 samples each, guided prompt\)/);
+    const codec = await figure.locator(`[data-method="codec"]`).textContent();
+    expect(codec).toContain("Share only (no control dataset)");
+    expect(codec).toMatch(/confidence drops with context: \d+ of 30 \(/);
     const screenshots = process.env.MEMICL_SCREENSHOTS;
     if (screenshots)
       await page.screenshot({ path: path.join(screenshots, "contamination.png"), fullPage: true });

@@ -59,7 +59,7 @@ const samples = (value: number | null) =>
   value === null ? "n/a" : Number.isInteger(value) ? String(value) : value.toFixed(1);
 
 function SampleEvidence({ row }: { row: Row }) {
-  const { timeTravel, replication, guidedGeneral, quiz, logprob, cdd, ngramCoverage } = row;
+  const { timeTravel, replication, guidedGeneral, quiz, logprob, cdd, ngramCoverage, codec } = row;
   const decisive = logprob?.tests.find((test) => test.score === "minK");
   const range = quiz?.range;
   return (
@@ -236,6 +236,32 @@ function SampleEvidence({ row }: { row: Row }) {
           }
           runIds={ngramCoverage?.runIds ?? []}
           cannotTell={ngramCoverage?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="codec"
+          title="CoDeC: the model's confidence with another instance in context"
+          verdict={
+            codec
+              ? codec.verdict && codec.test
+                ? `${VERDICT_WORDS[codec.verdict]} (drops against ${codec.test.controlDataset}, p = ${pValue(codec.test.pValue)})`
+                : "Share only (no control dataset)"
+              : null
+          }
+          counts={
+            codec
+              ? [
+                  `confidence drops with context: ${codec.dropped} of ${codec.instances} (${percent(codec.dropShare)}, ${percent(codec.dropShareLow)}-${percent(codec.dropShareHigh)}); mean change ${number(codec.meanDelta)} per token`,
+                  ...(codec.test
+                    ? [
+                        `against ${codec.test.controlDataset}: AUC ${number(codec.test.auc)}, one-sided p ${pValue(codec.test.pValue)} (${codec.test.instances} vs ${codec.test.controlInstances}); the control's share ${percent(codec.test.controlDropShare)}`,
+                      ]
+                    : []),
+                  ...(codec.notCompared > 0 ? [`${codec.notCompared} instance(s) not compared`] : []),
+                ]
+              : []
+          }
+          runIds={codec?.runIds ?? []}
+          cannotTell={codec?.cannotTell ?? ""}
         />
       </div>
     </figure>
