@@ -35,6 +35,7 @@ import { ReviewAssignments1764536400000 } from "./1764536400000-ReviewAssignment
 import { TokenLogprobs1764540000000 } from "./1764540000000-TokenLogprobs";
 import { UnsureVerdicts1764543600000 } from "./1764543600000-UnsureVerdicts";
 import { ContinuationRuns1764547200000 } from "./1764547200000-ContinuationRuns";
+import { GuessingRuns1764550800000 } from "./1764550800000-GuessingRuns";
 
 // Every migration, in order. Listed explicitly so the same list serves compiled code and tests.
 // biome-ignore lint/complexity/noBannedTypes: TypeORM's own type for migration classes
@@ -76,4 +77,5 @@ export const MIGRATIONS: Function[] = [
   TokenLogprobs1764540000000,
   UnsureVerdicts1764543600000,
   ContinuationRuns1764547200000,
+  GuessingRuns1764550800000,
 ];

@@ -129,7 +129,7 @@ export function buildProgram(): Command {
     .option(
       "--kind <kind>",
       "memorization, performance, continuation (the sampling methods': k = 0, --setting full-information or raw) " +
-        "or logprob (the scored text; --in-context for CoDeC's second pass)",
+        "or logprob (the scored text; --in-context for CoDeC's second pass) or guessing (TS-Guessing's masked word)",
       "memorization",
     )
     .option(
@@ -225,7 +225,7 @@ export function buildProgram(): Command {
     .option("--online", "make the calls online even where the provider's default is its Batch API")
     .option(
       "--methods <list>",
-      "replication,guided-general,quiz,logprob,cdd,ngram-coverage,codec (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd and ngram-coverage sample continuations of each first piece; codec scores each text alone and after another instance)",
+      "replication,guided-general,quiz,logprob,cdd,ngram-coverage,codec,ts-guessing (default: replication, whose default settings include the general instruction; quiz adds the Data Contamination Quiz; logprob scores each text by its token log-probabilities; cdd and ngram-coverage sample continuations of each first piece; codec scores each text alone and after another instance; ts-guessing asks for one masked word of each)",
       list,
     )
     .option(

@@ -1,5 +1,6 @@
 import { BadInputError } from "../common/errors";
 import { Config } from "../config/config";
+import { instanceSlot } from "../guessing/masked-slot";
 import { MemorizationSetting, RunKind, SETTING_NAMES, settingNamed } from "../study/settings";
 import { openReadOnly } from "./open-database";
 
@@ -15,9 +16,10 @@ export function parseKind(value: string): RunKind {
     kind !== RunKind.MEMORIZATION &&
     kind !== RunKind.PERFORMANCE &&
     kind !== RunKind.CONTINUATION &&
-    kind !== RunKind.LOGPROB
+    kind !== RunKind.LOGPROB &&
+    kind !== RunKind.GUESSING
   )
-    throw new BadInputError("kind: memorization, performance, continuation or logprob");
+    throw new BadInputError("kind: memorization, performance, continuation, logprob or guessing");
   return kind as RunKind;
 }
 
@@ -44,7 +46,7 @@ export async function runPrompt(
   if (options.inContext && kind !== RunKind.LOGPROB)
     throw new BadInputError("--in-context: CoDeC's scoring pass, with --kind logprob");
   // The sampling methods' and the scoring methods' prompts have no demonstrations.
-  const shots = continuation || kind === RunKind.LOGPROB ? 0 : options.shots;
+  const shots = continuation || kind === RunKind.LOGPROB || kind === RunKind.GUESSING ? 0 : options.shots;
   // Printing a prompt reads: it never migrates (a schema behind this memicl is refused, naming memicl migrate).
   const command = await openReadOnly(config, { say: process.stderr });
   const { services } = command;
@@ -67,6 +69,16 @@ export async function runPrompt(
     for (const message of messages) out.write(`\n[${message.role}]\n${message.content}\n`);
     if (kind === RunKind.MEMORIZATION || continuation)
       out.write(`\n[expected continuation]\n${item.subsequentSegment}\n`);
+    if (kind === RunKind.GUESSING) {
+      const slot = instanceSlot(
+        await services.prompts.instanceTexts([item.instanceId]).then((texts) => texts.get(item.instanceId)!),
+      );
+      out.write(
+        slot
+          ? `\n[masked word]\n${slot.word}\n`
+          : "\n[masked word]\nnone: no word of this instance can be masked\n",
+      );
+    }
   } finally {
     await command.close();
   }

@@ -19,6 +19,7 @@ import { chargeOf, Price, unpricedReason, worstCaseCallUsd } from "../budget/bud
 import { BudgetGate } from "../budget/budget-gate";
 import { scrubSecrets, storableText } from "../common/secrets";
 import { isTransientDatabaseError } from "../common/transient-error";
+import { guessMatches, guessOf, instanceSlot } from "../guessing/masked-slot";
 import { AnswerLayout, answerLayout, extractAnswer } from "../judge/answer-extraction";
 import {
   defaultThresholds,
@@ -367,6 +368,22 @@ export class CompletionExecutor {
       }
       options = quiz.options;
     }
+    if (
+      run.kind === RunKind.GUESSING &&
+      !instanceSlot({ text: claimed.text, secondText: claimed.second_text })
+    ) {
+      // Nothing to ask: failed at once, without a call, and counted as not compared.
+      await this.fail(
+        claimed,
+        "TS-Guessing: no word of this instance can be masked (a noun, adjective or verb of three letters or more " +
+          "that the text shows once)",
+        0,
+        null,
+        null,
+        this.providers.config(run.provider),
+      );
+      return;
+    }
     const { request, promptHash, cacheKey } = render(plan, claimed, options);
     const { messages } = request;
     if (run.kind === RunKind.LOGPROB) {
@@ -599,6 +616,11 @@ export class CompletionExecutor {
       // The letter answered (null: UNREADABLE); a compensator quiz's answer is right when it is the original's.
       parsedLabel = parseQuizAnswer(result.text);
       correct = run.quizPosition ? parsedLabel === run.quizPosition : null;
+    } else if (run.kind === RunKind.GUESSING) {
+      // The word answered, and whether it is the masked one (the authors' exact match).
+      const slot = instanceSlot({ text: claimed.text, secondText: claimed.second_text });
+      parsedLabel = guessOf(result.text).slice(0, 200) || null;
+      correct = slot ? guessMatches(result.text, slot.word) : null;
     }
     const charge = call.cacheHit ? null : this.chargeOf(run, plan, claimed, result, call.batch ?? false);
     const cost = call.cacheHit ? 0 : (charge?.usd ?? null);

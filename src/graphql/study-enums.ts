@@ -31,7 +31,7 @@ registerEnumType(RunKind, {
   description:
     "Memorization (replicate the instance), performance (do the task), the Data Contamination Quiz's option " +
     "generation (QUIZ_OPTIONS) and quizzes (QUIZ), prompt scoring (LOGPROB), or sampled continuations of the " +
-    "first piece (CONTINUATION, the CDD method's).",
+    "first piece (CONTINUATION, the CDD method's), or a masked word asked for (GUESSING, TS-Guessing's).",
 });
 registerEnumType(ContinuationPrompt, {
   name: "ContinuationPrompt",
@@ -72,6 +72,10 @@ registerEnumType(StudyMethod, {
       description:
         "Zawalski et al.'s CoDeC: each instance's log-likelihood with another instance in context against " +
         "without; memorized instances gain less from the context (needs prompt log-probabilities).",
+    },
+    TS_GUESSING: {
+      description:
+        "Deng et al.'s TS-Guessing: one content word of each instance masked, the model asked for it in one word.",
     },
   },
 });

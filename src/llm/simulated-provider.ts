@@ -14,7 +14,23 @@ export interface SimulationKnowledge {
   labelOf(
     text: string,
   ): Promise<{ label: string; labels: string[]; initialSegment: string; seen?: boolean } | null>;
+  /** TS-Guessing: the word a masked text of an instance under test hides, found by the text around [MASK]. */
+  maskedWordOf?(masked: string): Promise<{ word: string; seen: boolean } | null>;
 }
+
+/** Words a model with no memory guesses for a masked slot (TS-Guessing's no-memory answers). */
+const COMMON_GUESSES = [
+  "people",
+  "said",
+  "new",
+  "time",
+  "year",
+  "government",
+  "world",
+  "city",
+  "company",
+  "made",
+];
 
 export const SIMULATION_VERSION = "memicl-simulation-2";
 
@@ -76,6 +92,7 @@ export class SimulatedProvider implements ModelProvider {
       const rates = SimulatedProvider.rates(this.settings, 0);
       return this.result(request, this.recalled(user, continuation, rates, sampling));
     }
+    if (user.includes("[MASK]")) return this.result(request, await this.guessAnswer(user, sampling));
     const quiz = await this.quizAnswer(user);
     if (quiz !== null) return this.result(request, quiz);
     const blocks = user.split("\n\n");
@@ -270,6 +287,25 @@ export class SimulatedProvider implements ModelProvider {
       return unrelated();
     if (u < rates.memorized * (1 - rates.nearExactShare)) return continuation;
     return nearlyThe(continuation);
+  }
+
+  /**
+   * TS-Guessing: the masked word of an instance it remembers (seen, and drawn under `memorizedAtZeroShot`), else a
+   * common word; `constant` answers `constantAnswer`, `copy-input` the word before the mask.
+   */
+  private async guessAnswer(user: string, sampling: number | null): Promise<string> {
+    const masked = user.slice(user.indexOf("\n\n") + 2).replace(/\nAnswer:\s*$/, "");
+    if (this.settings.behaviour === "constant") return this.settings.constantAnswer;
+    if (this.settings.behaviour === "copy-input") {
+      const before = masked.slice(0, masked.indexOf("[MASK]")).match(/[\p{L}\p{N}]+/gu);
+      return before?.at(-1) ?? "the";
+    }
+    const common =
+      COMMON_GUESSES[Math.floor(this.draw("guess-word", masked, sampling ?? 0) * COMMON_GUESSES.length)];
+    if (this.settings.behaviour !== "recall" || !this.knowledge.maskedWordOf) return common;
+    const known = await this.knowledge.maskedWordOf(masked);
+    const remembers = known?.seen && this.draw("guess", masked) < this.settings.memorizedAtZeroShot;
+    return remembers ? known!.word : common;
   }
 
   private draw(...parts: (string | number)[]): number {

@@ -51,5 +51,30 @@ export function databaseKnowledge(
     const found = new Map(rows.map(({ index, ...known }) => [index, known]));
     return texts.map((_, index) => found.get(index + 1) ?? null);
   });
-  return { continuationOf, labelOf };
+  const maskedWordOf = batchedLookup<string, { word: string; seen: boolean } | null>(async (texts) => {
+    // The instance whose text (an NLI pair on two lines) starts and ends as the masked text around [MASK]; a scan
+    // of the sampled instances, which a simulation's databases keep small.
+    const parts = texts.map((text) => {
+      const at = text.indexOf("[MASK]");
+      return { prefix: text.slice(0, at), suffix: text.slice(at + "[MASK]".length) };
+    });
+    const rows: { index: number; word: string; seen: boolean }[] = await dataSource.query(
+      `SELECT DISTINCT ON (w.index) w.index::int AS index,
+              substr(t.full_text, length(w.prefix) + 1, length(t.full_text) - length(w.prefix) - length(w.suffix)) AS word,
+              NOT (t.name = ANY($3::text[])) AS seen
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS w(prefix, suffix, index)
+         JOIN (SELECT CASE WHEN i.second_text IS NULL THEN i.text ELSE i.text || E'\n' || i.second_text END AS full_text,
+                      d.name
+                 FROM sampled_instance si JOIN instance i ON i.id = si.instance_id JOIN dataset d ON d.id = i.dataset_id
+              ) AS t
+           ON length(t.full_text) > length(w.prefix) + length(w.suffix)
+          AND left(t.full_text, length(w.prefix)) = w.prefix
+          AND right(t.full_text, length(w.suffix)) = w.suffix
+        ORDER BY w.index`,
+      [parts.map((part) => part.prefix), parts.map((part) => part.suffix), unseenDatasets],
+    );
+    const found = new Map(rows.map(({ index, ...known }) => [index, known]));
+    return texts.map((_, index) => found.get(index + 1) ?? null);
+  });
+  return { continuationOf, labelOf, maskedWordOf };
 }

@@ -14,6 +14,8 @@ export interface PromptItem {
   original?: string;
   /** A quiz's four options, in letter order. */
   options?: readonly string[];
+  /** TS-Guessing's prompt: the instance's text with one word replaced by [MASK]. */
+  masked?: string;
 }
 
 export interface PromptContext {
@@ -45,6 +47,7 @@ function itemValues(item: PromptItem): Record<string, string> {
     optionB: item.options?.[1] ?? "",
     optionC: item.options?.[2] ?? "",
     optionD: item.options?.[3] ?? "",
+    masked: item.masked ?? "",
   };
 }
 

@@ -32,6 +32,7 @@ export const PLACEHOLDERS: Record<RunKind, { instruction: string[]; item: string
   [RunKind.QUIZ]: { instruction: ["dataset", "split"], item: ["optionA", "optionB", "optionC", "optionD"] },
   [RunKind.LOGPROB]: { instruction: [], item: ["text", "secondText"] },
   [RunKind.CONTINUATION]: { instruction: [], item: ["initial"] },
+  [RunKind.GUESSING]: { instruction: ["dataset", "split"], item: ["masked"] },
 };
 
 /** What a template of each kind must show of its item. */
@@ -42,6 +43,7 @@ const REQUIRED_ITEM_PLACEHOLDERS: Record<RunKind, string[]> = {
   [RunKind.QUIZ]: ["optionA", "optionB", "optionC", "optionD"],
   [RunKind.LOGPROB]: ["text"],
   [RunKind.CONTINUATION]: ["initial"],
+  [RunKind.GUESSING]: ["masked"],
 };
 
 const KEY_PREFIX: Record<RunKind, string> = {
@@ -51,6 +53,7 @@ const KEY_PREFIX: Record<RunKind, string> = {
   [RunKind.QUIZ]: "quiz/",
   [RunKind.LOGPROB]: "logprob/",
   [RunKind.CONTINUATION]: "continuation/",
+  [RunKind.GUESSING]: "guessing/",
 };
 
 /**
@@ -294,6 +297,16 @@ for (const taskKind of Object.values(TaskKind)) {
     separator: "",
     query: "{{initial}}",
   };
+  // TS-Guessing (Deng et al. 2024): the instance with one word masked, asked for in one word.
+  DEFAULT_TEMPLATES[templateKey(RunKind.GUESSING, taskKind, null)] = {
+    instruction:
+      "I will give you a text with one word replaced by [MASK]. Fill in the [MASK] with the exact word it replaced. " +
+      "Reply with that one word only.",
+    instructionPlacement: "user",
+    demonstration: "",
+    separator: "\n\n",
+    query: "{{masked}}\nAnswer:",
+  };
 }
 
 /** The built-in versions of each key, in order: version 1 for every key, version 2 for the memorization ones. */
@@ -339,7 +352,8 @@ export function checkTemplateBody(key: string, body: TemplateBody): string[] {
     kind === RunKind.QUIZ ||
     kind === RunKind.QUIZ_OPTIONS ||
     kind === RunKind.LOGPROB ||
-    kind === RunKind.CONTINUATION;
+    kind === RunKind.CONTINUATION ||
+    kind === RunKind.GUESSING;
   // The quiz's prompts and the scored texts have no demonstrations.
   if (!quiz && !body.demonstration.trim()) problems.push("demonstration: must not be empty");
   for (const needed of REQUIRED_ITEM_PLACEHOLDERS[kind])

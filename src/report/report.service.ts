@@ -26,6 +26,7 @@ import {
   comparisonWarnings,
   contamination,
   contaminationSubset,
+  guessingEvidence,
   guidedGeneralCells,
   guidedVsGeneral,
   InstanceOutcome,
@@ -52,6 +53,7 @@ import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
 import type { CddEvidence } from "./rows/cdd";
 import type { CodecEvidence } from "./rows/codec";
 import type { NgramEvidence } from "./rows/ngram";
+import type { GuessingEvidence } from "./rows/ts-guessing";
 import { SampledInstanceFacts, SampleInstances } from "./sample-instances";
 import { adjustForMultipleComparisons, StudyReport } from "./study-report";
 import { REPORT_TABLES } from "./tables";
@@ -505,6 +507,41 @@ export class ReportService {
     return ngramEvidence(read.items, read.examined, read.runs, read.samples, named.n ?? NGRAM_DEFAULTS.n);
   }
 
+  /** TS-Guessing's evidence per sample (analyses/ts-guessing.ts). */
+  private async guessingOf(data: ExperimentData): Promise<Map<string, GuessingEvidence>> {
+    const runs: Record<string, string | number>[] = await this.dataSource.query(sql.guessingRuns, [
+      data.experimentId,
+    ]);
+    if (runs.length === 0) return new Map();
+    const items: Record<string, string | boolean | null>[] = await this.dataSource.query(sql.guessingItems, [
+      data.experimentId,
+    ]);
+    const [experiment]: { provider: string; model: string }[] = await this.dataSource.query(
+      sql.experimentModel,
+      [data.experimentId],
+    );
+    return guessingEvidence(
+      items.map((row) => ({
+        runId: String(row.run_id),
+        sampleId: String(row.sample_id),
+        provider: String(row.provider),
+        model: String(row.model),
+        item: String(row.item),
+        guess: row.guess === null ? null : String(row.guess),
+        matched: row.matched === true,
+      })),
+      { provider: experiment.provider, model: experiment.model },
+      runs.map((row) => ({
+        runId: String(row.run_id),
+        sampleId: String(row.sample_id),
+        provider: String(row.provider),
+        model: String(row.model),
+        instances: Number(row.instances),
+      })),
+      await data.samples(),
+    );
+  }
+
   /** CoDeC's evidence per sample (analyses/codec.ts). */
   private async codecOf(data: ExperimentData): Promise<Map<string, CodecEvidence>> {
     const runs: Record<string, string | number>[] = await this.dataSource.query(sql.codecRuns, [
@@ -875,6 +912,7 @@ export class ReportService {
       cdd: once(() => this.cddOf(data)),
       ngramCoverage: once(() => this.ngramOf(data)),
       codec: once(() => this.codecOf(data)),
+      tsGuessing: once(() => this.guessingOf(data)),
       review: once(() => this.reviewOf(data.experimentId)),
     };
     const tables = new Map<string, Promise<unknown>>();

@@ -318,6 +318,25 @@ export const codecItems = `
   WHERE r.experiment_id = $1 AND r.kind = 'LOGPROB' AND r.parameters->>'method' = 'CODEC' AND c.status = 'SUCCEEDED'
   ORDER BY c.id`;
 
+/**
+ * TS-Guessing's answers of an experiment (`$1`): every succeeded GUESSING completion with the word it gave and
+ * whether it is the masked one (stored with the answer).
+ */
+export const guessingItems = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, c.sampled_instance_id::text AS item,
+         c.parsed_label AS guess, coalesce(c.correct, false) AS matched
+  FROM run r
+  JOIN completion c ON c.run_id = r.id
+  WHERE r.experiment_id = $1 AND r.kind = 'GUESSING' AND c.status = 'SUCCEEDED'
+  ORDER BY c.id`;
+
+/** The experiment's GUESSING runs and their instances. */
+export const guessingRuns = `
+  SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.expected_count AS instances
+  FROM run r
+  WHERE r.experiment_id = $1 AND r.kind = 'GUESSING'
+  ORDER BY r.created_at, r.id`;
+
 /** The experiment's CoDeC runs and their instances. */
 export const codecRuns = `
   SELECT r.id::text AS run_id, r.sample_id::text AS sample_id, r.provider, r.model, r.expected_count AS instances

@@ -155,6 +155,12 @@ export class RunLifecycle {
           "sampled run per sample, `cdd` sets the prompt, samples and temperature)",
         { field: "kind" },
       );
+    if (input.kind === RunKind.GUESSING)
+      throw new BadInputError(
+        "guessing runs start with their experiment: startExperiment with methods: [TS_GUESSING] (its report " +
+          "reads an experiment's runs, with the control's)",
+        { field: "kind" },
+      );
     const request: RunRequest = {
       sampleId: input.sampleId,
       kind: input.kind,

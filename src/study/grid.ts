@@ -62,6 +62,9 @@ export const NGRAM_SAMPLING: NgramSampling = {
 /** N-gram coverage counts runs of at least this many words (Hallinan et al.: n >= 3). */
 export const NGRAM_N = 3;
 
+/** TS-Guessing's answer is one word: a few tokens leave room for a long one, and for nothing else. */
+export const TS_GUESSING_MAX_OUTPUT_TOKENS = 8;
+
 /** The authors' thresholds: near within alpha = 0.05 of the longest length; leaked above xi = 0.01 of samples. */
 export const CDD_THRESHOLDS = { alpha: 0.05, xi: 0.01 } as const;
 
@@ -156,6 +159,16 @@ export function gridCells<S extends GridSample>(samples: readonly S[], grid: Gri
           method: StudyMethod.CODEC,
           inContext,
         });
+    if (methods.includes(StudyMethod.TS_GUESSING))
+      // TS-Guessing: each instance once, one content word masked, the answer one word.
+      cells.push({
+        sample,
+        kind: RunKind.GUESSING,
+        setting: null,
+        shots: 0,
+        repeats: 1,
+        maxOutputTokens: TS_GUESSING_MAX_OUTPUT_TOKENS,
+      });
     if (methods.includes(StudyMethod.CDD)) {
       // One greedy continuation (temperature 0) and N sampled ones of each instance's first piece.
       const cdd = { ...CDD_SAMPLING, ...grid.cdd };

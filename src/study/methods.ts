@@ -12,7 +12,9 @@
  *   the true continuation they reproduce in runs of n words;
  * - CODEC: Zawalski et al.'s contamination detection via context: the model's mean log-likelihood of each instance
  *   with another instance of the same sample in context against without it; memorized instances gain less (or lose)
- *   from the context. Needs prompt log-probabilities, as LOGPROB does.
+ *   from the context. Needs prompt log-probabilities, as LOGPROB does;
+ * - TS_GUESSING: Deng et al.'s testset slot guessing: one content word of each instance masked, the model asked for
+ *   it in one word; a model that saw the instance fills it in more often than the control's.
  */
 export enum StudyMethod {
   REPLICATION = "REPLICATION",
@@ -22,6 +24,7 @@ export enum StudyMethod {
   CDD = "CDD",
   NGRAM_COVERAGE = "NGRAM_COVERAGE",
   CODEC = "CODEC",
+  TS_GUESSING = "TS_GUESSING",
 }
 
 /**
@@ -39,6 +42,7 @@ export const METHOD_NAMES = [
   "cdd",
   "ngram-coverage",
   "codec",
+  "ts-guessing",
 ] as const;
 
 const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
@@ -49,6 +53,7 @@ const METHOD_BY_NAME: Record<(typeof METHOD_NAMES)[number], StudyMethod> = {
   cdd: StudyMethod.CDD,
   "ngram-coverage": StudyMethod.NGRAM_COVERAGE,
   codec: StudyMethod.CODEC,
+  "ts-guessing": StudyMethod.TS_GUESSING,
 };
 
 /** A method from its command-line spelling or its API name; null when it is neither. */

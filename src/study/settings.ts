@@ -16,6 +16,11 @@ export enum RunKind {
    * sampled run of N repeats at the method's temperature; the answers are compared with each other, not judged.
    */
   CONTINUATION = "CONTINUATION",
+  /**
+   * The instance with one content word masked, the model asked for the word (the TS-Guessing method); the answer is
+   * compared with the masked word, not judged.
+   */
+  GUESSING = "GUESSING",
 }
 
 /**

@@ -3,6 +3,7 @@ import { BadInputError } from "../common/errors";
 import { Dataset, LabelVerbalizer } from "../dataset/dataset.entity";
 import { DatasetService } from "../dataset/dataset.service";
 import { Instance } from "../dataset/instance.entity";
+import { instanceSlot } from "../guessing/masked-slot";
 import { countChatTokens, countTextTokens } from "../llm/tokenizer";
 import { CODEC_SEPARATOR, contextPositionOf } from "../logprob/codec";
 import {
@@ -107,7 +108,8 @@ export class PromptService {
       (spec.kind === RunKind.QUIZ ||
         spec.kind === RunKind.QUIZ_OPTIONS ||
         spec.kind === RunKind.LOGPROB ||
-        spec.kind === RunKind.CONTINUATION) &&
+        spec.kind === RunKind.CONTINUATION ||
+        spec.kind === RunKind.GUESSING) &&
       spec.shots !== 0
     ) {
       throw new BadInputError(`${spec.kind.toLowerCase()} prompts have no demonstrations: shots must be 0`, {
@@ -155,6 +157,8 @@ export class PromptService {
         label,
         original: quizInstanceText(dataset.taskKind, { ...full, label }),
         options,
+        // TS-Guessing's slot: computed for its prompts only (tagging costs a few milliseconds a text).
+        masked: spec.kind === RunKind.GUESSING ? (instanceSlot(full)?.masked ?? undefined) : undefined,
       };
     };
     const ordered = presentationOrder(ranked, spec.shots, sample.seed);

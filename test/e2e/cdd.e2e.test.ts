@@ -38,6 +38,11 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
         type: "simulated",
         simulation: { unseenDatasets: ["fresh"], memberContextGain: -0.3, contextGain: 0.3, seed: 5 },
       },
+      // TS-Guessing: remembers every instance of "guess-seen", none of "guess-fresh".
+      guesses: {
+        type: "simulated",
+        simulation: { memorizedAtZeroShot: 1, unseenDatasets: ["guess-fresh"], seed: 6 },
+      },
       // An OpenAI-compatible server that was not declared to serve raw prompts.
       chatOnly: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" },
     });
@@ -351,6 +356,151 @@ describe.each(BACKENDS)("the CDD method (%s database)", (backend) => {
     );
     expect(queued.stdout).toMatch(/queued experiment [0-9a-f-]{36}: 2 runs, 40 completions/);
   });
+
+  /** A dataset of sentences (TS-Guessing masks a word of each), 20 instances sampled; `controlOf` marks a control. */
+  async function sentences(name: string, controlOf?: string) {
+    const adjectives = ["quiet", "ancient", "bright", "narrow", "wooden", "famous", "silver", "northern"];
+    const nouns = ["engineer", "teacher", "painter", "sailor", "farmer", "doctor", "baker"];
+    const things = [
+      "bridge",
+      "museum",
+      "garden",
+      "railway",
+      "harbour",
+      "tower",
+      "market",
+      "chapel",
+      "library",
+    ];
+    const verbs = ["repaired", "painted", "visited", "described", "followed", "opened", "sold", "measured"];
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      JSON.stringify({
+        text:
+          `Record ${i} of ${name}: the ${adjectives[i % 8]} ${nouns[i % 7]} ${verbs[(i * 3) % 8]} the ` +
+          `${things[i % 9]} before ${["winter", "sunrise", "noon", "dinner", "midnight"][i % 5]}.`,
+        label: ["alpha", "beta"][i % 2],
+      }),
+    );
+    const imported = await api.gql(
+      `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
+      {
+        input: {
+          name,
+          content: `${lines.join("\n")}\n`,
+          format: "jsonl",
+        },
+      },
+    );
+    expect(imported.errors).toBeUndefined();
+    const datasetId = imported.data!.importDataset.dataset.id;
+    if (controlOf)
+      expect((await api.gql(UPDATE, { input: { id: datasetId, controlOf } })).errors).toBeUndefined();
+    const sample = await api.gql(
+      `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+      { input: { datasetId, seed: 3, instanceCount: 20, demonstrationCount: 0, shotCounts: [0] } },
+    );
+    expect(sample.errors).toBeUndefined();
+    return { datasetId, sampleId: sample.data!.createSample.sample.id as string };
+  }
+
+  it("TS-Guessing: asks for a masked word of each instance, and finds a model that fills in what it saw", async () => {
+    const seen = await sentences("guess-seen");
+    const fresh = await sentences("guess-fresh", seen.datasetId);
+    const query = `query($id: ID!) { studyReport(experimentId: $id) {
+      decisions { dataset method verdict errorRate }
+      contaminationSummary { dataset tsGuessing { runIds instances notCompared matched matchRate matchRateLow
+        matchRateHigh verdict alpha cannotTell test { controlDataset instances controlInstances controlMatchRate auc pValue }
+        instanceScores { sampledInstanceId guess matched } } } } }`;
+    const study = async (provider: string) => {
+      const started = await api.gql(START, {
+        input: {
+          name: `guessing ${provider}`,
+          sampleIds: [seen.sampleId, fresh.sampleId],
+          provider,
+          model: "m",
+          methods: ["TS_GUESSING"],
+        },
+      });
+      expect(started.errors).toBeUndefined();
+      const runs = started.data!.startExperiment.runs;
+      expect(runs.map((run: any) => [run.kind, run.setting, run.repeats, run.expectedCount])).toEqual(
+        Array(2).fill(["GUESSING", null, 1, 20]),
+      );
+      for (const run of runs) await waitForRun(api, run.id, finished, 120_000);
+      const id = started.data!.startExperiment.experiment.id;
+      const report = (await api.gql(query, { id })).data!.studyReport;
+      return {
+        id,
+        report,
+        row: (name: string) => report.contaminationSummary.find((r: any) => r.dataset === name),
+      };
+    };
+    const recalled = await study("guesses");
+    const evidence = recalled.row("guess-seen").tsGuessing;
+    expect(evidence).toMatchObject({
+      instances: 20,
+      notCompared: 0,
+      verdict: "CONTAMINATED",
+      alpha: 0.05,
+      test: { controlDataset: "guess-fresh", instances: 20, controlInstances: 20 },
+    });
+    expect(evidence.matchRate).toBe(1);
+    expect(evidence.test.controlMatchRate).toBeLessThan(0.2);
+    expect(
+      evidence.instanceScores.every((score: any) => score.matched && /^[a-z]{3,}$/.test(score.guess)),
+    ).toBe(true);
+    expect(evidence.cannotTell).toMatch(/only the control decides/i);
+    expect(recalled.row("guess-fresh").tsGuessing).toMatchObject({ verdict: null, test: null });
+    expect(
+      recalled.report.decisions
+        .filter((d: any) => d.dataset === "guess-seen")
+        .map((d: any) => [d.method, d.verdict, d.errorRate]),
+    ).toEqual([["ts-guessing", "CONTAMINATED", 0.05]]);
+    // A model that answers one word whatever it is asked: right only where that word was masked, alike in both.
+    const constant = await study("constant");
+    expect(constant.row("guess-seen").tsGuessing).toMatchObject({ matched: 0, verdict: "NO_EVIDENCE" });
+
+    const markdown = await runCli(["report", recalled.id], { DATABASE_URL: api.database.url });
+    expect(markdown.stdout).toMatch(
+      /contaminated \(AUC [\d.]+ against guess-fresh, p [^;]+; n=20\/20; 20\/20 masked words guessed/,
+    );
+    const csv = await runCli(["report", recalled.id, "--format", "csv"], { DATABASE_URL: api.database.url });
+    expect(csv.stdout).toMatch(/ts_guessing_contaminated/);
+
+    // Its prompt, its price, and the command line.
+    const rendered = await api.gql(RENDER, {
+      input: { sampleId: seen.sampleId, kind: "GUESSING", shots: 0 },
+    });
+    expect(rendered.errors).toBeUndefined();
+    const [message] = rendered.data!.renderPrompt.messages;
+    expect(message.role).toBe("user");
+    expect(message.content).toMatch(/^I will give you a text with one word replaced by \[MASK\]\./);
+    expect(message.content).toMatch(/\n\nRecord \d+ of guess-seen: [^\n]*\[MASK\][^\n]*\nAnswer:$/);
+    const estimate = await api.gql(ESTIMATE, {
+      input: { sampleIds: [seen.sampleId], methods: ["TS_GUESSING"] },
+    });
+    expect(estimate.data!.estimateGrid).toEqual({ calls: 20, rows: [{ kind: "GUESSING" }] });
+    const env = { DATABASE_URL: api.database.url, MEMICL_PROVIDERS_FILE: providers };
+    const printed = await runCli(["prompt", "--sample", seen.sampleId, "--kind", "guessing"], env);
+    expect(printed.stdout).toMatch(/^# guessing\/CLASSIFICATION v1, k=0, /);
+    expect(printed.stdout).toMatch(/\[masked word\]\n[A-Za-z]{3,}\n$/);
+    const queued = await runCli(
+      [
+        "experiment",
+        "--sample",
+        seen.sampleId,
+        "--provider",
+        "guesses",
+        "--model",
+        "cli",
+        "--methods",
+        "ts-guessing",
+        "--yes",
+      ],
+      env,
+    );
+    expect(queued.stdout).toMatch(/queued experiment [0-9a-f-]{36}: 1 runs?, 20 completions/);
+  }, 240_000);
 
   it("refuses a raw prompt on a provider that cannot continue one, and cdd without the method", async () => {
     const refused = await api.gql(START, {

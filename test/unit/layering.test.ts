@@ -13,6 +13,7 @@ const FLOORS: string[][] = [
   ["common", "study", "statistics", "logprob"],
   ["prompt", "llm"],
   ["judge", "config", "quiz", "sampling"],
+  ["guessing"],
   ["logging", "observability"],
   ["auth", "queue"],
   ["graphql"],
@@ -38,6 +39,7 @@ const PURE = [
   "prompt",
   "quiz",
   "sampling",
+  "guessing",
   "sample/design",
   "report/analyses",
 ];

@@ -12,6 +12,7 @@ import type { LogprobEvidence } from "../rows/logprob";
 import type { NgramEvidence } from "../rows/ngram";
 import type { NoMemoryFloorRow } from "../rows/no-memory-floor";
 import type { QuizRangeRow } from "../rows/quiz";
+import type { GuessingEvidence } from "../rows/ts-guessing";
 import { CONTAMINATION_SUBSET_SIZE } from "./contamination";
 import { bySample, SampleInfo, sampleFields } from "./rows";
 import { ReplicationVerdict, timeTravelFalsePositiveRate } from "./verdict";
@@ -73,6 +74,8 @@ export function contaminationSummary(
     ngramCoverage?: ReadonlyMap<string, NgramEvidence>;
     /** CoDeC's evidence per sample (analyses/codec.ts). */
     codec?: ReadonlyMap<string, CodecEvidence>;
+    /** TS-Guessing's evidence per sample (analyses/ts-guessing.ts). */
+    tsGuessing?: ReadonlyMap<string, GuessingEvidence>;
   },
   samples: ReadonlyMap<string, SampleInfo & { split?: string }>,
 ): ContaminationSummaryRow[] {
@@ -109,7 +112,9 @@ export function contaminationSummary(
     const cdd = input.cdd?.get(sampleId) ?? null;
     const ngramCoverage = input.ngramCoverage?.get(sampleId) ?? null;
     const codec = input.codec?.get(sampleId) ?? null;
-    if (!guided && !algorithm1 && !quiz && !logprob && !cdd && !ngramCoverage && !codec) continue;
+    const tsGuessing = input.tsGuessing?.get(sampleId) ?? null;
+    if (!guided && !algorithm1 && !quiz && !logprob && !cdd && !ngramCoverage && !codec && !tsGuessing)
+      continue;
     const verdict = input.verdicts?.get(sampleId);
     const pool = input.pools?.get(sampleId) ?? [];
     rows.push({
@@ -194,6 +199,7 @@ export function contaminationSummary(
       cdd,
       ngramCoverage,
       codec,
+      tsGuessing,
     });
   }
   return rows.sort(bySample);

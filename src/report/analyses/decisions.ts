@@ -18,6 +18,7 @@ export const DECISION_METHODS = [
   "cdd",
   "ngram-coverage",
   "codec",
+  "ts-guessing",
 ] as const;
 export type DecisionMethod = (typeof DECISION_METHODS)[number];
 
@@ -136,6 +137,24 @@ export interface DecisionSource {
       pValue: number | null;
     } | null;
   } | null;
+  tsGuessing?: {
+    verdict: ContaminationVerdict | null;
+    alpha: number;
+    instances: number;
+    notCompared: number;
+    matched: number;
+    matchRate: number | null;
+    matchRateLow: number | null;
+    matchRateHigh: number | null;
+    test: {
+      controlDataset: string;
+      instances: number;
+      controlInstances: number;
+      controlMatchRate: number | null;
+      auc: number | null;
+      pValue: number | null;
+    } | null;
+  } | null;
   codec?: {
     verdict: ContaminationVerdict | null;
     alpha: number;
@@ -209,6 +228,7 @@ export function studyDecisions(rows: readonly DecisionSource[], levels: Decision
     if (row.cdd) decisions.push({ ...base, ...cddDecision(row.cdd) });
     if (row.ngramCoverage) decisions.push({ ...base, ...ngramDecision(row.ngramCoverage) });
     if (row.codec) decisions.push({ ...base, ...codecDecision(row.codec) });
+    if (row.tsGuessing) decisions.push({ ...base, ...guessingDecision(row.tsGuessing) });
     return decisions;
   });
 }
@@ -479,6 +499,38 @@ function codecDecision(codec: NonNullable<DecisionSource["codec"]>): Own {
     note:
       codec.notCompared > 0
         ? `${codec.notCompared} instance(s) could not be compared (a pass failed or is missing).`
+        : "",
+  };
+}
+
+function guessingDecision(guessing: NonNullable<DecisionSource["tsGuessing"]>): Own {
+  const test = guessing.test;
+  const rate = `${guessing.matched} of ${guessing.instances} masked words guessed exactly`;
+  return {
+    method: "ts-guessing",
+    methodName: "TS-Guessing: a masked word asked for (against the control)",
+    verdict: guessing.verdict,
+    decision: guessing.verdict ? VERDICT_WORDS[guessing.verdict] : "Rate only",
+    meaning:
+      test && guessing.verdict
+        ? `Exact matches of ${test.instances} instances against ${test.controlInstances} of the control ` +
+          `${test.controlDataset}: AUC ${test.auc === null ? "n/a" : test.auc.toFixed(3)}, one-sided p ` +
+          `${formatP(test.pValue)}; ${rate}, the control's ${pct(test.controlMatchRate)}.`
+        : `${capitalise(rate)}; without a control dataset to test against, no decision (a word the rest of the ` +
+          "text implies is guessed without memory).",
+    errorRate: guessing.verdict ? guessing.alpha : null,
+    errorRateBasis: guessing.verdict
+      ? "the test's level, for a model that guesses the sample's words as often as its control's"
+      : "none: no test ran",
+    minimumDetectableRate: null,
+    floorRate: null,
+    rate: guessing.matchRate,
+    rateLow: guessing.matchRateLow,
+    rateHigh: guessing.matchRateHigh,
+    rateLabel: "masked words guessed exactly (the authors' rate)",
+    note:
+      guessing.notCompared > 0
+        ? `${guessing.notCompared} instance(s) not asked or not answered (no word to mask, or a failed call).`
         : "",
   };
 }

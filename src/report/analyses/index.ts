@@ -25,4 +25,5 @@ export * from "./rows";
 export * from "./targets";
 export * from "./threshold";
 export * from "./transitions";
+export * from "./ts-guessing";
 export * from "./verdict";

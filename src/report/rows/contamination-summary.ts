@@ -8,6 +8,7 @@ import { CodecEvidence } from "./codec";
 import { LogprobEvidence } from "./logprob";
 import { NgramEvidence } from "./ngram";
 import { QuizRangeRow } from "./quiz";
+import { GuessingEvidence } from "./ts-guessing";
 
 @ObjectType({ description: "Time Travel's rule on the seeded 10-instance subset, guided instruction." })
 export class TimeTravelEvidence {
@@ -267,4 +268,10 @@ export class ContaminationSummaryRow extends SampleScoped {
     description: "The CoDeC method (confidence with and without context; prompt log-probabilities).",
   })
   codec: CodecEvidence | null;
+
+  @Field(() => GuessingEvidence, {
+    nullable: true,
+    description: "The TS-Guessing method (a masked word asked for; chat models).",
+  })
+  tsGuessing: GuessingEvidence | null;
 }

@@ -20,7 +20,7 @@ export class DecisionRow extends SampleScoped implements Decision {
 
   @Field(() => String, {
     description:
-      "replication (the verdict), time-travel, guided-general, quiz, logprob, cdd, ngram-coverage or codec.",
+      "replication (the verdict), time-travel, guided-general, quiz, logprob, cdd, ngram-coverage, codec or ts-guessing.",
   })
   method: DecisionMethod;
 
@@ -30,7 +30,7 @@ export class DecisionRow extends SampleScoped implements Decision {
   @Field(() => ContaminationVerdict, {
     nullable: true,
     description:
-      "The verdict of a method that tests (replication, LOGPROB, CDD, n-gram coverage, CoDeC); null for a rule or a range.",
+      "The verdict of a method that tests (replication, LOGPROB, CDD, n-gram coverage, CoDeC, TS-Guessing); null for a rule or a range.",
   })
   verdict: ContaminationVerdict | null;
 

@@ -11,6 +11,7 @@ import {
   TimeTravelEvidence,
 } from "../rows/contamination-summary";
 import type { NgramEvidence } from "../rows/ngram";
+import type { GuessingEvidence } from "../rows/ts-guessing";
 import { guidedVsGeneralTable } from "./guided-general";
 import { LogprobEvidence } from "./logprob";
 import { noMemoryFloorTable } from "./no-memory-floor";
@@ -77,6 +78,18 @@ function codecCell(evidence: CodecEvidence | null): string {
   return `${share}; no control, no verdict${missing}`;
 }
 
+/** TS-Guessing's cell of the summary: its verdict against the control, or its exact-match rate without one. */
+function guessingCell(evidence: GuessingEvidence | null): string {
+  if (!evidence) return "not run";
+  const rate = `${evidence.matched}/${evidence.instances} masked words guessed (${pct(evidence.matchRate) || "n/a"})`;
+  const missing =
+    evidence.notCompared > 0 ? `; ${evidence.notCompared} instance(s) not asked or answered` : "";
+  const test = evidence.test;
+  if (test && evidence.verdict)
+    return `${verdictWord(evidence.verdict)} (AUC ${num(test.auc)} against ${test.controlDataset}, p ${pValue(test.pValue)}; n=${test.instances}/${test.controlInstances}; ${rate}, the control's ${pct(test.controlMatchRate) || "n/a"})${missing}`;
+  return `${rate}; no control, no verdict${missing}`;
+}
+
 /** N-gram coverage's cell of the summary: its verdict against the control, or its coverage without one. */
 function ngramCell(evidence: NgramEvidence | null): string {
   if (!evidence) return "not run";
@@ -114,7 +127,8 @@ const CANNOT_TELL =
   "answers the same way every time is peaked (a constant answer is leaked on every instance by the authors' " +
   "rule), so it too decides only against a control, as n-gram coverage does (a continuation the task makes " +
   "predictable is covered without memory), and as CoDeC does (instances of one dataset may help each other more " +
-  "than another's without memory). The API's contaminationSummary carries each " +
+  "than another's without memory), and as TS-Guessing does (a word the rest of the text implies is guessed " +
+  "without memory). The API's contaminationSummary carries each " +
   "in full.";
 
 export const contaminationSummaryTable = defineTable<"contaminationSummary">({
@@ -143,6 +157,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
         cdd: await inputs.read("cdd"),
         ngramCoverage: await inputs.read("ngramCoverage"),
         codec: await inputs.read("codec"),
+        tsGuessing: await inputs.read("tsGuessing"),
       },
       samples,
     );
@@ -167,6 +182,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               "CDD (peakedness against the control, one-sided; the authors' share leaked)",
               "n-gram coverage (against the control, one-sided)",
               "CoDeC (confidence drops with context, against the control, one-sided)",
+              "TS-Guessing (masked words guessed, against the control, one-sided)",
             ],
             rows.map((row) => [
               row.dataset,
@@ -199,6 +215,7 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
               cddCell(row.cdd),
               ngramCell(row.ngramCoverage),
               codecCell(row.codec),
+              guessingCell(row.tsGuessing),
             ]),
           )) +
       "\n\n" +
@@ -226,6 +243,9 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
     "codec_drop_share",
     "codec_p",
     "codec_contaminated",
+    "ts_guessing_match_rate",
+    "ts_guessing_p",
+    "ts_guessing_contaminated",
   ],
   flat: (rows, emit) => {
     for (const row of rows) {
@@ -315,6 +335,26 @@ export const contaminationSummaryTable = defineTable<"contaminationSummary">({
             denominator: codec.test.instances + codec.test.controlInstances,
           });
         if (codec.verdict) emit("codec_contaminated", row, codec.verdict === "CONTAMINATED");
+      }
+      const guessing = row.tsGuessing;
+      if (guessing) {
+        emit("ts_guessing_match_rate", row, guessing.matchRate, {
+          numerator: guessing.matched,
+          denominator: guessing.instances,
+          ciLow: guessing.matchRateLow,
+          ciHigh: guessing.matchRateHigh,
+        });
+        if (guessing.test)
+          emit(
+            "ts_guessing_p",
+            { ...row, otherDataset: guessing.test.controlDataset },
+            guessing.test.pValue,
+            {
+              numerator: guessing.test.instances,
+              denominator: guessing.test.instances + guessing.test.controlInstances,
+            },
+          );
+        if (guessing.verdict) emit("ts_guessing_contaminated", row, guessing.verdict === "CONTAMINATED");
       }
     }
   },

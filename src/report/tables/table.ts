@@ -57,6 +57,7 @@ export interface OwnReads {
   cdd: ReadonlyMap<string, import("../rows/cdd").CddEvidence>;
   ngramCoverage: ReadonlyMap<string, import("../rows/ngram").NgramEvidence>;
   codec: ReadonlyMap<string, import("../rows/codec").CodecEvidence>;
+  tsGuessing: ReadonlyMap<string, import("../rows/ts-guessing").GuessingEvidence>;
   review: ReportValue<"review">;
 }
 export type OwnRead = keyof OwnReads;

@@ -4,14 +4,15 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-/** Memorization (replicate the instance), performance (do the task), the Data Contamination Quiz's option generation (QUIZ_OPTIONS) and quizzes (QUIZ), prompt scoring (LOGPROB), or sampled continuations of the first piece (CONTINUATION, the CDD method's). */
+/** Memorization (replicate the instance), performance (do the task), the Data Contamination Quiz's option generation (QUIZ_OPTIONS) and quizzes (QUIZ), prompt scoring (LOGPROB), or sampled continuations of the first piece (CONTINUATION, the CDD method's), or a masked word asked for (GUESSING, TS-Guessing's). */
 export type RunKind =
   | 'MEMORIZATION'
   | 'PERFORMANCE'
   | 'QUIZ_OPTIONS'
   | 'QUIZ'
   | 'LOGPROB'
-  | 'CONTINUATION';
+  | 'CONTINUATION'
+  | 'GUESSING';
 
 /** How much the memorization prompt contains. */
 export type MemorizationSetting =
@@ -169,7 +170,9 @@ export type StudyMethod =
   /** Hallinan et al.'s n-gram coverage: N sampled continuations of each first piece against the true one. */
   | 'NGRAM_COVERAGE'
   /** Zawalski et al.'s CoDeC: each instance's log-likelihood with another instance in context against without; memorized instances gain less from the context (needs prompt log-probabilities). */
-  | 'CODEC';
+  | 'CODEC'
+  /** Deng et al.'s TS-Guessing: one content word of each instance masked, the model asked for it in one word. */
+  | 'TS_GUESSING';
 
 /** N-gram coverage (Hallinan et al. 2025): per instance, `samples` continuations at `temperature` and `topP`, and the shortest run of words that counts (n); the authors' values by default. */
 export type NgramCoverageInput = {
