@@ -46,7 +46,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
           name: "every method",
           sampleIds: [sampleId],
           kinds: ["MEMORIZATION"],
-          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB", "CDD", "NGRAM_COVERAGE", "CODEC"],
+          methods: ["GUIDED_GENERAL", "QUIZ", "LOGPROB", "CDD", "NGRAM_COVERAGE", "CODEC", "TS_GUESSING"],
           cdd: { samples: 3 },
           ngramCoverage: { samples: 3 },
           provider: "sim",
@@ -93,6 +93,7 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
       "cdd",
       "ngram-coverage",
       "codec",
+      "ts-guessing",
     ])
       expect(await figure.locator(`[data-method="${method}"] [data-verdict]`).count()).toBe(1);
     const timeTravel = await figure.locator(`[data-method="time-travel"]`).textContent();
@@ -131,6 +132,11 @@ describeWithBrowser("the contamination evidence in the dashboard", () => {
     const codec = await figure.locator(`[data-method="codec"]`).textContent();
     expect(codec).toContain("Share only (no control dataset)");
     expect(codec).toMatch(/confidence drops with context: \d+ of 30 \(/);
+    // The sample's texts are made-up tokens: no word to mask, none asked, and the page says so.
+    const guessing = await figure.locator(`[data-method="ts-guessing"]`).textContent();
+    expect(guessing).toContain("Rate only (no control dataset)");
+    expect(guessing).toMatch(/masked words guessed exactly: 0 of 0/);
+    expect(guessing).toContain("30 instance(s) not asked or not answered");
     const screenshots = process.env.MEMICL_SCREENSHOTS;
     if (screenshots)
       await page.screenshot({ path: path.join(screenshots, "contamination.png"), fullPage: true });

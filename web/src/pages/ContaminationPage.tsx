@@ -59,7 +59,8 @@ const samples = (value: number | null) =>
   value === null ? "n/a" : Number.isInteger(value) ? String(value) : value.toFixed(1);
 
 function SampleEvidence({ row }: { row: Row }) {
-  const { timeTravel, replication, guidedGeneral, quiz, logprob, cdd, ngramCoverage, codec } = row;
+  const { timeTravel, replication, guidedGeneral, quiz, logprob, cdd, ngramCoverage, codec, tsGuessing } =
+    row;
   const decisive = logprob?.tests.find((test) => test.score === "minK");
   const range = quiz?.range;
   return (
@@ -262,6 +263,34 @@ function SampleEvidence({ row }: { row: Row }) {
           }
           runIds={codec?.runIds ?? []}
           cannotTell={codec?.cannotTell ?? ""}
+        />
+        <Evidence
+          method="ts-guessing"
+          title="TS-Guessing: a masked word asked for"
+          verdict={
+            tsGuessing
+              ? tsGuessing.verdict && tsGuessing.test
+                ? `${VERDICT_WORDS[tsGuessing.verdict]} (matches against ${tsGuessing.test.controlDataset}, p = ${pValue(tsGuessing.test.pValue)})`
+                : "Rate only (no control dataset)"
+              : null
+          }
+          counts={
+            tsGuessing
+              ? [
+                  `masked words guessed exactly: ${tsGuessing.matched} of ${tsGuessing.instances} (${percent(tsGuessing.matchRate)}, ${percent(tsGuessing.matchRateLow)}-${percent(tsGuessing.matchRateHigh)})`,
+                  ...(tsGuessing.test
+                    ? [
+                        `against ${tsGuessing.test.controlDataset}: AUC ${number(tsGuessing.test.auc)}, one-sided p ${pValue(tsGuessing.test.pValue)} (${tsGuessing.test.instances} vs ${tsGuessing.test.controlInstances}); the control's rate ${percent(tsGuessing.test.controlMatchRate)}`,
+                      ]
+                    : []),
+                  ...(tsGuessing.notCompared > 0
+                    ? [`${tsGuessing.notCompared} instance(s) not asked or not answered`]
+                    : []),
+                ]
+              : []
+          }
+          runIds={tsGuessing?.runIds ?? []}
+          cannotTell={tsGuessing?.cannotTell ?? ""}
         />
       </div>
     </figure>
