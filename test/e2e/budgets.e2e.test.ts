@@ -115,6 +115,28 @@ describe.each(BACKENDS)("budgets (%s database)", (backend) => {
     for (const run of finished.runs) expect(run).toMatchObject({ status: "SUCCEEDED", waitingReason: null });
   }, 90_000);
 
+  it("caps the sampling and scoring methods' runs too (CDD's samples, CoDeC's two passes)", async () => {
+    const started = await api.gql(START_EXPERIMENT, {
+      input: {
+        name: "capped methods",
+        sampleIds: [sampleId],
+        provider: "priced",
+        model: "m",
+        methods: ["CDD", "CODEC"],
+        cdd: { samples: 4 },
+        maxCostUsd: 0.05,
+      },
+    });
+    expect(started.errors).toBeUndefined();
+    const id = started.data!.startExperiment.experiment.id;
+    const paused = await watch(id, (state) => state.progress.status === "PAUSED_BUDGET", 0.05);
+    expect(paused.progress.done).toBeLessThan(paused.progress.expected);
+    expect(paused.progress.waitingReason).toMatch(/^budget: the experiment's budget of \$0\.05 is reached/);
+    const settled = await watch(id, (state) => state.budget.inFlightUsd === 0, 0.05);
+    expect(settled.budget.spentUsd).toBeLessThanOrEqual(0.05);
+    expect(new Set(settled.runs.map((run: any) => run.kind))).toEqual(new Set(["CONTINUATION", "LOGPROB"]));
+  }, 90_000);
+
   it("holds one budget across two processes calling for it at once", async () => {
     // A second server on the same database with its own workers: both decide holds of one budget.
     const second = await startTestServer(
