@@ -412,6 +412,11 @@ export class RunLifecycle {
       inContext: request.inContext,
     });
     const [instances] = await this.samples.instanceCounts([request.sampleId]);
+    if (request.inContext && instances < 2)
+      throw new BadInputError(
+        `CoDeC puts another instance of the sample in context: sample ${request.sampleId} has ${instances}`,
+        { field: "sampleIds" },
+      );
     return { request, prepared, instances };
   }
 
