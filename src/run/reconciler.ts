@@ -207,7 +207,9 @@ async function reconcilePass(
        WHERE r.status IN ('QUEUED', 'RUNNING')
      ), changed AS (
        SELECT run.id, reason.text FROM run JOIN reason ON reason.id = run.id
-       WHERE run.waiting_reason IS DISTINCT FROM reason.text
+       -- Checked again on the locked row: a run paused (for its budget, say) since the reasons were read keeps the
+       -- reason its pause wrote.
+       WHERE run.waiting_reason IS DISTINCT FROM reason.text AND run.status IN ('QUEUED', 'RUNNING')
        ORDER BY run.id
        FOR UPDATE OF run SKIP LOCKED
      )
