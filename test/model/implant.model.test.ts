@@ -143,7 +143,7 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
     const dbpedia = { format: "csv", columns: ["label", "text"] };
     const samples = {
       rteMember: await dataset("rte-planted", slice("rte_member.tsv", 0, 300, true), "tsv"),
-      rteHeldOut: await dataset("rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv", {}, 12),
+      rteHeldOut: await dataset("rte-held-out", slice("rte_nonmember.tsv", 0, 300, true), "tsv"),
       dbpediaMember: await dataset(
         "dbpedia-planted",
         slice("dbpedia_member.csv", 0, 300, false),
