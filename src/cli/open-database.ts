@@ -55,7 +55,8 @@ const RUN_SERVICE_NAMES: Record<keyof RunServices, true> = {
 
 /** The core services, and the run services built the first time a command reads one of them. */
 export function withRunServicesOnFirstUse(core: CoreServices, build: () => RunServices): Services {
-  const services = { ...core } as Services;
+  // The core's properties as they are (getters that build a service on first use), not their values.
+  const services = Object.defineProperties({}, Object.getOwnPropertyDescriptors(core)) as Services;
   for (const name of Object.keys(RUN_SERVICE_NAMES) as (keyof RunServices)[])
     Object.defineProperty(services, name, { enumerable: true, get: () => build()[name] });
   return services;

@@ -42,6 +42,12 @@ function run(args: string[], databaseUrl: string) {
  * Commands that only read build the core services: they load neither the queue (pg-boss) nor the providers
  * (openai), and never change the schema; a database behind the code is refused with the command to run.
  */
+/**
+ * What neither `migrate` nor `import` uses: the queue and the providers (run services), and the report's validator,
+ * metrics and judge (core services built on first use, src/app/core-services.ts).
+ */
+const UNUSED_BY_IMPORT = ["pg-boss", "openai", "class-validator", "prom-client", "diff", "wink-nlp"];
+
 describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -90,7 +96,7 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
     },
   );
 
-  it("commands that write but queue nothing (migrate, import) load neither either", async () => {
+  it("commands that write but queue nothing (migrate, import) load neither, nor what other services use", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memicl-loaded-import-"));
     const file = path.join(dir, "tiny.csv");
     fs.writeFileSync(file, "text,label\nthe sky is blue,yes\ngrass is red,no\n");
@@ -99,7 +105,7 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
         const result = await run(args, database.url);
         expect({
           args,
-          loaded: result.loaded.filter((name) => name === "pg-boss" || name === "openai"),
+          loaded: result.loaded.filter((name) => UNUSED_BY_IMPORT.includes(name)),
         }).toEqual({ args, loaded: [] });
         expect(result.loaded).toContain("typeorm");
       }
@@ -111,6 +117,11 @@ describe.each(BACKENDS)("read-only commands (%s)", (backend) => {
   it("a command that queues work does load them (the check can see it)", async () => {
     const result = await run(["cancel", "00000000-0000-4000-8000-000000000000"], database.url);
     expect(result.loaded).toContain("pg-boss");
+  });
+
+  it("a command that reads the report loads what the report uses (the check can see it)", async () => {
+    const result = await run(["report", "00000000-0000-4000-8000-000000000000"], database.url);
+    for (const used of ["class-validator", "prom-client", "diff"]) expect(result.loaded).toContain(used);
   });
 
   it("refuses a schema that is behind, naming memicl migrate, without changing it", async () => {
