@@ -9,6 +9,7 @@ import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
+import { applyEntityTypes } from "../graphql/entity-types";
 import {
   CompletionJudgmentResolver,
   JudgmentResolver,
@@ -59,6 +60,7 @@ export const RESOLVERS = [
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {
+  applyEntityTypes();
   return buildSchema({
     resolvers: RESOLVERS,
     validate: { forbidUnknownValues: false },

@@ -1,4 +1,3 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -9,6 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from "typeorm";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "../graphql/entity-types";
 import { Run } from "../run/run.entity";
 
 export enum ProviderBatchState {

@@ -1,4 +1,3 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -8,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from "typeorm";
+import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
 import { TaskKind } from "../study/task";
 
 @ObjectType({ description: "A label of a dataset and the words that stand for it in prompts." })

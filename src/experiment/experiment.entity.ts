@@ -1,5 +1,5 @@
-import { Field, Float, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from "typeorm";
+import { Field, Float, ID, ObjectType } from "../graphql/entity-types";
 
 /** The runs that belong together: the grid of settings x k x kinds for one model over some samples. */
 @ObjectType({ description: "Runs that belong together: the grid for one model." })

@@ -1,4 +1,3 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -8,6 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from "typeorm";
+import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
 import { Sample } from "../sample/sample.entity";
 
 /**

@@ -1,5 +1,3 @@
-import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import {
   Column,
   CreateDateColumn,
@@ -11,6 +9,15 @@ import {
   UpdateDateColumn,
 } from "typeorm";
 import { Experiment } from "../experiment/experiment.entity";
+import {
+  Field,
+  Float,
+  GraphQLJSONObject,
+  ID,
+  Int,
+  ObjectType,
+  registerEnumType,
+} from "../graphql/entity-types";
 import { QuizOptionSet } from "../option-set/option-set.entity";
 import { Sample } from "../sample/sample.entity";
 import { OptionLetter } from "../study/quiz-letters";

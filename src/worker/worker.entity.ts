@@ -1,5 +1,5 @@
-import { Field, GraphQLISODateTime, ID, Int, ObjectType } from "type-graphql";
 import { Column, Entity, Index, PrimaryColumn } from "typeorm";
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from "../graphql/entity-types";
 
 /**
  * A process that works on the queue (`memicl serve` with in-process workers, `memicl worker`, `memicl
