@@ -3,7 +3,7 @@ import { DataSource } from "typeorm";
 import { BadInputError } from "../common/errors";
 import { BatchApi } from "./batch-api";
 import { ModelProvider } from "./model-provider";
-import { OpenAiProvider } from "./openai-provider";
+import type { OpenAiProvider } from "./openai-provider";
 import { batchOptionsOf, Price, ProviderConfig } from "./provider-config";
 import { SharedRateLimiter } from "./shared-rate-limiter";
 import { SimulatedProvider } from "./simulated-provider";
@@ -102,7 +102,9 @@ export class ProviderRegistry {
             config.simulation,
             databaseKnowledge(this.dataSource, config.simulation.unseenDatasets),
           )
-        : new OpenAiProvider(config);
+        : // Loaded with the first such provider: the openai client and undici are about 0.3 s of CPU that a
+          // process calling only simulated models (a demo, the tests) or none (a read) does without.
+          new (require("./openai-provider") as typeof import("./openai-provider")).OpenAiProvider(config);
     const batch = batchOptionsOf(config) ? (provider as OpenAiProvider) : null;
     const handle = { config, provider, limiter: new SharedRateLimiter(this.dataSource, config), batch };
     this.handles.set(name, handle);
