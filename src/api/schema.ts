@@ -9,7 +9,7 @@ import { DatasetResolver } from "../dataset/dataset.resolver";
 import { InstanceResolver } from "../dataset/instance.resolver";
 import { DeletionResolver } from "../deletion/deletion.resolver";
 import { ExperimentResolver } from "../experiment/experiment.resolver";
-import { applyEntityTypes } from "../graphql/entity-types";
+import { applyDeferredTypes } from "../graphql/deferred-types";
 import {
   CompletionJudgmentResolver,
   JudgmentResolver,
@@ -60,7 +60,7 @@ export const RESOLVERS = [
 ] as const;
 
 export function createSchema(): Promise<GraphQLSchema> {
-  applyEntityTypes();
+  applyDeferredTypes();
   return buildSchema({
     resolvers: RESOLVERS,
     validate: { forbidUnknownValues: false },

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from "typeorm";
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from "../graphql/entity-types";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "../graphql/deferred-types";
 import { Run } from "../run/run.entity";
 
 export enum ProviderBatchState {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from "../graphql/entity-types";
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from "../graphql/deferred-types";
 import { Run } from "../run/run.entity";
 import { SampledInstance } from "../sample/sampled-instance.entity";
 

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from "typeorm";
-import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { Dataset } from "./dataset.entity";
 
 /** One imported file: recognising its fingerprint again makes re-import a no-op. */

@@ -7,7 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from "typeorm";
-import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { TaskKind } from "../study/task";
 
 @ObjectType({ description: "A label of a dataset and the words that stand for it in prompts." })

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
-import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { Dataset } from "./dataset.entity";
 import { DatasetSource } from "./dataset-source.entity";
 

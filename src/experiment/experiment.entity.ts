@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from "typeorm";
-import { Field, Float, ID, ObjectType } from "../graphql/entity-types";
+import { Field, Float, ID, ObjectType } from "../graphql/deferred-types";
 
 /** The runs that belong together: the grid of settings x k x kinds for one model over some samples. */
 @ObjectType({ description: "Runs that belong together: the grid for one model." })

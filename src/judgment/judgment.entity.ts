@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Completion } from "../completion/completion.entity";
-import { Field, GraphQLJSONObject, ID, ObjectType } from "../graphql/entity-types";
+import { Field, GraphQLJSONObject, ID, ObjectType } from "../graphql/deferred-types";
 import { JudgeKind, Verdict } from "../study/verdicts";
 
 /** A verdict on one completion. Never updated: a correction is a new row that supersedes the old one. */

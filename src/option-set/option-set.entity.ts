@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from "typeorm";
-import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { Sample } from "../sample/sample.entity";
 
 /**

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Experiment } from "../experiment/experiment.entity";
-import { Field, Float, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, Float, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
 import { MemorizationSetting } from "../study/settings";

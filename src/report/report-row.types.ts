@@ -3,7 +3,7 @@ import { Field, ID, InputType, Int } from "type-graphql";
 import { ConnectionType } from "../graphql/connection";
 import { MemorizationMeasure } from "../study/measures";
 import { MemorizationSetting } from "../study/settings";
-import { ReportFilter } from "./report.types";
+import { ReportFilter } from "./report.inputs";
 import { ReportRow } from "./report-row.entity";
 
 @InputType({ description: "Which report rows of one experiment; every list given narrows the rows." })

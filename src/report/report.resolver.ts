@@ -1,8 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import { Context } from "../graphql/context";
 import { BreakdownGroup, MemorizationMeasure } from "../study/measures";
+import { ResultFilter } from "./report.inputs";
 import { DEFAULT_BREAKDOWN_GROUPS } from "./report.service";
-import { ExperimentComparison, ResultFilter } from "./report.types";
+import { ExperimentComparison } from "./report.types";
 import { StudyReport } from "./study-report";
 import { memorizationByTargetTable, TargetGroupRow } from "./tables/by-target";
 import { ContaminationRow, contaminationTable } from "./tables/contamination";

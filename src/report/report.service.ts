@@ -47,8 +47,9 @@ import {
   sharedDatasets,
   TargetInfo,
 } from "./analyses";
+import type { ResultFilter } from "./report.inputs";
 import * as sql from "./report.sql";
-import { ExperimentComparison, ModelComparisonRow, ReportSubject, ResultFilter } from "./report.types";
+import { ExperimentComparison, ModelComparisonRow, ReportSubject } from "./report.types";
 import { ReadOptions, ReportCache, ResultsVersion } from "./report-cache";
 import type { CddEvidence } from "./rows/cdd";
 import type { CodecEvidence } from "./rows/codec";

@@ -1,42 +1,10 @@
-import { ArrayMaxSize, IsOptional } from "class-validator";
-import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { MemorizationMeasure } from "../study/measures";
 import { Regime } from "../study/regime";
 import { MemorizationSetting, RunKind } from "../study/settings";
 
-// What every report is asked with and what it is about; the tables themselves live in tables/, one file each, and
-// the study report that gathers them in study-report.ts.
-
-/**
- * What narrows the report of one experiment: the fields every report filter shares. `ResultFilter` (the report's
- * tables) and `ReportRowFilter` (its flat rows) extend it.
- */
-@InputType()
-export class ReportFilter {
-  @Field(() => ID)
-  experimentId: string;
-
-  @Field(() => [String], { nullable: true, description: "Dataset names." })
-  @IsOptional()
-  @ArrayMaxSize(100)
-  datasets?: string[];
-
-  @Field(() => [MemorizationSetting], { nullable: true })
-  @IsOptional()
-  settings?: MemorizationSetting[];
-
-  @Field(() => [Int], { nullable: true, description: "k values." })
-  @IsOptional()
-  @ArrayMaxSize(100)
-  shots?: number[];
-}
-
-@InputType({ description: "Which cells of one experiment's report; every list given narrows the rows." })
-export class ResultFilter extends ReportFilter {
-  @Field(() => [Regime], { nullable: true })
-  @IsOptional()
-  regimes?: Regime[];
-}
+// What every report is about; what it is asked with is in report.inputs.ts, the tables in tables/, one file each,
+// and the study report that gathers them in study-report.ts.
 
 @ObjectType({
   description: "What a report is about: the experiment, its model and the versions that made it.",

@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { holmAdjust } from "../statistics/tests";
 import { ReportSubject } from "./report.types";
 import { REPORT_TABLES } from "./tables";

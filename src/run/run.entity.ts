@@ -17,7 +17,7 @@ import {
   Int,
   ObjectType,
   registerEnumType,
-} from "../graphql/entity-types";
+} from "../graphql/deferred-types";
 import { QuizOptionSet } from "../option-set/option-set.entity";
 import { Sample } from "../sample/sample.entity";
 import { OptionLetter } from "../study/quiz-letters";

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from "typeorm";
 import { Dataset } from "../dataset/dataset.entity";
-import { Field, Float, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, Float, ID, Int, ObjectType } from "../graphql/deferred-types";
 
 /** Why a row was left out of a sample (e.g. a text too short to cut). */
 export interface SampleExclusion {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from "typeorm";
 import { Instance } from "../dataset/instance.entity";
-import { Field, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, ID, Int, ObjectType } from "../graphql/deferred-types";
 import { Sample } from "./sample.entity";
 
 /** An instance under test in a sample, with its recorded segmentation. */

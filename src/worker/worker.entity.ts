@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from "typeorm";
-import { Field, GraphQLISODateTime, ID, Int, ObjectType } from "../graphql/entity-types";
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from "../graphql/deferred-types";
 
 /**
  * A process that works on the queue (`memicl serve` with in-process workers, `memicl worker`, `memicl

@@ -6,7 +6,7 @@ import { Interval, wilsonInterval } from "../../statistics/intervals";
 import { BreakdownGroup, IntervalMethod, MemorizationMeasure } from "../../study/measures";
 import { REGIME_ORDER, Regime, regimeOf } from "../../study/regime";
 import { MemorizationSetting, SETTING_ORDER } from "../../study/settings";
-import type { ResultFilter } from "../report.types";
+import type { ResultFilter } from "../report.inputs";
 import type { MemorizationBreakdownRow } from "../rows/memorization";
 
 /** A breakdown row as computed (the service stamps when the results it counts were read). */

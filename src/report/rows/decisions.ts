@@ -1,6 +1,6 @@
 // The row types of the report table in ../tables/decisions.ts: what its analysis returns and GraphQL serves.
 
-import { Field, Float, ObjectType } from "type-graphql";
+import { Field, Float, ObjectType } from "../../graphql/deferred-types";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
 import { Decision, DecisionMethod } from "../analyses/decisions";
 import { SampleScoped } from "../tables/scope";

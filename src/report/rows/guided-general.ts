@@ -1,6 +1,6 @@
 // The row types of the report table in ../tables/guided-general.ts: what its analysis returns and GraphQL serves.
 
-import { Field, Float, Int, ObjectType } from "type-graphql";
+import { Field, Float, Int, ObjectType } from "../../graphql/deferred-types";
 import { SampleScoped } from "../tables/scope";
 
 @ObjectType({

@@ -1,6 +1,6 @@
 // The row types of the report table in ../tables/quiz.ts: what its analysis returns and GraphQL serves.
 
-import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "../../graphql/deferred-types";
 import { SampleScoped } from "../tables/scope";
 
 @ObjectType({ description: "One bias compensator quiz: the original at one letter, and what was answered." })

@@ -1,6 +1,6 @@
 // The row types of the report table in ../tables/transitions.ts: what its analysis returns and GraphQL serves.
 
-import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "../../graphql/deferred-types";
 import { MemorizationSetting } from "../../study/settings";
 import { SampleScoped } from "../tables/scope";
 

@@ -1,6 +1,6 @@
 // The row types of the TS-Guessing method's evidence (its cell of the contamination summary): what its analysis
 // returns and GraphQL serves.
-import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "../../graphql/deferred-types";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
 
 @ObjectType({ description: "One instance's masked word and the model's guess (TS-Guessing)." })

@@ -1,4 +1,4 @@
-import { Field, ID, InterfaceType } from "type-graphql";
+import { Field, ID, InterfaceType } from "../../graphql/deferred-types";
 
 /** Which sample a row describes; all null on a row pooled over several samples. */
 @InterfaceType({

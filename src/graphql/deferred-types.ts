@@ -1,23 +1,31 @@
 import type { GraphQLScalarType } from "graphql";
-import type { ClassType, FieldOptions, ObjectTypeOptions, registerEnumType as register } from "type-graphql";
+import type {
+  ClassType,
+  FieldOptions,
+  InterfaceTypeOptions,
+  ObjectTypeOptions,
+  registerEnumType as register,
+} from "type-graphql";
 
 type EnumConfig<T extends object> = Parameters<typeof register<T>>[1];
 /** A field's type function, as type-graphql's `Field` takes it (`() => Int`, `() => [Run]`). */
 type ReturnTypeFunc = Exclude<Parameters<typeof import("type-graphql").Field>[0], FieldOptions | undefined>;
 
 /**
- * The GraphQL decorators of the entities, applied when the schema is built rather than when an entity loads.
+ * The GraphQL decorators of the types that commands load too (the entities, the report's rows), applied when the
+ * schema is built rather than when such a type loads.
  *
- * Every process loads the entities (TypeORM needs them), but only `memicl serve` and the tests build the GraphQL
- * schema. Importing type-graphql for the entities' decorators loaded graphql, type-graphql and graphql-scalars
- * (about 360 modules, 0.3 s of CPU) in every command that opens the database. An entity's `@ObjectType`, `@Field`
- * and `registerEnumType` calls are recorded here in the order they run, and `applyEntityTypes()` (called by
- * `createSchema`, src/api/schema.ts) hands them to type-graphql in that order before the schema is built; from then
- * on, an entity that loads later is handed over at once. The scalars the entities name (`Int`, `Float`, `ID`, ...)
- * are stand-ins here, replaced by type-graphql's and graphql-scalars' own when applied.
+ * Every process loads the entities (TypeORM needs them), and `memicl report` and `export` the report's rows, but
+ * only `memicl serve` and the tests build the GraphQL schema. Importing type-graphql for their decorators loaded
+ * graphql, type-graphql and graphql-scalars (about 360 modules, 0.3 s of CPU) in every command that opens the
+ * database. A type's `@ObjectType`, `@InterfaceType`, `@Field` and `registerEnumType` calls are recorded here in
+ * the order they run, and `applyDeferredTypes()` (called by `createSchema`, src/api/schema.ts) hands them to
+ * type-graphql in that order before the schema is built; from then on, a type that loads later is handed over at
+ * once. The scalars they name (`Int`, `Float`, `ID`, ...) are stand-ins here, replaced by type-graphql's and
+ * graphql-scalars' own when applied. Resolvers, inputs and the types only the API uses import type-graphql itself.
  */
 
-/** A scalar named by an entity field, by the name of the real one it stands for. */
+/** A scalar named by a field, by the name of the real one it stands for. */
 class ScalarStandIn {
   constructor(readonly name: "ID" | "Int" | "Float" | "GraphQLISODateTime" | "GraphQLJSONObject") {}
 }
@@ -29,7 +37,7 @@ export const GraphQLISODateTime = new ScalarStandIn("GraphQLISODateTime") as unk
 export const GraphQLJSONObject = new ScalarStandIn("GraphQLJSONObject") as unknown as GraphQLScalarType;
 
 type Recorded =
-  | { kind: "object"; options: unknown[]; target: ClassType }
+  | { kind: "ObjectType" | "InterfaceType"; options: unknown[]; target: ClassType }
   | {
       kind: "field";
       options: unknown[];
@@ -68,16 +76,16 @@ function fieldArguments(options: unknown[]): unknown[] {
 
 function apply(entry: Recorded): void {
   const graphql = typeGraphQL();
-  if (entry.kind === "object") {
-    (graphql.ObjectType as (...options: unknown[]) => ClassDecorator)(...entry.options)(entry.target);
-  } else if (entry.kind === "field") {
+  if (entry.kind === "field") {
     const decorator = (graphql.Field as (...options: unknown[]) => MethodDecorator & PropertyDecorator)(
       ...fieldArguments(entry.options),
     );
     if (entry.descriptor) decorator(entry.target, entry.key, entry.descriptor);
     else decorator(entry.target, entry.key);
-  } else {
+  } else if (entry.kind === "enum") {
     graphql.registerEnumType(entry.enumObject, entry.config);
+  } else {
+    (graphql[entry.kind] as (...options: unknown[]) => ClassDecorator)(...entry.options)(entry.target);
   }
 }
 
@@ -86,8 +94,8 @@ function record(entry: Recorded): void {
   else recorded.push(entry);
 }
 
-/** Hands every recorded entity type to type-graphql, in order; an entity loaded afterwards is handed over at once. */
-export function applyEntityTypes(): void {
+/** Hands every recorded type to type-graphql, in order; a type loaded afterwards is handed over at once. */
+export function applyDeferredTypes(): void {
   if (applied) return;
   applied = true;
   for (const entry of recorded.splice(0)) apply(entry);
@@ -96,7 +104,13 @@ export function applyEntityTypes(): void {
 export function ObjectType(options?: ObjectTypeOptions): ClassDecorator;
 export function ObjectType(name: string, options?: ObjectTypeOptions): ClassDecorator;
 export function ObjectType(...options: unknown[]): ClassDecorator {
-  return (target) => record({ kind: "object", options, target: target as unknown as ClassType });
+  return (target) => record({ kind: "ObjectType", options, target: target as unknown as ClassType });
+}
+
+export function InterfaceType(options?: InterfaceTypeOptions): ClassDecorator;
+export function InterfaceType(name: string, options?: InterfaceTypeOptions): ClassDecorator;
+export function InterfaceType(...options: unknown[]): ClassDecorator {
+  return (target) => record({ kind: "InterfaceType", options, target: target as unknown as ClassType });
 }
 
 export function Field(options?: FieldOptions): MethodDecorator & PropertyDecorator;

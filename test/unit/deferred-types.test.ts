@@ -1,8 +1,8 @@
 import { getMetadataStorage } from "type-graphql";
-import { applyEntityTypes, Field, Float, ObjectType } from "../../src/graphql/entity-types";
+import { applyDeferredTypes, Field, Float, ObjectType } from "../../src/graphql/deferred-types";
 
 /** An entity's GraphQL decorators are recorded when it loads and handed to type-graphql when a schema is built. */
-describe("the entities' deferred GraphQL types", () => {
+describe("the deferred GraphQL types (entities, report rows)", () => {
   const objectNamed = (name: string) => getMetadataStorage().objectTypes.find((type) => type.name === name);
   const fieldsOf = (target: object) =>
     getMetadataStorage()
@@ -20,7 +20,7 @@ describe("the entities' deferred GraphQL types", () => {
     }
     expect(objectNamed("EarlyThing")).toBeUndefined();
 
-    applyEntityTypes();
+    applyDeferredTypes();
     expect(objectNamed("EarlyThing")?.target).toBe(Early);
     expect(fieldsOf(Early)).toEqual(["score", "scores"]);
     const [score, scores] = getMetadataStorage().fields.filter((field) => field.target === Early);
