@@ -1,5 +1,6 @@
-import { ClassType, Field, ObjectType } from "type-graphql";
+import type { ClassType } from "type-graphql";
 import { BadInputError } from "../common/errors";
+import { Field, ObjectType } from "./deferred-types";
 
 @ObjectType()
 export class PageInfo {
