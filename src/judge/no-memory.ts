@@ -165,7 +165,7 @@ export function demonstrationFloorShots(
   demonstrations: readonly FloorDemonstration[],
   thresholds: HeuristicThresholds = DEFAULT_THRESHOLDS,
   counts: readonly ReturnType<typeof wordCounts>[] = demonstrations.map((d) => wordCounts(d.continuation)),
-  /** Each demonstration's continuation indexed once (`indexForMatching`), for the bound on long ones. */
+  /** Each demonstration's continuation indexed once (`indexForMatching`), for the bound that spares judging it. */
   indexes?: readonly (MatchIndex | null)[],
 ): number | null {
   const reference = wordCounts(instance.reference);

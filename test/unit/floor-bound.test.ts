@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { judgeHeuristically } from "../../src/judge/heuristic-judge";
-import { copiesCouldMatch, copyAnswers } from "../../src/judge/no-memory";
-import { type Passage, sharedPassages } from "../support/sentence-edits";
+import {
+  copiesCouldMatch,
+  copyAnswers,
+  demonstrationFloorShots,
+  indexForMatching,
+} from "../../src/judge/no-memory";
+import { EDIT_KINDS, editOf, type Passage, poolsOf, sharedPassages } from "../support/sentence-edits";
 import { describeWithSharedData } from "../support/shared-data";
 
 /**
@@ -77,4 +82,66 @@ describeWithSharedData("the no-memory floor's bound on copied answers", () => {
     );
     expect(ruledOut).toBeGreaterThan(5);
   }, 120_000);
+
+  it("never changes a demonstration floor: every continuation indexed gives the floor judging each one gives", () => {
+    const pools = poolsOf(passages);
+    let found = 0;
+    let spared = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            passage: fc.nat(),
+            start: fc.nat(),
+            length: fc.nat(),
+            slot: fc.nat(),
+            other: fc.nat(),
+            kind: fc.nat(),
+            // An edit of the instance's reference (any kind, at any place), the reference itself, or another text.
+            as: fc.constantFrom("edit", "edit", "same", "other"),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.nat(),
+        fc.double({ min: 0.3, max: 0.9, noNaN: true }),
+        (draws, pick, share) => {
+          const passage = passages[pick % passages.length];
+          const words = passage.text.split(/\s+/);
+          const cut = Math.max(1, Math.min(words.length - 1, Math.round(words.length * share)));
+          const instance = { input: words.slice(0, cut).join(" "), reference: words.slice(cut).join(" ") };
+          const referenceWords = words.length - cut;
+          const demonstrations = draws.map((draw, rank) => {
+            const other = passages[draw.passage % passages.length].text;
+            // The whole reference edited (a window of all its words), at the slot the draws pick.
+            const edit =
+              draw.as === "edit"
+                ? editOf(
+                    EDIT_KINDS[draw.kind % EDIT_KINDS.length],
+                    { dataset: passage.dataset, before: instance.input, text: instance.reference },
+                    { ...draw, start: 0, length: Math.max(0, referenceWords - 5) },
+                    pools,
+                  )
+                : null;
+            const continuation =
+              draw.as === "same"
+                ? instance.reference
+                : draw.as === "edit"
+                  ? (edit?.candidate ?? other)
+                  : other;
+            return { rank, continuation };
+          });
+          const indexes = demonstrations.map((d) => indexForMatching(d.continuation));
+          const judged = demonstrationFloorShots(instance, demonstrations);
+          const bounded = demonstrationFloorShots(instance, demonstrations, undefined, undefined, indexes);
+          if (judged !== null) found += 1;
+          if (judged === null || judged > 1) spared += 1;
+          return bounded === judged;
+        },
+      ),
+      { numRuns: 300, seed: Number(process.env.MEMICL_FLOOR_SEED ?? 11) },
+    );
+    // Both kinds of sample were drawn: floors found, and continuations the bound could spare.
+    expect(found).toBeGreaterThan(30);
+    expect(spared).toBeGreaterThan(30);
+  });
 });
