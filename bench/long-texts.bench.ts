@@ -9,7 +9,8 @@ const RTE = path.join(SHARED, "rte", "train.tsv");
 /**
  * Drawing a sample of long texts through `memicl serve`: `createSample` on 20 texts of N words (RTE's sentences run
  * together), 10 instances and 10 demonstrations (k = 0, 5, 10), the no-memory floors included; /health is asked
- * every 100 ms meanwhile. Prints the draw's wall time and /health's slowest answer per length.
+ * every 100 ms meanwhile. Prints the draw's wall time and /health's slowest answer per length; then the draw of a
+ * study-sized sample (200 instances, 200 demonstrations) of RTE and DBpedia.
  */
 export async function benchLongTexts(args: string[]) {
   const option = (name: string, fallback: string) => {
@@ -30,6 +31,7 @@ export async function benchLongTexts(args: string[]) {
   }
   let memicl: Memicl | null = null;
   const rows: string[] = [];
+  const studyRows: string[] = [];
   try {
     memicl = await startMemicl({ env: db.env, providersFile: writeProvidersFile({}), inProcessWorkers: 0 });
     const base = memicl.url.replace(/\/graphql$/, "");
@@ -74,6 +76,30 @@ export async function benchLongTexts(args: string[]) {
       if (!sample.createSample) throw new Error("no sample drawn");
       rows.push(`| ${length.toLocaleString("en")} | ${seconds.toFixed(1)} | ${slowest} | ${answered} |`);
     }
+    // Samples of the study's size: 200 instances against 200 demonstrations of a whole shared dataset (k up to
+    // 200), where every continuation meets every instance in the demonstration floor.
+    for (const [name, file, input] of STUDY_SIZED) {
+      if (!fs.existsSync(file)) continue;
+      const imported = await memicl.gql(
+        `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
+        { input: { name, content: fs.readFileSync(file, "utf8"), ...input } },
+      );
+      const started = Date.now();
+      const sample = await memicl.gql(
+        `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+        {
+          input: {
+            datasetId: imported.importDataset.dataset.id,
+            seed: 2024,
+            instanceCount: 200,
+            demonstrationCount: 200,
+            shotCounts: [0, 25, 50, 100, 200],
+          },
+        },
+      );
+      if (!sample.createSample) throw new Error("no sample drawn");
+      studyRows.push(`| ${name} | ${((Date.now() - started) / 1000).toFixed(1)} |`);
+    }
   } finally {
     await memicl?.stop();
     await db.drop();
@@ -84,6 +110,15 @@ export async function benchLongTexts(args: string[]) {
       "| ---: | ---: | ---: | ---: |",
       ...rows,
       "",
+      "| 200 instances, 200 demonstrations | createSample (s) |",
+      "| --- | ---: |",
+      ...studyRows,
+      "",
     ].join("\n"),
   );
 }
+
+const STUDY_SIZED: [string, string, Record<string, unknown>][] = [
+  ["rte", RTE, { format: "tsv" }],
+  ["dbpedia", path.join(SHARED, "dbpedia", "sample.csv"), { format: "csv", columns: ["label", "text"] }],
+];
