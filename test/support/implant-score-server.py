@@ -122,7 +122,12 @@ def model_thread():
             del pending[: len(batch)]
         try:
             with lock, torch.no_grad():
-                generate(batch)
+                # One byte a step is small work: one thread does it faster than two.
+                torch.set_num_threads(1)
+                try:
+                    generate(batch)
+                finally:
+                    torch.set_num_threads(args.threads)
         except Exception as error:  # a failed batch answers its requests with the error, not a hang
             for item in batch:
                 item.answer, item.reason = None, error
