@@ -1,4 +1,5 @@
 import { DataSource } from "typeorm";
+import { appendTo } from "../common/collections";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
@@ -247,7 +248,7 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const key = keyOf(item);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+    appendTo(groups, key, item);
   }
   return groups;
 }

@@ -1,3 +1,4 @@
+import { appendTo } from "../common/collections";
 import { copyAnswers } from "./no-memory";
 import { tokenize } from "./tokens";
 
@@ -276,7 +277,7 @@ export function hardNegatives(rows: readonly PairRow[], { nli }: { nli: boolean 
       pairs.push({ kind, firstPiece: row.firstPiece, reference: row.reference, candidate });
   };
   const byFirst = new Map<string, PairRow[]>();
-  for (const row of rows) byFirst.set(row.firstPiece, [...(byFirst.get(row.firstPiece) ?? []), row]);
+  for (const row of rows) appendTo(byFirst, row.firstPiece, row);
   for (const group of byFirst.values())
     for (const row of group)
       for (const other of group)

@@ -1,6 +1,7 @@
 // The Data Contamination Quiz's texts: an instance as the quiz shows it, generated options parsed from a model's
 // answer, and the options a quiz shows (the detector's perturbations, or the original at one letter). Pure.
 
+import { appendTo } from "../common/collections";
 import { OPTION_LETTERS, OptionLetter } from "../study/quiz-letters";
 import { TaskKind } from "../study/task";
 
@@ -32,7 +33,7 @@ export function parseGeneratedOptions(answer: string): string[] {
       .slice(start, end)
       .replace(/\n-{3,}\s*$/, "")
       .trim();
-    byLetter.set(marker[1], [...(byLetter.get(marker[1]) ?? []), text]);
+    appendTo(byLetter, marker[1], text);
   });
   const options: string[] = [];
   for (const letter of OPTION_LETTERS) for (const text of byLetter.get(letter) ?? []) options.push(text);

@@ -1,5 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { DataSource, EntityManager } from "typeorm";
+import { appendTo } from "../common/collections";
 import { decodeCursor, encodeCursor } from "../common/cursor";
 import { BadInputError, NotFoundError } from "../common/errors";
 import { isUuid } from "../common/ids";
@@ -313,7 +314,7 @@ export class SampleService {
     const groups = new Map<string, string[]>();
     for (const key of keys) {
       const group = JSON.stringify([key.first, key.after]);
-      groups.set(group, [...(groups.get(group) ?? []), key.sampleId]);
+      appendTo(groups, group, key.sampleId);
     }
     for (const [group, sampleIds] of groups) {
       const [first, after] = JSON.parse(group) as [number, string | null];

@@ -1,6 +1,7 @@
 // The CDD method's evidence (Dong et al., ACL 2024): each instance's sampled continuations against its greedy
 // one, the sample's share leaked by the authors' rule, and a test against the dataset's control. Pure.
 
+import { appendTo } from "../../common/collections";
 import { CDD_DEFAULTS, cddInstance } from "../../sampling/cdd";
 import { wilsonInterval } from "../../statistics/intervals";
 import type { CddEvidence, CddInstanceScore } from "../rows/cdd";
@@ -74,7 +75,7 @@ export function cddEvidence(
     if (!isExamined(item)) continue;
     sampleOf.set(item.item, item.sampleId);
     if (item.temperature <= 0) greedy.set(item.item, item.text);
-    else sampled.set(item.item, [...(sampled.get(item.item) ?? []), item.text]);
+    else appendTo(sampled, item.item, item.text);
   }
   const scores = new Map<string, CddInstanceScore[]>();
   for (const [item, text] of greedy) {
@@ -82,19 +83,15 @@ export function cddEvidence(
     if (drawn.length < 2) continue;
     const instance = cddInstance(text, drawn, thresholds)!;
     const sampleId = sampleOf.get(item)!;
-    scores.set(sampleId, [
-      ...(scores.get(sampleId) ?? []),
-      {
-        sampledInstanceId: item,
-        peakedness: instance.peakedness,
-        leaked: instance.leaked,
-        samples: drawn.length,
-      },
-    ]);
+    appendTo(scores, sampleId, {
+      sampledInstanceId: item,
+      peakedness: instance.peakedness,
+      leaked: instance.leaked,
+      samples: drawn.length,
+    });
   }
   const runsOf = new Map<string, ContinuationRunState[]>();
-  for (const run of runs)
-    if (isExamined(run)) runsOf.set(run.sampleId, [...(runsOf.get(run.sampleId) ?? []), run]);
+  for (const run of runs) if (isExamined(run)) appendTo(runsOf, run.sampleId, run);
   const evidence = new Map<string, CddEvidence>();
   for (const [sampleId, own] of runsOf) {
     const info = samples.get(sampleId);

@@ -1,6 +1,7 @@
 // CoDeC's evidence (Zawalski et al., ICLR 2026): how each instance's confidence moves when another instance of its
 // sample stands before it, the share whose confidence drops, and a test against the dataset's control. Pure.
 
+import { appendTo } from "../../common/collections";
 import { codecScore } from "../../logprob/codec";
 import { readTokenLogprobs } from "../../logprob/scores";
 import { wilsonInterval } from "../../statistics/intervals";
@@ -66,14 +67,10 @@ export function codecEvidence(
     const inContext = readTokenLogprobs(entry.inContext ?? null);
     const score = alone && inContext ? codecScore(alone, inContext) : null;
     if (!score) continue;
-    scores.set(entry.sampleId, [
-      ...(scores.get(entry.sampleId) ?? []),
-      { sampledInstanceId: item, ...score },
-    ]);
+    appendTo(scores, entry.sampleId, { sampledInstanceId: item, ...score });
   }
   const runsOf = new Map<string, CodecRunState[]>();
-  for (const run of runs)
-    if (isExamined(run)) runsOf.set(run.sampleId, [...(runsOf.get(run.sampleId) ?? []), run]);
+  for (const run of runs) if (isExamined(run)) appendTo(runsOf, run.sampleId, run);
   const evidence = new Map<string, CodecEvidence>();
   for (const [sampleId, own] of runsOf) {
     if (!samples.get(sampleId)) continue;

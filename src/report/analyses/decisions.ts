@@ -4,6 +4,7 @@
 //
 // The input is described here by the fields it reads (structurally), so this file imports no table.
 
+import { appendTo } from "../../common/collections";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
 import { logprobLosses } from "./logprob";
 import { shortPercent } from "./verdict";
@@ -556,7 +557,7 @@ export function methodAgreement(
   const bySample = new Map<string, Decision[]>();
   for (const decision of decisions) {
     const key = `${decision.dataset} ${decision.sampleId ?? ""}`;
-    bySample.set(key, [...(bySample.get(key) ?? []), decision]);
+    appendTo(bySample, key, decision);
   }
   return [...bySample.values()].map((list) => {
     const names = (want: "positive" | "negative" | null) =>

@@ -1,6 +1,7 @@
 // The LOGPROB method's evidence: each sample's membership scores under the examined model, a calibration where the
 // lab labelled members and non-members, and a test against the dataset's control otherwise. Pure.
 
+import { appendTo } from "../../common/collections";
 import { membershipScores, readTokenLogprobs, SCORE_NAMES, ScoreName, Scores } from "../../logprob/scores";
 import { aucInterval, mannWhitneyGreater, rocAuc, tprAtFpr } from "../../statistics/membership";
 import { ContaminationVerdict } from "../../study/contamination-verdict";
@@ -183,8 +184,7 @@ export function logprobEvidence(
   }
 
   const controlsOf = new Map<string, string[]>();
-  for (const [sampleId, info] of samples)
-    if (info.controlOf) controlsOf.set(info.controlOf, [...(controlsOf.get(info.controlOf) ?? []), sampleId]);
+  for (const [sampleId, info] of samples) if (info.controlOf) appendTo(controlsOf, info.controlOf, sampleId);
 
   const evidence = new Map<string, LogprobEvidence>();
   for (const [sampleId, ids] of runIds) {

@@ -12,6 +12,7 @@ import type { MemorizationBreakdownRow } from "../rows/memorization";
 /** A breakdown row as computed (the service stamps when the results it counts were read). */
 export type BreakdownRow = Omit<MemorizationBreakdownRow, "computedAt">;
 
+import { appendTo } from "../../common/collections";
 import {
   bySample,
   CellCount,
@@ -100,7 +101,7 @@ export function breakdown(
       if (!group) {
         group = { key, sampleIds: new Set<string>(), cells: [] };
         map.set(id, group);
-        if (map === perSample) partsOf.set(pooledId, [...(partsOf.get(pooledId) ?? []), group]);
+        if (map === perSample) appendTo(partsOf, pooledId, group);
       }
       group.sampleIds.add(cell.sampleId);
       group.cells.push(cell);

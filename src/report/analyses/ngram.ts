@@ -1,6 +1,7 @@
 // N-gram coverage's evidence (Hallinan et al., CoLM 2025): how much of each instance's true continuation its sampled
 // continuations reproduce in runs of n words, and a test against the dataset's control. Pure.
 
+import { appendTo } from "../../common/collections";
 import { NGRAM_DEFAULTS, ngramInstance } from "../../sampling/ngram";
 import type { NgramEvidence, NgramInstanceScore } from "../rows/ngram";
 import { againstControl, controlSamplesOf, SAMPLING_TEST_ALPHA, samplingVerdict } from "./against-control";
@@ -43,19 +44,15 @@ export function ngramEvidence(
   for (const [item, entry] of drawn) {
     const instance = ngramInstance(entry.reference, entry.texts, n);
     if (!instance) continue;
-    scores.set(entry.sampleId, [
-      ...(scores.get(entry.sampleId) ?? []),
-      {
-        sampledInstanceId: item,
-        maxCoverage: instance.maxCoverage,
-        meanCoverage: instance.meanCoverage,
-        samples: instance.samples,
-      },
-    ]);
+    appendTo(scores, entry.sampleId, {
+      sampledInstanceId: item,
+      maxCoverage: instance.maxCoverage,
+      meanCoverage: instance.meanCoverage,
+      samples: instance.samples,
+    });
   }
   const runsOf = new Map<string, ContinuationRunState[]>();
-  for (const run of runs)
-    if (isExamined(run)) runsOf.set(run.sampleId, [...(runsOf.get(run.sampleId) ?? []), run]);
+  for (const run of runs) if (isExamined(run)) appendTo(runsOf, run.sampleId, run);
   const evidence = new Map<string, NgramEvidence>();
   for (const [sampleId, own] of runsOf) {
     if (!samples.get(sampleId)) continue;

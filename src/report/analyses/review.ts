@@ -1,3 +1,4 @@
+import { appendTo } from "../../common/collections";
 import { agreement, InterAnnotatorAgreement, interAnnotatorAgreement } from "../../judge/agreement";
 import { JudgeVerdict } from "../../judge/verdicts";
 
@@ -36,7 +37,7 @@ function majority(verdicts: readonly JudgeVerdict[]): JudgeVerdict | null {
  */
 export function reviewSummary(ratings: readonly ReviewRating[]): ReviewSummary {
   const byItem = new Map<string, ReviewRating[]>();
-  for (const rating of ratings) byItem.set(rating.item, [...(byItem.get(rating.item) ?? []), rating]);
+  for (const rating of ratings) appendTo(byItem, rating.item, rating);
   const pairs: [JudgeVerdict | null, JudgeVerdict | null][] = [...byItem.values()].map((item) => [
     item[0].automatic,
     majority(item.map((rating) => rating.verdict)),

@@ -1,6 +1,7 @@
 // TS-Guessing's evidence (Deng et al., NAACL 2024): how often the model fills in a masked content word of an
 // instance exactly, and a test against the dataset's control. Pure.
 
+import { appendTo } from "../../common/collections";
 import { wilsonInterval } from "../../statistics/intervals";
 import type { GuessingEvidence, GuessingInstanceScore } from "../rows/ts-guessing";
 import { againstControl, controlSamplesOf, SAMPLING_TEST_ALPHA, samplingVerdict } from "./against-control";
@@ -50,14 +51,14 @@ export function guessingEvidence(
   const scores = new Map<string, GuessingInstanceScore[]>();
   for (const item of items) {
     if (!isExamined(item)) continue;
-    scores.set(item.sampleId, [
-      ...(scores.get(item.sampleId) ?? []),
-      { sampledInstanceId: item.item, guess: item.guess, matched: item.matched },
-    ]);
+    appendTo(scores, item.sampleId, {
+      sampledInstanceId: item.item,
+      guess: item.guess,
+      matched: item.matched,
+    });
   }
   const runsOf = new Map<string, GuessingRunState[]>();
-  for (const run of runs)
-    if (isExamined(run)) runsOf.set(run.sampleId, [...(runsOf.get(run.sampleId) ?? []), run]);
+  for (const run of runs) if (isExamined(run)) appendTo(runsOf, run.sampleId, run);
   const evidence = new Map<string, GuessingEvidence>();
   for (const [sampleId, own] of runsOf) {
     if (!samples.get(sampleId)) continue;

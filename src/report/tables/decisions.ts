@@ -1,3 +1,4 @@
+import { appendTo } from "../../common/collections";
 import { REGIME_ORDER, Regime } from "../../study/regime";
 import { GUIDED_GENERAL_ALPHA } from "../analyses";
 import { methodAgreement, studyDecisions } from "../analyses/decisions";
@@ -74,7 +75,7 @@ function glance(report: ReportTablesRead): string {
   const groups = new Map<string, typeof rows>();
   for (const row of rows) {
     const key = `${row.dataset}\u0000${row.sampleId}\u0000${row.setting}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    appendTo(groups, key, row);
   }
   const label: Record<Regime, string> = {
     [Regime.ZERO_SHOT]: "zero-shot",

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { appendTo } from "../../common/collections";
 import { RandomStream } from "../../common/random";
 import { TRIVIAL_TARGET_WORDS } from "../../study/targets";
 import { groupByLabel, interleaveByLabel, labelQuotas } from "./balanced-sampling";
@@ -272,7 +273,7 @@ export function ambiguousInstances<Ref>(
   const byOpening = new Map<string, string[]>();
   for (const item of design.instances) {
     const key = openingKey(item.segments.initialSegment);
-    byOpening.set(key, [...(byOpening.get(key) ?? []), item.candidate.key]);
+    appendTo(byOpening, key, item.candidate.key);
   }
   for (const keys of byOpening.values())
     if (keys.length > 1) for (const key of keys) found.set(key, SHARED_OPENING);
@@ -282,7 +283,7 @@ export function ambiguousInstances<Ref>(
   for (const item of design.demonstrations) {
     const text = openingKey(`${item.segments.initialSegment} ${item.segments.subsequentSegment}`);
     const first = text.split(" ", 1)[0];
-    texts.set(first, [...(texts.get(first) ?? []), text]);
+    appendTo(texts, first, text);
   }
   for (const item of design.instances) {
     if (found.has(item.candidate.key)) continue;
