@@ -70,8 +70,11 @@ def score(text, top):
                 row = table[offset - 1]
                 logprobs[position] = float(row[window[offset]])
                 if top > 0:
+                    # As Python numbers at once: reading each element of a tensor makes a tensor of it.
                     values, indices = row.topk(top)
-                    alternatives[position] = {token_string(int(i)): float(v) for v, i in zip(values, indices)}
+                    alternatives[position] = {
+                        token_string(i): v for v, i in zip(values.tolist(), indices.tolist())
+                    }
             if start + BLOCK >= n:
                 following = int(table[len(window) - 1].argmax())
                 break
