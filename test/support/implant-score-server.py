@@ -138,6 +138,9 @@ def model_thread():
             item.done.set()
 
 
+# Prompts kept prefilled: memicl asks for a sampling method's continuations prompt after prompt, a round at a time,
+# so the cache must hold a whole experiment's prompts (56 in the model tests: 51 s for their experiment, 88 s with
+# room for 16). The scorer then holds up to about 1 GB.
 PREFILLS = 64
 prefilled = OrderedDict()
 
