@@ -42,10 +42,11 @@ export async function benchLongTexts(args: string[]) {
           label: i % 2 ? "a" : "b",
         }),
       ).join("\n");
-      const imported = await memicl.gql(
-        `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
-        { input: { name: `long-${length}`, content: `${content}\n`, format: "jsonl" } },
-      );
+      const datasetId = await importDataset(memicl, {
+        name: `long-${length}`,
+        content: `${content}\n`,
+        format: "jsonl",
+      });
       let slowest = 0;
       let answered = 0;
       const health = setInterval(() => {
@@ -57,48 +58,32 @@ export async function benchLongTexts(args: string[]) {
           })
           .catch((error) => process.stderr.write(`/health: ${(error as Error).message}\n`));
       }, 100);
-      const started = Date.now();
-      const sample = await memicl.gql(
-        `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
-        {
-          input: {
-            datasetId: imported.importDataset.dataset.id,
-            seed: 1,
-            instanceCount: 10,
-            demonstrationCount: 10,
-            shotCounts: [0, 5, 10],
-          },
-        },
-      );
-      const seconds = (Date.now() - started) / 1000;
+      const seconds = await drawSample(memicl, {
+        datasetId,
+        seed: 1,
+        instanceCount: 10,
+        shotCounts: [0, 5, 10],
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
       clearInterval(health);
-      if (!sample.createSample) throw new Error("no sample drawn");
       rows.push(`| ${length.toLocaleString("en")} | ${seconds.toFixed(1)} | ${slowest} | ${answered} |`);
     }
     // Samples of the study's size: 200 instances against 200 demonstrations of a whole shared dataset (k up to
     // 200), where every continuation meets every instance in the demonstration floor.
     for (const [name, file, input] of STUDY_SIZED) {
       if (!fs.existsSync(file)) continue;
-      const imported = await memicl.gql(
-        `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
-        { input: { name, content: fs.readFileSync(file, "utf8"), ...input } },
-      );
-      const started = Date.now();
-      const sample = await memicl.gql(
-        `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
-        {
-          input: {
-            datasetId: imported.importDataset.dataset.id,
-            seed: 2024,
-            instanceCount: 200,
-            demonstrationCount: 200,
-            shotCounts: [0, 25, 50, 100, 200],
-          },
-        },
-      );
-      if (!sample.createSample) throw new Error("no sample drawn");
-      studyRows.push(`| ${name} | ${((Date.now() - started) / 1000).toFixed(1)} |`);
+      const datasetId = await importDataset(memicl, {
+        name,
+        content: fs.readFileSync(file, "utf8"),
+        ...input,
+      });
+      const seconds = await drawSample(memicl, {
+        datasetId,
+        seed: 2024,
+        instanceCount: 200,
+        shotCounts: [0, 25, 50, 100, 200],
+      });
+      studyRows.push(`| ${name} | ${seconds.toFixed(1)} |`);
     }
   } finally {
     await memicl?.stop();
@@ -122,3 +107,25 @@ const STUDY_SIZED: [string, string, Record<string, unknown>][] = [
   ["rte", RTE, { format: "tsv" }],
   ["dbpedia", path.join(SHARED, "dbpedia", "sample.csv"), { format: "csv", columns: ["label", "text"] }],
 ];
+
+async function importDataset(memicl: Memicl, input: Record<string, unknown>): Promise<string> {
+  const imported = await memicl.gql(
+    `mutation($input: ImportDatasetInput!) { importDataset(input: $input) { dataset { id } } }`,
+    { input },
+  );
+  return imported.importDataset.dataset.id;
+}
+
+/** Draws a sample with as many demonstrations as instances; returns the draw's wall time in seconds. */
+async function drawSample(
+  memicl: Memicl,
+  sample: { datasetId: string; seed: number; instanceCount: number; shotCounts: number[] },
+): Promise<number> {
+  const started = Date.now();
+  const drawn = await memicl.gql(
+    `mutation($input: CreateSampleInput!) { createSample(input: $input) { sample { id } } }`,
+    { input: { ...sample, demonstrationCount: sample.instanceCount } },
+  );
+  if (!drawn.createSample) throw new Error("no sample drawn");
+  return (Date.now() - started) / 1000;
+}
