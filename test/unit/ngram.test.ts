@@ -37,6 +37,37 @@ describe("n-gram coverage", () => {
     );
   });
 
+  it("is the plain definition: every reference window against every sample window", () => {
+    // Recurring words (a vocabulary of 3 to 12) so that windows repeat in both texts and at any position.
+    const texts = fc.integer({ min: 3, max: 12 }).chain((size) =>
+      fc.tuple(
+        fc.array(
+          fc.integer({ min: 0, max: size - 1 }).map((i) => `w${i}`),
+          { maxLength: 60, size: "max" },
+        ),
+        fc.array(
+          fc.integer({ min: 0, max: size - 1 }).map((i) => `w${i}`),
+          { maxLength: 60, size: "max" },
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 6 }), ([ref, sample], n) => {
+        expect(ngramCoverage(ref, sample, n)).toBe(plainCoverage(ref, sample, n));
+        const instance = ngramInstance(ref.join(" "), [sample.join(" "), ref.join(" ")], n);
+        if (instance) expect(instance.maxCoverage).toBe(ref.length >= n ? 1 : 0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps n-grams apart in a reference of more distinct words than a character holds", () => {
+    const ref = Array.from({ length: 70_000 }, (_, i) => `x${i}`);
+    expect(ngramCoverage(ref, ["x5", "x6", "x7"], 3)).toBe(3 / 70_000);
+    expect(ngramCoverage(ref, ["x69999", "x0", "x1"], 3)).toBe(0);
+    expect(ngramCoverage(ref, ["x1", "x0", "x65537"], 2)).toBe(0);
+  });
+
   it("counts runs of words, whatever the case and punctuation, and nothing shorter than n", () => {
     const ref = ngramWords("The ferry leaves twice every morning before nine");
     expect(ngramCoverage(ref, ngramWords("THE FERRY, leaves at noon"), 3)).toBeCloseTo(3 / 8, 12);
@@ -45,6 +76,19 @@ describe("n-gram coverage", () => {
     expect(ngramInstance("a b c", [], 3)).toBeNull();
   });
 });
+
+/** Coverage as defined: a reference word is covered when a window of n reference words holding it is one of the sample's. */
+function plainCoverage(ref: readonly string[], sample: readonly string[], n: number): number {
+  if (ref.length < n || sample.length < n) return 0;
+  const windows = (words: readonly string[]) =>
+    Array.from({ length: words.length - n + 1 }, (_, i) => words.slice(i, i + n));
+  const same = (a: string[], b: string[]) => a.every((word, i) => word === b[i]);
+  const shared = windows(ref).map((window) => windows(sample).some((other) => same(window, other)));
+  return (
+    ref.filter((_, i) => shared.some((found, start) => found && start <= i && i < start + n)).length /
+    ref.length
+  );
+}
 
 // A sample of `instances` instances and its control, with `samples` sampled continuations each.
 type Writer = (dataset: string, instance: number, random: RandomStream) => string;
