@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MEMICL_BIN, runCli } from "../support/cli";
+import { MEMICL_COMMAND, runCli } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
 import { providersFile } from "../support/runs";
 
@@ -168,7 +168,7 @@ describe("memicl experiment --wait and the run commands", () => {
 
 /** A memicl command run on a terminal (script(1)'s pseudo-terminal), given `input`; what the terminal showed. */
 function onTerminal(args: string[], env: Record<string, string>, input: string): Promise<string> {
-  const command = [process.execPath, MEMICL_BIN, ...args]
+  const command = [process.execPath, ...MEMICL_COMMAND, ...args]
     .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
     .join(" ");
   return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../src/common/free-port";
-import { MEMICL_BIN, ServeProcess, servedGql, startServe } from "../support/cli";
+import { MEMICL_COMMAND, ServeProcess, servedGql, startServe } from "../support/cli";
 import { adminUrlOf, BACKENDS, dropDatabase, withClient } from "../support/databases";
 import { classificationSample, providersFile } from "../support/runs";
 import type { TestServer } from "../support/server";
@@ -112,7 +112,7 @@ describeWithPgBouncer("memicl through PgBouncer in transaction mode (%s database
     };
     // The migrations, the queue's setup and the requests of serve, all through the pooler.
     serve = await startServe(env);
-    worker = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "4"], {
+    worker = spawn(process.execPath, [...MEMICL_COMMAND, "worker", "--concurrency", "4"], {
       env: { ...process.env, LOG_LEVEL: "warn", ...env },
     });
     worker.stdout?.on("data", (chunk) => (workerOutput += chunk));

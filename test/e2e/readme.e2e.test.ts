@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MEMICL_BIN, ServeProcess, startServe } from "../support/cli";
+import { MEMICL_COMMAND, ServeProcess, startServe } from "../support/cli";
 import { discardDataFolder } from "../support/data-folders";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import { providersFile } from "../support/runs";
@@ -223,7 +223,10 @@ function shell(command: string, env: Record<string, string>, cwd: string) {
   return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn(
       "bash",
-      ["-c", `memicl() { "${process.execPath}" "${MEMICL_BIN}" "$@"; }\n${command}`],
+      [
+        "-c",
+        `memicl() { ${[process.execPath, ...MEMICL_COMMAND].map((part) => `"${part}"`).join(" ")} "$@"; }\n${command}`,
+      ],
       {
         cwd,
         env: { ...process.env, LOG_LEVEL: "warn", ...env },

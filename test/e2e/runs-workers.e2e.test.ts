@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from "node:child_process";
-import { MEMICL_BIN } from "../support/cli";
+import { MEMICL_COMMAND } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { FakeOpenAiServer } from "../support/fake-openai-server";
 import {
@@ -19,7 +19,7 @@ describe.each(BACKENDS)("memicl worker processes on one database (%s)", (backend
   const workers: ChildProcess[] = [];
 
   const startWorker = () => {
-    const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "8"], {
+    const child = spawn(process.execPath, [...MEMICL_COMMAND, "worker", "--concurrency", "8"], {
       env: { ...process.env, ...env, LOG_LEVEL: "warn" },
       stdio: ["ignore", "ignore", "pipe"],
     });

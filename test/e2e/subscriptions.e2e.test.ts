@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { Client, createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { ApiKeyService } from "../../src/auth/api-key.service";
-import { MEMICL_BIN, startServe } from "../support/cli";
+import { MEMICL_COMMAND, startServe } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { classificationSample, providersFile, startRun } from "../support/runs";
 import { startTestServer, TestServer } from "../support/server";
@@ -72,7 +72,7 @@ describe.each(BACKENDS)("live progress over graphql-ws (%s database)", (backend)
   }, 60_000);
   /** A `memicl worker` in its own process, on the test's database. */
   const startWorker = () => {
-    const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "2"], {
+    const child = spawn(process.execPath, [...MEMICL_COMMAND, "worker", "--concurrency", "2"], {
       env: {
         ...process.env,
         ...env,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { MEMICL_BIN, runCli } from "../support/cli";
+import { MEMICL_COMMAND, runCli } from "../support/cli";
 import { BACKENDS } from "../support/databases";
 import { patient } from "../support/patience";
 import { RefusingProxy } from "../support/refusing-proxy";
@@ -44,7 +44,7 @@ describe.each(BACKENDS.slice(0, 1))("a worker on a database that refuses connect
     const url = new URL(api.database.url);
     url.port = String(port);
     url.hostname = "127.0.0.1";
-    const child = spawn(process.execPath, [MEMICL_BIN, "worker", "--concurrency", "2"], {
+    const child = spawn(process.execPath, [...MEMICL_COMMAND, "worker", "--concurrency", "2"], {
       env: {
         ...process.env,
         DATABASE_URL: url.toString(),

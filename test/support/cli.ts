@@ -1,9 +1,16 @@
 import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { nodeFlagsOf } from "../../bench/node-flags";
 import { patient } from "./patience";
 import type { TestServer } from "./server";
 
 export const MEMICL_BIN = path.resolve(__dirname, "../../bin/memicl.js");
+
+/**
+ * What runs `memicl` as its first line does (`node` with its flags, then the script): spawned as `node memicl.js`,
+ * the command would run without the flags that line gives node (the young generation's size, see bin/memicl.js).
+ */
+export const MEMICL_COMMAND: readonly string[] = [...nodeFlagsOf(MEMICL_BIN), MEMICL_BIN];
 
 export interface CliResult {
   code: number | null;
@@ -14,7 +21,7 @@ export interface CliResult {
 /** Runs the built `memicl` command (tests run `npm run build` first) and collects its output. */
 export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MEMICL_BIN, ...args], {
+    const child = spawn(process.execPath, [...MEMICL_COMMAND, ...args], {
       // A command stops the embedded server it was the last on, as before the idle period, unless a test says.
       env: { MEMICL_EMBEDDED_IDLE_SECONDS: "0", ...process.env, ...env, LOG_LEVEL: "warn" },
       cwd,
@@ -45,7 +52,7 @@ export interface ServeProcess {
  * connection, for one), which made starts fail at random.
  */
 export async function startServe(env: Record<string, string>, cwd?: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [MEMICL_BIN, "serve"], {
+  const child = spawn(process.execPath, [...MEMICL_COMMAND, "serve"], {
     env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "warn" },
     cwd,
   });
