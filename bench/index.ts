@@ -8,6 +8,7 @@ import { benchGrid } from "./grid.bench";
 import { benchImport } from "./import.bench";
 import { benchLimits } from "./limits.bench";
 import { benchLongTexts } from "./long-texts.bench";
+import { benchNgram } from "./ngram.bench";
 import { benchResults } from "./results.bench";
 import { benchScale } from "./scale.bench";
 import { benchStartup } from "./startup.bench";
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<void>> = {
   import: benchImport,
   limits: benchLimits,
   "long-texts": benchLongTexts,
+  ngram: benchNgram,
   results: benchResults,
   scale: benchScale,
   startup: benchStartup,
