@@ -68,10 +68,18 @@ const CASED_DATE_WORDS = new Set([
   "sat",
 ]);
 
+/** Each word's number value, remembered: the judge asks it of every pair of words it compares. */
+const numberValues = new Map<string, string | null>();
+
 /** The value a number token stands for ("three" and "3" are one number; "50th" and "fiftieth" are not read). */
 export function numberValue(token: Token): string | null {
-  if (/\d/.test(token.norm)) return token.norm.replace(/^0+(?=\d)/, "");
-  return NUMBER_WORDS[token.norm] ?? null;
+  let value = numberValues.get(token.norm);
+  if (value === undefined) {
+    value = /\d/.test(token.norm) ? token.norm.replace(/^0+(?=\d)/, "") : (NUMBER_WORDS[token.norm] ?? null);
+    if (numberValues.size > 100_000) numberValues.clear();
+    numberValues.set(token.norm, value);
+  }
+  return value;
 }
 
 function isDate(token: Token): boolean {
