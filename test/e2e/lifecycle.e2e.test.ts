@@ -6,6 +6,9 @@ import { runCli, startServe } from "../support/cli";
 import { adminUrlOf, BACKENDS, dropDatabase, urlOf, withClient } from "../support/databases";
 import { startTestServer } from "../support/server";
 
+// A file of its own, in no group (test/support/groups.ts): the version query's hash is that of the first schema its
+// process builds, as in `memicl serve`. A later one, built after other servers answered requests, can list a
+// field's arguments in another order (type-graphql sorts a field's parameters in place when it is called).
 describe("versions", () => {
   it("prints the package version with memicl --version", async () => {
     const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8"));
