@@ -43,11 +43,13 @@ export class PgBossQueue implements JobQueue {
 
   /**
    * Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work, and again by
-   * a use after `stop()` (a reconciler pass that outlived its workers, say), once that stop has finished.
+   * a use after `stop()` (a reconciler pass that outlived its workers, say). While a stop runs, what comes (a job
+   * handler finishing its work, which the stop waits for) is served by the instance being stopped, as before.
    */
   start(): Promise<void> {
-    this.starting ??= (this.stopping ?? Promise.resolve())
-      .then(() => this.boss.start())
+    if (this.stopping && !this.starting) return Promise.resolve();
+    this.starting ??= this.boss
+      .start()
       .then(() => undefined)
       .catch((error) => {
         this.starting = null;

@@ -51,17 +51,4 @@ describe.each(BACKENDS)("the job queue stopped and used again (%s database)", (b
     });
     expect(left).toEqual([]);
   });
-
-  it("lets a use that comes while it stops wait for the stop, then start afresh", async () => {
-    const queue = new PgBossQueue(database.url, createLogger("silent"), 2);
-    const left = await pgBossTimersLeftBy(async () => {
-      await queue.start();
-      const stopping = queue.stop();
-      const used = queue.settleOrphanedJobs("completion", 60, 10);
-      await stopping;
-      expect(await used).toBe(0);
-      await queue.stop();
-    });
-    expect(left).toEqual([]);
-  });
 });
