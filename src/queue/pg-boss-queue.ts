@@ -15,28 +15,39 @@ import {
 
 /** pg-boss on the service's own PostgreSQL (the embedded server or DATABASE_URL). */
 export class PgBossQueue implements JobQueue {
-  private readonly boss: PgBoss;
+  private boss: PgBoss;
   private starting: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
   private readonly queues = new Map<string, Promise<void>>();
   private readonly dispatchers: Dispatcher<JobKind>[] = [];
 
   constructor(
     private readonly connectionString: string,
     private readonly logger: Logger,
-    poolSize = 4,
+    private readonly poolSize = 4,
   ) {
-    this.boss = new PgBoss({
-      connectionString,
-      max: poolSize,
+    this.boss = this.newBoss();
+  }
+
+  private newBoss(): PgBoss {
+    const boss = new PgBoss({
+      connectionString: this.connectionString,
+      max: this.poolSize,
       application_name: "memicl-queue",
       // Dead workers' items are found by memicl's reconciler from the completions' leases, not by job expiry.
       schedule: false,
     });
-    this.boss.on("error", (error: Error) => this.logger.error({ err: error }, "job queue error"));
+    boss.on("error", (error: Error) => this.logger.error({ err: error }, "job queue error"));
+    return boss;
   }
 
-  /** Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work. */
+  /**
+   * Starts pg-boss (creating its schema on first use); called lazily by the first enqueue or work, and again by
+   * a use after `stop()` (a reconciler pass that outlived its workers, say). While a stop runs, what comes (a job
+   * handler finishing its work, which the stop waits for) is served by the instance being stopped, as before.
+   */
   start(): Promise<void> {
+    if (this.stopping && !this.starting) return Promise.resolve();
     this.starting ??= this.boss
       .start()
       .then(() => undefined)
@@ -48,12 +59,28 @@ export class PgBossQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
-    if (!this.starting) return;
+    if (!this.starting) return this.stopping ?? undefined;
     const starting = this.starting;
     this.starting = null;
+    const stopping = this.stopStarted(starting);
+    const settled = stopping.catch(() => {});
+    this.stopping = settled;
+    try {
+      await stopping;
+    } finally {
+      if (this.stopping === settled) this.stopping = null;
+    }
+  }
+
+  private async stopStarted(starting: Promise<void>): Promise<void> {
     await starting.catch(() => {});
-    await Promise.all(this.dispatchers.map((dispatcher) => dispatcher.stop()));
+    const dispatchers = this.dispatchers.splice(0);
+    await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
     await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    // A pg-boss instance does not start twice: started again, its upkeep timer outlives the next stop (its
+    // supervisor stays marked stopped, so that stop skips clearing it) and keeps the process alive. A later
+    // start gets a fresh one.
+    this.boss = this.newBoss();
   }
 
   private ensureQueue(name: string): Promise<void> {
