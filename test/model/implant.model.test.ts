@@ -366,9 +366,9 @@ describeWithModel("the methods on a real model that memorized known rows (embedd
     );
     for (const [key, value] of Object.entries(found))
       expect({ key, verdict: value.verdict }).toEqual({ key, verdict: "CONTAMINATED" });
-    // The scorer draws each continuation from a seed of its prompt and count, so a run repeats (a check that passed
-    // by chance in one run cannot fail the next): the verdict is the test (p < alpha), the AUC a margin above chance
-    // (measured 0.81-0.87 for RTE, 0.97-0.99 for DBpedia; RTE's held-out rows are peaked too, on a label).
+    // The verdict is the test (p < alpha), the AUC a margin above chance. The scorer seeds each sampled
+    // continuation by its request (test/support/implant-score-server.py), so a run repeats: CDD's AUC 0.78 for RTE
+    // (0.72-0.81 over three unseeded runs; RTE's held-out rows are peaked too, on a label), 0.95 for DBpedia.
     for (const [key, value] of Object.entries(found))
       expect({ key, auc: value.auc >= 0.65 }).toEqual({ key, auc: true });
   }, 900_000);
