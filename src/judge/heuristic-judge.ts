@@ -339,8 +339,8 @@ export function wordCounts(text: string): WordCounts {
  * an overlap its length can reach (ROUGE-L F at most 2c/(r+c) for c answer and r reference words; content recall at
  * most the answer's content words over the reference's; character similarity at most the shorter text's length over
  * the longer's). The no-memory floor tries some twenty copied answers an instance and skips most of them so.
- * The rules of `verdictFromScores` and this bound change together: test/unit/no-memory.test.ts checks it against
- * the judge itself.
+ * The rules of `verdictFromScores` and this bound change together: test/unit/methods/no-memory.test.ts checks it
+ * against the judge itself.
  */
 export function couldBeNearExact(
   reference: WordCounts,

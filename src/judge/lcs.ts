@@ -4,7 +4,7 @@
 /**
  * Bit-parallel (Crochemore, Iliopoulos, Pinzon and Reid, 2001): the shorter sequence's positions are bits in
  * 32-bit words, and each token of the longer one updates all of them with a few word operations, where the
- * textbook table fills one cell at a time. The same result as the table for any input (test/unit/lcs.test.ts
+ * textbook table fills one cell at a time. The same result as the table for any input (test/unit/judge/lcs.test.ts
  * checks them against each other).
  */
 export function lcsLength(a: readonly string[], b: readonly string[]): number {

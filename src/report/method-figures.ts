@@ -1,6 +1,6 @@
 // The figures docs/METHOD.md states, generated from the code: the versions new runs record, the thresholds the
 // verdicts use, the prompts' instructions word for word, and the verdict's power by sample size and rate.
-// test/unit/method-card.test.ts holds METHOD.md's generated block equal to this (and rewrites it on request).
+// test/unit/methods/method-card.test.ts holds METHOD.md's generated block equal to this (and rewrites it on request).
 
 import { EXTRACTION_RULE } from "../judge/answer-extraction";
 import { DEFAULT_THRESHOLDS, HEURISTIC_JUDGE_VERSION } from "../judge/heuristic-judge";
@@ -23,7 +23,7 @@ import { markdownTable } from "./tables/table";
 /** The markers around the generated block in docs/METHOD.md. */
 export const METHOD_FIGURES_BEGIN =
   "<!-- method-figures: generated from the code (src/report/method-figures.ts); " +
-  "MEMICL_WRITE_METHOD_CARD=1 npx jest test/unit/method-card.test.ts rewrites it -->";
+  "MEMICL_WRITE_METHOD_CARD=1 npx jest test/unit/methods/method-card.test.ts rewrites it -->";
 export const METHOD_FIGURES_END = "<!-- /method-figures -->";
 
 /** Eligible instances (non-trivial, outside the floor) per k, the power table's rows. */

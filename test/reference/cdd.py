@@ -3,7 +3,7 @@ by the textbook dynamic programme over lists, the peak as Dong et al. define it 
 alpha x l of the greedy output, l the longest output's length).
 
 Regenerate with: python3 test/reference/cdd.py > test/reference/cdd.json
-(test/unit/cdd.test.ts compares against this file).
+(test/unit/methods/cdd.test.ts compares against this file).
 """
 
 import json

@@ -3,7 +3,7 @@ numpy and scipy: each instance's mean log-probability alone and over the same la
 the share that drop, and the one-sided Mann-Whitney U test of the drops against a control's.
 
 Regenerate with: python3 test/reference/codec.py > test/reference/codec.json
-(test/unit/codec.test.ts compares against this file).
+(test/unit/methods/codec.test.ts compares against this file).
 """
 
 import json

@@ -2,7 +2,7 @@
 (src/statistics/membership.ts), computed independently with numpy, scipy and zlib.
 
 Regenerate with: python3 test/reference/logprob.py > test/reference/logprob.json
-(test/unit/logprob.test.ts compares against this file).
+(test/unit/methods/logprob.test.ts compares against this file).
 """
 
 import json

@@ -3,7 +3,7 @@ checked against every window of n to n_max words that contains it, with plain Py
 strings).
 
 Regenerate with: python3 test/reference/ngram.py > test/reference/ngram.json
-(test/unit/ngram.test.ts compares against this file).
+(test/unit/methods/ngram.test.ts compares against this file).
 """
 
 import json

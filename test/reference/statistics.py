@@ -1,7 +1,7 @@
 """Reference values for memicl's statistics, computed independently with scipy and numpy.
 
 Regenerate with: python3 test/reference/statistics.py > test/reference/statistics.json
-(scipy 1.17.1, numpy; the unit tests in test/unit/statistics.test.ts compare against this file).
+(scipy 1.17.1, numpy; the unit tests in test/unit/report/statistics.test.ts compare against this file).
 """
 
 import itertools

@@ -1,7 +1,7 @@
 """Reference values for the verdict statistics (src/statistics/tests.ts), computed independently with scipy.
 
 Regenerate with: python3 test/reference/verdicts.py > test/reference/verdicts.json
-(test/unit/verdict.test.ts compares against this file).
+(test/unit/report/verdict.test.ts compares against this file).
 """
 
 import itertools

@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** How a group file is named: `test/e2e/<topic>.group.ts` runs the test files of `test/e2e/<topic>/`. */
+/**
+ * How a group file is named: `test/<e2e or unit>/<topic>.group.ts` runs the test files of the folder beside it,
+ * `test/<e2e or unit>/<topic>/`.
+ */
 export const GROUP_SUFFIX = ".group.ts";
 
 /** The test files a group file runs: those of the folder named like it, in name order. */
@@ -19,8 +22,8 @@ export function groupMembers(groupFile: string): string[] {
 
 /**
  * Runs a folder's test files in this one jest file (`npm test`, jest.suite.config.js): one module registry for all
- * of them, so the server's modules load once per group instead of once per file (about 2 s of CPU each; the
- * measurement is in docs/BENCHMARKS.md). Each file runs inside a describe of its own name, so its hooks stay
+ * of them, so the modules they share load once per group instead of once per file (the server's, about 2 s of CPU
+ * for each end-to-end file; the measurements are in docs/BENCHMARKS.md). Each file runs inside a describe of its own name, so its hooks stay
  * its own. `npx jest <file>` (jest.config.js) still runs any one of them alone.
  */
 export function runGroup(groupFile: string): void {

@@ -109,7 +109,7 @@ describe("a control dataset (embedded database)", () => {
       expect(row).toMatchObject({ instances: 60, controlInstances: 60, controlMemorized: 0, controlRate: 0 });
       const configured = SimulatedProvider.rates(SIMULATION, row.shots).memorized;
       // The configured difference (the control remembers nothing) lies inside the reported interval. The draws
-      // are deterministic (one seed); coverage over many seeds is test/unit/simulation.test.ts's.
+      // are deterministic (one seed); coverage over many seeds is test/unit/methods/simulation.test.ts's.
       expect(row.differenceCiLow).toBeLessThanOrEqual(configured);
       expect(row.differenceCiHigh).toBeGreaterThanOrEqual(configured);
       expect(row.difference).toBeCloseTo(row.rate - row.controlRate, 12);

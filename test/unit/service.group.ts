@@ -1,0 +1,3 @@
+import { runGroup } from "../support/groups";
+
+runGroup(__filename);
