@@ -1,9 +1,9 @@
-import { DatasetImportService, ImportOptions } from "../../src/dataset/import/dataset-import.service";
-import { fileSource } from "../../src/dataset/import/import-source";
-import { BACKENDS } from "../support/databases";
-import { finished, providersFile, waitForRun } from "../support/runs";
-import { startTestServer, TestServer } from "../support/server";
-import { describeWithSharedData, sharedFile } from "../support/shared-data";
+import { DatasetImportService, ImportOptions } from "../../../src/dataset/import/dataset-import.service";
+import { fileSource } from "../../../src/dataset/import/import-source";
+import { BACKENDS } from "../../support/databases";
+import { finished, providersFile, waitForRun } from "../../support/runs";
+import { startTestServer, TestServer } from "../../support/server";
+import { describeWithSharedData, sharedFile } from "../../support/shared-data";
 
 /**
  * The null suite, through the service on the four shared datasets: models with no memory (a constant "?", a copy

@@ -2,10 +2,10 @@ import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { classificationSample, finished, providersFile, waitForRun } from "../support/runs";
-import { startTestServer, TestServer } from "../support/server";
+import { classificationSample, finished, providersFile, waitForRun } from "../../support/runs";
+import { startTestServer, TestServer } from "../../support/server";
 
-const SCRIPT = path.resolve(__dirname, "../../examples/notebook.py");
+const SCRIPT = path.resolve(__dirname, "../../../examples/notebook.py");
 /** The first Python that has pandas and matplotlib: MEMICL_PYTHON, python3 on the PATH, or Debian's own. */
 const PYTHON = [process.env.MEMICL_PYTHON, "python3", "/usr/bin/python3"].find(
   (python) =>
