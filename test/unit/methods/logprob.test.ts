@@ -1,9 +1,12 @@
+import fc from "fast-check";
+import { deflate } from "pako";
 import { RandomStream } from "../../../src/common/random";
 import {
   distributionMoments,
   meanOfLowest,
   membershipScores,
   readTokenLogprobs,
+  zlibLength,
 } from "../../../src/logprob/scores";
 import { logprobEvidence } from "../../../src/report/analyses/logprob";
 import { aucInterval, mannWhitneyGreater, rocAuc, tprAtFpr } from "../../../src/statistics/membership";
@@ -51,6 +54,26 @@ describe("the logprob scores against numpy and zlib", () => {
     const scores = membershipScores(t.text, scored, referenceScored);
     for (const name of ["loss", "zlib", "minK", "minKPlusPlus", "reference"] as const)
       expect({ name, value: scores[name] }).toEqual({ name, value: expect.closeTo(t.scores[name], 10) });
+  });
+
+  it("measures each text's zlib length as a fresh pako.deflate does, whatever came before it on the reused stream", () => {
+    // Texts of every kind in any order: short and empty, repetitive (long matches), random over all of Unicode
+    // (multi-byte, and long enough that the compressed bytes overflow the 16 KB output buffer several times).
+    const text = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 200 }),
+      fc.string({ unit: "binary", minLength: 6_000, maxLength: 20_000 }),
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 3_000 }))
+        .map(([piece, times]) => piece.repeat(times)),
+    );
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
+        for (const t of texts) expect(zlibLength(t)).toBe(deflate(Buffer.from(t, "utf8")).length);
+      }),
+      // A failure is reported as drawn: shrinking texts this long would take minutes.
+      { numRuns: 60, endOnFailure: true },
+    );
+    expect(zlibLength("")).toBe(8);
   });
 
   it("averages at least one of the lowest values, and reads only its own payload", () => {
